@@ -1,0 +1,504 @@
+/* kr_decode.c - kr_media_reader: FFmpeg demux + threaded decode (send/receive/flush),
+ * presentation times from best_effort_timestamp rescaled by the stream time base.
+ * SPDX-License-Identifier: MIT */
+#include "kr_media.h"
+#include "kr_media_internal.h"
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/mem.h>
+#include <libswscale/swscale.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KR_RING 9 /* intervals in the local-period median */
+
+struct kr_media_reader {
+    char                  *path;        /* owned copy */
+    kr_media_reader_config cfg;
+    AVFormatContext       *fmt;
+    AVCodecContext        *dec;
+    AVStream              *st;          /* borrowed from fmt */
+    int                    vidx;
+    AVPacket              *pkt;
+    AVFrame               *frame;       /* last decoded frame (holds zero-copy pixels) */
+    struct SwsContext     *sws;
+    uint8_t               *buf;         /* converted output, out_stride * out_h bytes */
+    int                    out_w, out_h, out_ch, out_stride;
+    kr_media_info_t        info;
+    int64_t                first_pts;   /* stream time base; first frame's pts */
+    int64_t                period_us;   /* nominal frame period */
+    int64_t                prev_t_us, last_t_us;
+    int64_t                dts_ring[KR_RING];  /* last frame intervals (us), for the local period */
+    int                    ring_n, ring_pos;
+    int                    have_prev;
+    int64_t                next_index;  /* index of the next returned frame */
+    int64_t                decoded;     /* frames decoded since open (incl. skipped) */
+    int                    seeked;      /* a seek happened: frame counts are not absolute */
+    int64_t                seek_us;     /* skip frames before this time; -1: none */
+    int                    seek_tries;
+    int                    pending;     /* frame holds a decoded frame not yet returned */
+    int                    flushing;    /* demuxer at end; decoder draining */
+    char                   err[512];
+};
+
+static _Thread_local char open_error[512];
+
+void kr_media_reader_config_default(kr_media_reader_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->gray = 0;
+    cfg->out_w = 0;
+    cfg->out_h = 0;
+    cfg->threads = 0;
+}
+
+static kr_status set_err(kr_media_reader_t *r, kr_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static kr_status set_err(kr_media_reader_t *r, kr_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->err, sizeof r->err, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* FFmpeg's own last error line is often more precise than av_strerror. */
+static const char *ff_detail(int ret, char *buf, size_t n)
+{
+    char e[128];
+    kr_media_averr(ret, e, sizeof e);
+    const char *last = kr_media_avlog_last();
+    if (last[0])
+        snprintf(buf, n, "%s (%s)", e, last);
+    else
+        snprintf(buf, n, "%s", e);
+    return buf;
+}
+
+static double pos_s(const kr_media_reader_t *r) { return (double)r->last_t_us / 1e6; }
+
+static int64_t pts_to_us(const kr_media_reader_t *r, int64_t pts)
+{
+    return av_rescale_q(pts - r->first_pts, r->st->time_base, AV_TIME_BASE_Q);
+}
+
+static int is_planar_yuv(int f)
+{
+    switch (f) {
+    case AV_PIX_FMT_YUV420P: case AV_PIX_FMT_YUVJ420P: case AV_PIX_FMT_YUV422P:
+    case AV_PIX_FMT_YUVJ422P: case AV_PIX_FMT_YUV444P: case AV_PIX_FMT_YUVJ444P:
+    case AV_PIX_FMT_NV12: case AV_PIX_FMT_NV21: case AV_PIX_FMT_GRAY8:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Decodes the next raw frame (presentation order) into r->frame, honouring a
+ * pending seek target. KR_OK, KR_ERR_EOF or an error with r->err set. */
+static kr_status decode_one(kr_media_reader_t *r)
+{
+    char d[384];
+    for (;;) {
+        int ret = avcodec_receive_frame(r->dec, r->frame);
+        if (ret == 0) {
+            r->decoded++;
+            if (r->frame->flags & AV_FRAME_FLAG_CORRUPT)
+                return set_err(r, KR_ERR_CODEC, "%s: corrupt frame decoded after t=%.3f s (frame %lld)",
+                               r->path, pos_s(r), (long long)r->next_index);
+            int64_t pts = r->frame->best_effort_timestamp;
+            if (pts == AV_NOPTS_VALUE)
+                pts = r->frame->pts;
+            int64_t t = pts == AV_NOPTS_VALUE ? r->last_t_us + r->period_us : pts_to_us(r, pts);
+            if (r->seek_us >= 0) {
+                if (t > r->seek_us && r->seek_tries > 0 && r->seek_tries < 6 &&
+                    t - r->seek_us > r->period_us / 2) {
+                    /* landed after the target (keyframe dts <= target < its pts):
+                     * seek further back and try again */
+                    int64_t back = (int64_t)1000000 << r->seek_tries;
+                    int64_t tgt = r->first_pts + av_rescale_q(r->seek_us - back > 0 ? r->seek_us - back : 0,
+                                                              AV_TIME_BASE_Q, r->st->time_base);
+                    r->seek_tries++;
+                    av_frame_unref(r->frame);
+                    if (av_seek_frame(r->fmt, r->vidx, tgt, AVSEEK_FLAG_BACKWARD) < 0)
+                        av_seek_frame(r->fmt, r->vidx, r->first_pts, AVSEEK_FLAG_BACKWARD);
+                    avcodec_flush_buffers(r->dec);
+                    r->flushing = 0;
+                    continue;
+                }
+                r->seek_tries = 0;
+                if (t < r->seek_us) {
+                    av_frame_unref(r->frame);
+                    continue;
+                }
+                r->seek_us = -1;
+            }
+            r->frame->best_effort_timestamp = pts; /* keep for next() */
+            r->last_t_us = t;
+            return KR_OK;
+        }
+        if (ret == AVERROR_EOF) {
+            if (r->seek_us >= 0) {
+                r->seek_us = -1;
+                r->seek_tries = 0;
+            }
+            if (r->fmt->pb && r->fmt->pb->error)
+                return set_err(r, KR_ERR_IO, "%s: read error after t=%.3f s (frame %lld): %s",
+                               r->path, pos_s(r), (long long)r->next_index,
+                               kr_media_averr(r->fmt->pb->error, d, sizeof d));
+            if (!r->seeked && r->st->nb_frames > 0 && r->decoded < r->st->nb_frames)
+                return set_err(r, KR_ERR_FORMAT,
+                               "%s: truncated: stream ends after t=%.3f s (frame %lld) but the container lists %lld frames",
+                               r->path, pos_s(r), (long long)r->decoded, (long long)r->st->nb_frames);
+            return KR_ERR_EOF;
+        }
+        if (ret != AVERROR(EAGAIN))
+            return set_err(r, KR_ERR_CODEC, "%s: decode error after t=%.3f s (frame %lld): %s",
+                           r->path, pos_s(r), (long long)r->next_index, ff_detail(ret, d, sizeof d));
+        if (r->flushing)
+            return set_err(r, KR_ERR_CODEC, "%s: decoder stalled while draining", r->path);
+        /* the decoder wants input */
+        kr_media_avlog_clear();
+        ret = av_read_frame(r->fmt, r->pkt);
+        if (ret == AVERROR_EOF) {
+            r->flushing = 1;
+            avcodec_send_packet(r->dec, NULL);
+            continue;
+        }
+        if (ret < 0)
+            return set_err(r, ret == AVERROR(EIO) ? KR_ERR_IO : KR_ERR_FORMAT,
+                           "%s: cannot read past t=%.3f s (frame %lld): %s", r->path, pos_s(r),
+                           (long long)r->next_index, ff_detail(ret, d, sizeof d));
+        if (r->pkt->stream_index != r->vidx) {
+            av_packet_unref(r->pkt);
+            continue;
+        }
+        if (r->pkt->flags & AV_PKT_FLAG_CORRUPT) {
+            av_packet_unref(r->pkt);
+            return set_err(r, KR_ERR_FORMAT, "%s: truncated or corrupt data after t=%.3f s (frame %lld)",
+                           r->path, pos_s(r), (long long)r->next_index);
+        }
+        ret = avcodec_send_packet(r->dec, r->pkt);
+        av_packet_unref(r->pkt);
+        if (ret < 0 && ret != AVERROR(EAGAIN))
+            return set_err(r, KR_ERR_CODEC, "%s: undecodable data after t=%.3f s (frame %lld): %s",
+                           r->path, pos_s(r), (long long)r->next_index, ff_detail(ret, d, sizeof d));
+    }
+}
+
+/* Converts r->frame to the configured output and fills out->img. */
+static kr_status convert(kr_media_reader_t *r, kr_image_t *img)
+{
+    AVFrame *f = r->frame;
+    int same = f->width == r->out_w && f->height == r->out_h;
+    img->w = r->out_w;
+    img->h = r->out_h;
+    img->channels = r->out_ch;
+    if (r->cfg.gray && same && is_planar_yuv(f->format)) { /* zero copy: the luma plane */
+        img->px = f->data[0];
+        img->stride = f->linesize[0];
+        return KR_OK;
+    }
+    const uint8_t *src[4] = {f->data[0], f->data[1], f->data[2], f->data[3]};
+    int src_ls[4] = {f->linesize[0], f->linesize[1], f->linesize[2], f->linesize[3]};
+    enum AVPixelFormat sfmt = (enum AVPixelFormat)f->format;
+    if (r->cfg.gray && is_planar_yuv(f->format))
+        sfmt = AV_PIX_FMT_GRAY8; /* scale only the luma plane */
+    enum AVPixelFormat dfmt = r->out_ch == 1 ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_BGR24;
+    int flags = same ? SWS_POINT : SWS_BILINEAR;
+    struct SwsContext *c = sws_getCachedContext(r->sws, f->width, f->height, sfmt, r->out_w, r->out_h,
+                                                dfmt, flags, NULL, NULL, NULL);
+    if (!c)
+        return set_err(r, KR_ERR_CODEC, "%s: cannot convert %dx%d %s frames", r->path, f->width,
+                       f->height, av_get_pix_fmt_name(sfmt) ? av_get_pix_fmt_name(sfmt) : "?");
+    if (c != r->sws && sfmt != AV_PIX_FMT_GRAY8 && dfmt == AV_PIX_FMT_BGR24) {
+        /* colour matrix and range from the stream (BT.709 for HD, full range for yuvj) */
+        int spc = f->colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : SWS_CS_ITU601;
+        int full = f->color_range == AVCOL_RANGE_JPEG || sfmt == AV_PIX_FMT_YUVJ420P ||
+                   sfmt == AV_PIX_FMT_YUVJ422P || sfmt == AV_PIX_FMT_YUVJ444P;
+        sws_setColorspaceDetails(c, sws_getCoefficients(spc), full, sws_getCoefficients(SWS_CS_DEFAULT),
+                                 1, 0, 1 << 16, 1 << 16);
+    }
+    r->sws = c;
+    uint8_t *dst[4] = {r->buf, NULL, NULL, NULL};
+    int dst_ls[4] = {r->out_stride, 0, 0, 0};
+    sws_scale(c, src, src_ls, 0, f->height, dst, dst_ls);
+    img->px = r->buf;
+    img->stride = r->out_stride;
+    return KR_OK;
+}
+
+kr_status kr_media_reader_open(const char *path, kr_media_reader_t **out)
+{
+    return kr_media_reader_open2(path, NULL, out);
+}
+
+kr_status kr_media_reader_open2(const char *path, const kr_media_reader_config *cfg,
+                                kr_media_reader_t **out)
+{
+    kr_status st = KR_OK;
+    char d[384];
+    kr_media_reader_t *r = NULL;
+    const AVCodec *codec = NULL;
+    int ret;
+
+    open_error[0] = '\0';
+    if (out)
+        *out = NULL;
+    if (!path || !*path || !out) {
+        snprintf(open_error, sizeof open_error, "media reader: no file given");
+        return KR_ERR_INVALID;
+    }
+    kr_media_avlog_init();
+    kr_media_avlog_clear();
+    r = calloc(1, sizeof *r);
+    if (!r || !(r->path = strdup(path))) {
+        st = KR_ERR_NOMEM;
+        snprintf(r ? r->err : open_error, sizeof open_error, "%s: out of memory", path);
+        goto fail;
+    }
+    if (cfg)
+        r->cfg = *cfg;
+    else
+        kr_media_reader_config_default(&r->cfg);
+    if (r->cfg.out_w < 0 || r->cfg.out_h < 0 || r->cfg.threads < 0) {
+        st = set_err(r, KR_ERR_INVALID, "%s: bad reader configuration (negative size or threads)", path);
+        goto fail;
+    }
+    r->seek_us = -1;
+
+    ret = avformat_open_input(&r->fmt, path, NULL, NULL);
+    if (ret < 0) {
+        st = (ret == AVERROR(ENOENT) || ret == AVERROR(EACCES) || ret == AVERROR(EISDIR)) ? KR_ERR_IO
+                                                                                            : KR_ERR_FORMAT;
+        set_err(r, st, "%s: cannot open video: %s", path, ff_detail(ret, d, sizeof d));
+        goto fail;
+    }
+    ret = avformat_find_stream_info(r->fmt, NULL);
+    if (ret < 0) {
+        st = set_err(r, KR_ERR_FORMAT, "%s: not a readable video: %s", path, ff_detail(ret, d, sizeof d));
+        goto fail;
+    }
+    ret = av_find_best_stream(r->fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+    if (ret < 0) {
+        st = set_err(r, ret == AVERROR_DECODER_NOT_FOUND ? KR_ERR_CODEC : KR_ERR_FORMAT,
+                     "%s: %s", path, ret == AVERROR_DECODER_NOT_FOUND ? "no decoder for its video stream"
+                                                                     : "no video stream");
+        goto fail;
+    }
+    r->vidx = ret;
+    r->st = r->fmt->streams[ret];
+    for (unsigned i = 0; i < r->fmt->nb_streams; i++)
+        if ((int)i != r->vidx)
+            r->fmt->streams[i]->discard = AVDISCARD_ALL;
+
+    r->dec = avcodec_alloc_context3(codec);
+    r->pkt = av_packet_alloc();
+    r->frame = av_frame_alloc();
+    if (!r->dec || !r->pkt || !r->frame) {
+        st = set_err(r, KR_ERR_NOMEM, "%s: out of memory", path);
+        goto fail;
+    }
+    ret = avcodec_parameters_to_context(r->dec, r->st->codecpar);
+    if (ret < 0) {
+        st = set_err(r, KR_ERR_CODEC, "%s: bad codec parameters: %s", path, ff_detail(ret, d, sizeof d));
+        goto fail;
+    }
+    r->dec->thread_count = r->cfg.threads;
+    r->dec->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+    r->dec->pkt_timebase = r->st->time_base;
+    ret = avcodec_open2(r->dec, codec, NULL);
+    if (ret < 0) {
+        st = set_err(r, KR_ERR_CODEC, "%s: cannot open %s decoder: %s", path, codec->name,
+                     ff_detail(ret, d, sizeof d));
+        goto fail;
+    }
+
+    /* nominal rate, duration, count */
+    AVRational fr = r->st->avg_frame_rate;
+    if (fr.num <= 0 || fr.den <= 0)
+        fr = r->st->r_frame_rate;
+    r->info.fps = (fr.num > 0 && fr.den > 0) ? av_q2d(fr) : 30.0;
+    r->period_us = (int64_t)(1e6 / r->info.fps + 0.5);
+    /* variable-rate files: the average rate can be far from the local one, so with
+     * no interval seen yet gaps are judged against twice the nominal period */
+    if (r->st->duration != AV_NOPTS_VALUE && r->st->duration > 0)
+        r->info.duration_us = av_rescale_q(r->st->duration, r->st->time_base, AV_TIME_BASE_Q);
+    else if (r->fmt->duration != AV_NOPTS_VALUE && r->fmt->duration > 0)
+        r->info.duration_us = r->fmt->duration;
+    r->info.frames_est = r->st->nb_frames > 0 ? r->st->nb_frames
+                                              : (int64_t)((double)r->info.duration_us * r->info.fps / 1e6 + 0.5);
+    r->info.w = r->dec->width;
+    r->info.h = r->dec->height;
+    if (r->info.w <= 0 || r->info.h <= 0) {
+        st = set_err(r, KR_ERR_FORMAT, "%s: video stream has no frame size", path);
+        goto fail;
+    }
+    r->out_w = r->cfg.out_w;
+    r->out_h = r->cfg.out_h;
+    if (!r->out_w && !r->out_h) {
+        r->out_w = r->info.w;
+        r->out_h = r->info.h;
+    } else if (!r->out_w) {
+        r->out_w = (int)((int64_t)r->info.w * r->out_h / r->info.h);
+    } else if (!r->out_h) {
+        r->out_h = (int)((int64_t)r->info.h * r->out_w / r->info.w);
+    }
+    if (r->out_w < 1)
+        r->out_w = 1;
+    if (r->out_h < 1)
+        r->out_h = 1;
+    r->out_ch = r->cfg.gray ? 1 : 3;
+    r->out_stride = (r->out_w * r->out_ch + 31) & ~31;
+    r->buf = av_malloc((size_t)r->out_stride * (size_t)r->out_h);
+    if (!r->buf) {
+        st = set_err(r, KR_ERR_NOMEM, "%s: out of memory", path);
+        goto fail;
+    }
+    r->info.out_w = r->out_w;
+    r->info.out_h = r->out_h;
+    r->info.out_channels = r->out_ch;
+
+    /* decode the first frame now: it fixes the time origin and proves the file decodes */
+    r->first_pts = 0;
+    st = decode_one(r);
+    if (st != KR_OK) {
+        if (st == KR_ERR_EOF) {
+            st = KR_ERR_FORMAT;
+            set_err(r, st, "%s: no decodable video frame", path);
+        }
+        goto fail;
+    }
+    if (r->frame->best_effort_timestamp != AV_NOPTS_VALUE)
+        r->first_pts = r->frame->best_effort_timestamp;
+    r->last_t_us = 0;
+    r->pending = 1;
+    *out = r;
+    return KR_OK;
+
+fail:
+    if (r && r->err[0])
+        snprintf(open_error, sizeof open_error, "%s", r->err);
+    kr_media_reader_destroy(r);
+    return st;
+}
+
+kr_status kr_media_reader_info(const kr_media_reader_t *r, kr_media_info_t *info)
+{
+    if (!r || !info)
+        return KR_ERR_INVALID;
+    *info = r->info;
+    return KR_OK;
+}
+
+/* The frame period gaps are measured against: the median of the last (up to) 9
+ * intervals, or twice the nominal period before any is known (a variable-rate
+ * file's average rate says little about its first frames). A
+ * median follows variable-rate footage (phones, slow-motion ramps) yet ignores
+ * isolated holes. A rate drop by 1.5x or more is indistinguishable from dropped
+ * frames and is reported as gaps until the median adapts (about 5 frames). */
+static int64_t local_period(const kr_media_reader_t *r)
+{
+    if (r->ring_n == 0)
+        return 2 * r->period_us;
+    int64_t v[KR_RING] = {0};
+    int n = r->ring_n;
+    for (int i = 0; i < n; i++) { /* insertion sort, at most KR_RING values */
+        int64_t x = r->dts_ring[i];
+        int j = i;
+        for (; j > 0 && v[j - 1] > x; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+    return v[n / 2];
+}
+
+kr_status kr_media_reader_next(kr_media_reader_t *r, kr_frame_t *out)
+{
+    if (!r || !out)
+        return KR_ERR_INVALID;
+    if (!r->pending) {
+        av_frame_unref(r->frame);
+        kr_status st = decode_one(r);
+        if (st != KR_OK)
+            return st;
+    }
+    r->pending = 0;
+    kr_status st = convert(r, &out->img);
+    if (st != KR_OK)
+        return st;
+    int64_t t = r->last_t_us;
+    out->t_us = t;
+    if (r->seeked && !r->have_prev)
+        r->next_index = (int64_t)((double)t * r->info.fps / 1e6 + 0.5);
+    out->index = r->next_index++;
+    out->gap_us = 0;
+    if (r->have_prev) {
+        int64_t dt = t - r->prev_t_us;
+        int64_t period = local_period(r);
+        if (dt * 2 > period * 3)
+            out->gap_us = dt - (r->ring_n ? period : r->period_us);
+        r->dts_ring[r->ring_pos] = dt;
+        r->ring_pos = (r->ring_pos + 1) % KR_RING;
+        if (r->ring_n < KR_RING)
+            r->ring_n++;
+    }
+    r->prev_t_us = t;
+    r->have_prev = 1;
+    return KR_OK;
+}
+
+kr_status kr_media_reader_seek(kr_media_reader_t *r, int64_t t_us)
+{
+    char d[384];
+    if (!r)
+        return KR_ERR_INVALID;
+    if (t_us < 0)
+        t_us = 0;
+    av_frame_unref(r->frame);
+    r->pending = 0;
+    int64_t tgt = r->first_pts + av_rescale_q(t_us, AV_TIME_BASE_Q, r->st->time_base);
+    int ret = av_seek_frame(r->fmt, r->vidx, tgt, AVSEEK_FLAG_BACKWARD);
+    if (ret < 0)
+        ret = av_seek_frame(r->fmt, r->vidx, r->first_pts, AVSEEK_FLAG_BACKWARD);
+    if (ret < 0)
+        return set_err(r, KR_ERR_FORMAT, "%s: cannot seek to t=%.3f s: %s", r->path, (double)t_us / 1e6,
+                       ff_detail(ret, d, sizeof d));
+    avcodec_flush_buffers(r->dec);
+    r->flushing = 0;
+    r->seeked = 1;
+    r->have_prev = 0;
+    r->ring_n = r->ring_pos = 0;
+    r->seek_us = t_us;
+    r->seek_tries = 1;
+    r->last_t_us = t_us;
+    return KR_OK;
+}
+
+const char *kr_media_reader_error(const kr_media_reader_t *r)
+{
+    return r ? r->err : open_error;
+}
+
+void kr_media_reader_destroy(kr_media_reader_t *r)
+{
+    if (!r)
+        return;
+    sws_freeContext(r->sws);
+    av_free(r->buf);
+    av_frame_free(&r->frame);
+    av_packet_free(&r->pkt);
+    avcodec_free_context(&r->dec);
+    avformat_close_input(&r->fmt);
+    free(r->path);
+    free(r);
+}

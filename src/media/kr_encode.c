@@ -1,0 +1,339 @@
+/* kr_encode.c - kr_media_writer: BGR/grey frames -> libx264 yuv420p -> MP4 (+faststart),
+ * written to a temporary and renamed on close so no partial file is ever visible.
+ * SPDX-License-Identifier: MIT */
+#include "kr_media.h"
+#include "kr_media_internal.h"
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/opt.h>
+#include <libswscale/swscale.h>
+
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct kr_media_writer {
+    char              *path, *tmp_path; /* owned */
+    AVFormatContext   *oc;
+    AVCodecContext    *enc;
+    AVStream          *st;              /* borrowed from oc */
+    AVFrame           *frame;           /* yuv420p, reused */
+    AVPacket          *pkt;
+    struct SwsContext *sws;
+    int                w, h;
+    int64_t            period_us;       /* nominal */
+    int64_t            first_t_us, last_t_us;
+    int64_t            nframes;
+    int                header_written, closed;
+    char               err[512];
+};
+
+static _Thread_local char create_error[512];
+
+void kr_media_writer_config_default(kr_media_writer_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->crf = 20;
+    cfg->preset = "veryfast";
+    cfg->gop_s10 = 20;
+    cfg->threads = 0;
+}
+
+static kr_status set_err(kr_media_writer_t *w, kr_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static kr_status set_err(kr_media_writer_t *w, kr_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->err, sizeof w->err, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+static const char *ff_detail(int ret, char *buf, size_t n)
+{
+    char e[128];
+    kr_media_averr(ret, e, sizeof e);
+    const char *last = kr_media_avlog_last();
+    if (last[0])
+        snprintf(buf, n, "%s (%s)", e, last);
+    else
+        snprintf(buf, n, "%s", e);
+    return buf;
+}
+
+kr_status kr_media_writer_create(const char *path, int w, int h, int fps_num, int fps_den,
+                                 int crf, kr_media_writer_t **out)
+{
+    kr_media_writer_config cfg;
+    kr_media_writer_config_default(&cfg);
+    if (crf >= 0)
+        cfg.crf = crf;
+    return kr_media_writer_create2(path, w, h, fps_num, fps_den, &cfg, out);
+}
+
+kr_status kr_media_writer_create2(const char *path, int w, int h, int fps_num, int fps_den,
+                                  const kr_media_writer_config *cfg_in, kr_media_writer_t **out)
+{
+    kr_status st = KR_OK;
+    char d[384];
+    int ret;
+    AVDictionary *opts = NULL;
+    kr_media_writer_t *wr = NULL;
+    kr_media_writer_config cfg;
+
+    create_error[0] = '\0';
+    if (out)
+        *out = NULL;
+    if (cfg_in)
+        cfg = *cfg_in;
+    else
+        kr_media_writer_config_default(&cfg);
+    if (!path || !*path || !out) {
+        snprintf(create_error, sizeof create_error, "media writer: no output file given");
+        return KR_ERR_INVALID;
+    }
+    if (w <= 0 || h <= 0 || (w & 1) || (h & 1) || fps_num <= 0 || fps_den <= 0 || cfg.crf < 0 ||
+        cfg.crf > 51 || cfg.gop_s10 <= 0 || cfg.threads < 0) {
+        snprintf(create_error, sizeof create_error,
+                 "%s: bad video parameters %dx%d at %d/%d fps, crf %d (sizes must be even and positive)",
+                 path, w, h, fps_num, fps_den, cfg.crf);
+        return KR_ERR_INVALID;
+    }
+    kr_media_avlog_init();
+    kr_media_avlog_clear();
+    wr = calloc(1, sizeof *wr);
+    size_t n = strlen(path) + 48;
+    if (!wr || !(wr->path = strdup(path)) || !(wr->tmp_path = malloc(n))) {
+        st = KR_ERR_NOMEM;
+        snprintf(create_error, sizeof create_error, "%s: out of memory", path);
+        goto fail;
+    }
+    snprintf(wr->tmp_path, n, "%s.tmp.%ld.mp4", path, (long)getpid());
+    wr->w = w;
+    wr->h = h;
+    wr->period_us = av_rescale(1000000, fps_den, fps_num);
+    if (wr->period_us < 1)
+        wr->period_us = 1;
+
+    const AVCodec *codec = avcodec_find_encoder_by_name("libx264");
+    if (!codec) {
+        st = set_err(wr, KR_ERR_CODEC, "%s: FFmpeg has no libx264 encoder", path);
+        goto fail;
+    }
+    ret = avformat_alloc_output_context2(&wr->oc, NULL, "mp4", wr->tmp_path);
+    if (ret < 0 || !wr->oc) {
+        st = set_err(wr, KR_ERR_CODEC, "%s: cannot set up MP4 output: %s", path, ff_detail(ret, d, sizeof d));
+        goto fail;
+    }
+    wr->st = avformat_new_stream(wr->oc, NULL);
+    wr->enc = avcodec_alloc_context3(codec);
+    wr->frame = av_frame_alloc();
+    wr->pkt = av_packet_alloc();
+    if (!wr->st || !wr->enc || !wr->frame || !wr->pkt) {
+        st = set_err(wr, KR_ERR_NOMEM, "%s: out of memory", path);
+        goto fail;
+    }
+    wr->enc->width = w;
+    wr->enc->height = h;
+    wr->enc->pix_fmt = AV_PIX_FMT_YUV420P;
+    wr->enc->time_base = (AVRational){1, 1000000}; /* pts are microseconds: any rate, VFR */
+    wr->enc->framerate = (AVRational){fps_num, fps_den};
+    wr->enc->gop_size = (int)((double)fps_num / fps_den * cfg.gop_s10 / 10.0 + 0.5);
+    if (wr->enc->gop_size < 1)
+        wr->enc->gop_size = 1;
+    wr->enc->thread_count = cfg.threads;
+    wr->enc->colorspace = AVCOL_SPC_BT709;
+    wr->enc->color_primaries = AVCOL_PRI_BT709;
+    wr->enc->color_trc = AVCOL_TRC_BT709;
+    wr->enc->color_range = AVCOL_RANGE_MPEG;
+    if (wr->oc->oformat->flags & AVFMT_GLOBALHEADER)
+        wr->enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    av_opt_set(wr->enc->priv_data, "preset", cfg.preset ? cfg.preset : "veryfast", 0);
+    av_opt_set_int(wr->enc->priv_data, "crf", cfg.crf, 0);
+    ret = avcodec_open2(wr->enc, codec, NULL);
+    if (ret < 0) {
+        st = set_err(wr, KR_ERR_CODEC, "%s: cannot open the H.264 encoder: %s", path,
+                     ff_detail(ret, d, sizeof d));
+        goto fail;
+    }
+    ret = avcodec_parameters_from_context(wr->st->codecpar, wr->enc);
+    if (ret < 0) {
+        st = set_err(wr, KR_ERR_CODEC, "%s: %s", path, ff_detail(ret, d, sizeof d));
+        goto fail;
+    }
+    wr->st->time_base = wr->enc->time_base;
+    wr->st->avg_frame_rate = wr->enc->framerate;
+
+    wr->frame->format = AV_PIX_FMT_YUV420P;
+    wr->frame->width = w;
+    wr->frame->height = h;
+    ret = av_frame_get_buffer(wr->frame, 0);
+    if (ret < 0) {
+        st = set_err(wr, KR_ERR_NOMEM, "%s: out of memory", path);
+        goto fail;
+    }
+
+    ret = avio_open(&wr->oc->pb, wr->tmp_path, AVIO_FLAG_WRITE);
+    if (ret < 0) {
+        st = set_err(wr, KR_ERR_IO, "%s: cannot write there: %s", path, ff_detail(ret, d, sizeof d));
+        goto fail;
+    }
+    av_dict_set(&opts, "movflags", "+faststart", 0);
+    ret = avformat_write_header(wr->oc, &opts);
+    av_dict_free(&opts);
+    if (ret < 0) {
+        st = set_err(wr, KR_ERR_IO, "%s: cannot write MP4 header: %s", path, ff_detail(ret, d, sizeof d));
+        goto fail;
+    }
+    wr->header_written = 1;
+    *out = wr;
+    return KR_OK;
+
+fail:
+    if (wr && wr->err[0])
+        snprintf(create_error, sizeof create_error, "%s", wr->err);
+    kr_media_writer_destroy(wr);
+    return st;
+}
+
+/* Drains encoded packets into the muxer (until EAGAIN, or EOF when flushing). */
+static kr_status drain(kr_media_writer_t *wr)
+{
+    char d[384];
+    for (;;) {
+        int ret = avcodec_receive_packet(wr->enc, wr->pkt);
+        if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
+            return KR_OK;
+        if (ret < 0)
+            return set_err(wr, KR_ERR_CODEC, "%s: encoding failed: %s", wr->path, ff_detail(ret, d, sizeof d));
+        if (wr->pkt->duration <= 0)
+            wr->pkt->duration = wr->period_us; /* only used for the last frame's duration */
+        av_packet_rescale_ts(wr->pkt, wr->enc->time_base, wr->st->time_base);
+        wr->pkt->stream_index = wr->st->index;
+        ret = av_interleaved_write_frame(wr->oc, wr->pkt); /* takes the packet's reference */
+        if (ret < 0)
+            return set_err(wr, KR_ERR_IO, "%s: write failed: %s", wr->path, ff_detail(ret, d, sizeof d));
+    }
+}
+
+kr_status kr_media_writer_write(kr_media_writer_t *wr, const kr_image_t *img, int64_t t_us)
+{
+    char d[384];
+    if (!wr || !img || !img->px)
+        return KR_ERR_INVALID;
+    if (wr->closed)
+        return set_err(wr, KR_ERR_INVALID, "%s: write after close", wr->path);
+    if (img->w != wr->w || img->h != wr->h || (img->channels != 3 && img->channels != 1))
+        return set_err(wr, KR_ERR_INVALID, "%s: frame is %dx%dx%d, writer expects %dx%d BGR or grey",
+                       wr->path, img->w, img->h, img->channels, wr->w, wr->h);
+    if (wr->nframes == 0)
+        wr->first_t_us = t_us;
+    else if (t_us <= wr->last_t_us)
+        return set_err(wr, KR_ERR_INVALID, "%s: frame time %lld us is not after the previous %lld us",
+                       wr->path, (long long)t_us, (long long)wr->last_t_us);
+    int ret = av_frame_make_writable(wr->frame);
+    if (ret < 0)
+        return set_err(wr, KR_ERR_NOMEM, "%s: %s", wr->path, ff_detail(ret, d, sizeof d));
+    enum AVPixelFormat sfmt = img->channels == 3 ? AV_PIX_FMT_BGR24 : AV_PIX_FMT_GRAY8;
+    struct SwsContext *c = sws_getCachedContext(wr->sws, wr->w, wr->h, sfmt, wr->w, wr->h,
+                                                AV_PIX_FMT_YUV420P, SWS_BILINEAR, NULL, NULL, NULL);
+    if (!c)
+        return set_err(wr, KR_ERR_CODEC, "%s: cannot convert frames", wr->path);
+    if (c != wr->sws && sfmt == AV_PIX_FMT_BGR24) /* full-range RGB -> BT.709 limited (as tagged) */
+        sws_setColorspaceDetails(c, sws_getCoefficients(SWS_CS_DEFAULT), 1,
+                                 sws_getCoefficients(SWS_CS_ITU709), 0, 0, 1 << 16, 1 << 16);
+    wr->sws = c;
+    const uint8_t *src[4] = {img->px, NULL, NULL, NULL};
+    int src_ls[4] = {img->stride, 0, 0, 0};
+    sws_scale(wr->sws, src, src_ls, 0, wr->h, wr->frame->data, wr->frame->linesize);
+    wr->frame->pts = t_us - wr->first_t_us;
+    kr_media_avlog_clear();
+    ret = avcodec_send_frame(wr->enc, wr->frame);
+    if (ret < 0)
+        return set_err(wr, KR_ERR_CODEC, "%s: encoding failed at t=%.3f s: %s", wr->path,
+                       (double)t_us / 1e6, ff_detail(ret, d, sizeof d));
+    wr->last_t_us = t_us;
+    wr->nframes++;
+    return drain(wr);
+}
+
+kr_status kr_media_writer_close(kr_media_writer_t *wr)
+{
+    char d[384];
+    kr_status st = KR_OK;
+    if (!wr)
+        return KR_ERR_INVALID;
+    if (wr->closed)
+        return set_err(wr, KR_ERR_INVALID, "%s: already closed", wr->path);
+    wr->closed = 1;
+    if (wr->nframes == 0) {
+        st = set_err(wr, KR_ERR_INVALID, "%s: no frames written", wr->path);
+        goto fail;
+    }
+    avcodec_send_frame(wr->enc, NULL);
+    st = drain(wr);
+    if (st != KR_OK)
+        goto fail;
+    int ret = av_write_trailer(wr->oc);
+    wr->header_written = 0;
+    if (ret < 0) {
+        st = set_err(wr, KR_ERR_IO, "%s: cannot finish the MP4: %s", wr->path, ff_detail(ret, d, sizeof d));
+        goto fail;
+    }
+    ret = avio_closep(&wr->oc->pb);
+    if (ret < 0) {
+        st = set_err(wr, KR_ERR_IO, "%s: write failed: %s", wr->path, ff_detail(ret, d, sizeof d));
+        goto fail;
+    }
+    int fd = open(wr->tmp_path, O_RDONLY);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+    if (rename(wr->tmp_path, wr->path) != 0) {
+        st = set_err(wr, KR_ERR_IO, "%s: cannot rename the finished file into place", wr->path);
+        goto fail;
+    }
+    free(wr->tmp_path);
+    wr->tmp_path = NULL; /* nothing left to remove */
+    return KR_OK;
+
+fail:
+    if (wr->oc && wr->oc->pb)
+        avio_closep(&wr->oc->pb);
+    if (wr->tmp_path)
+        remove(wr->tmp_path);
+    return st;
+}
+
+const char *kr_media_writer_error(const kr_media_writer_t *w)
+{
+    return w ? w->err : create_error;
+}
+
+void kr_media_writer_destroy(kr_media_writer_t *wr)
+{
+    if (!wr)
+        return;
+    if (wr->oc) {
+        if (wr->oc->pb)
+            avio_closep(&wr->oc->pb);
+        avformat_free_context(wr->oc);
+    }
+    if (wr->tmp_path)
+        remove(wr->tmp_path);
+    sws_freeContext(wr->sws);
+    av_frame_free(&wr->frame);
+    av_packet_free(&wr->pkt);
+    avcodec_free_context(&wr->enc);
+    free(wr->tmp_path);
+    free(wr->path);
+    free(wr);
+}

@@ -1,0 +1,349 @@
+/* test_media.c - kr_media reader/writer round trips: counts, sizes, presentation
+ * times (constant and variable rate), seeking, damaged files and output hygiene.
+ * SPDX-License-Identifier: MIT */
+#include "kr_media.h"
+
+#include <CUnit/Basic.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define W 320
+#define H 240
+static char dir[64];
+static uint8_t px[W * H * 3];
+
+/* Frame i: dark background with a white 24x24 square whose x position encodes i. */
+static int square_x(int i) { return 8 + (i * 3) % (W - 40); }
+
+static void draw_frame(int i)
+{
+    memset(px, 40, sizeof px);
+    /* fresh noise in the top third, so every frame costs about as many bytes
+     * (a file cut in half then still holds many whole frames) */
+    static unsigned seed = 12345;
+    for (size_t k = 0; k < (size_t)W * 80 * 3; k++) {
+        seed = seed * 1103515245u + 12345u;
+        px[k] = (uint8_t)((seed >> 16) % 120);
+    }
+    int x0 = square_x(i), y0 = 100;
+    for (int y = y0; y < y0 + 24; y++)
+        memset(px + (size_t)y * W * 3 + (size_t)x0 * 3, 250, 24 * 3);
+}
+
+/* Which frame index does this decoded image show? Finds the square's left edge. */
+static int frame_shown(const kr_image_t *img)
+{
+    int y = (112 * img->h) / H;
+    for (int x = 0; x < img->w; x++) {
+        const uint8_t *p = img->px + (size_t)y * img->stride + (size_t)x * img->channels;
+        if (p[0] > 150)
+            return x * W / img->w;
+    }
+    return -1;
+}
+
+static kr_status write_clip(const char *path, int n, const int64_t *times)
+{
+    kr_media_writer_t *w = NULL;
+    kr_status st = kr_media_writer_create(path, W, H, 30, 1, 18, &w);
+    if (st != KR_OK)
+        return st;
+    kr_image_t img = {W, H, W * 3, 3, px};
+    for (int i = 0; i < n && st == KR_OK; i++) {
+        draw_frame(i);
+        st = kr_media_writer_write(w, &img, times ? times[i] : (int64_t)i * 1000000 / 30);
+    }
+    if (st == KR_OK)
+        st = kr_media_writer_close(w);
+    kr_media_writer_destroy(w);
+    return st;
+}
+
+static void path_in_dir(char *buf, size_t n, const char *name) { snprintf(buf, n, "%s/%s", dir, name); }
+
+static int dir_entries(void)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            n++;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void test_roundtrip_counts_sizes_times(void)
+{
+    char p[128];
+    path_in_dir(p, sizeof p, "cfr.mp4");
+    CU_ASSERT_EQUAL_FATAL(write_clip(p, 45, NULL), KR_OK);
+    kr_media_reader_t *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_media_reader_open(p, &r), KR_OK);
+    kr_media_info_t info;
+    CU_ASSERT_EQUAL(kr_media_reader_info(r, &info), KR_OK);
+    CU_ASSERT_EQUAL(info.w, W);
+    CU_ASSERT_EQUAL(info.h, H);
+    CU_ASSERT(info.fps > 29.9 && info.fps < 30.1);
+    CU_ASSERT_EQUAL(info.frames_est, 45);
+    CU_ASSERT(llabs(info.duration_us - 1500000) <= 1000);
+    kr_frame_t f;
+    int n = 0, wrong_time = 0, wrong_pic = 0;
+    kr_status st;
+    while ((st = kr_media_reader_next(r, &f)) == KR_OK) {
+        CU_ASSERT_EQUAL(f.img.w, W);
+        CU_ASSERT_EQUAL(f.img.h, H);
+        CU_ASSERT_EQUAL(f.img.channels, 3);
+        CU_ASSERT_EQUAL(f.index, n);
+        CU_ASSERT_EQUAL(f.gap_us, 0);
+        if (llabs(f.t_us - (int64_t)n * 1000000 / 30) > 1)
+            wrong_time++;
+        if (abs(frame_shown(&f.img) - square_x(n)) > 1)
+            wrong_pic++;
+        n++;
+    }
+    CU_ASSERT_EQUAL(st, KR_ERR_EOF);
+    CU_ASSERT_EQUAL(n, 45);
+    CU_ASSERT_EQUAL(wrong_time, 0);
+    CU_ASSERT_EQUAL(wrong_pic, 0);
+    kr_media_reader_destroy(r);
+    remove(p);
+}
+
+static void test_variable_rate_times_survive(void)
+{
+    char p[128];
+    path_in_dir(p, sizeof p, "vfr.mp4");
+    int64_t t[40];
+    int64_t now = 0;
+    for (int i = 0; i < 40; i++) {
+        t[i] = now;
+        /* 30 fps, then 120 fps (slow-motion ramp), then 60 fps with a 100 ms hole */
+        now += i < 10 ? 33333 : i < 22 ? 8333 : i == 30 ? 100000 : 16667;
+    }
+    CU_ASSERT_EQUAL_FATAL(write_clip(p, 40, t), KR_OK);
+    kr_media_reader_t *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_media_reader_open(p, &r), KR_OK);
+    kr_frame_t f;
+    int n = 0, wrong = 0, gaps = 0, gap_at = -1;
+    while (kr_media_reader_next(r, &f) == KR_OK) {
+        if (n < 40 && llabs(f.t_us - t[n]) > 1)
+            wrong++;
+        if (f.gap_us > 0 && (n < 23 || n > 27)) {
+            CU_ASSERT_EQUAL(n, 31);
+            CU_ASSERT(llabs(f.gap_us - (100000 - 16667)) < 100);
+        }
+        if (f.gap_us > 0) {
+            gaps++;
+            gap_at = n;
+        }
+        n++;
+    }
+    CU_ASSERT_EQUAL(n, 40);
+    CU_ASSERT_EQUAL(wrong, 0);
+    /* judged by the local rate: the 100 ms hole is one gap; speeding up is none. The
+     * 120 -> 60 fps step looks like every other frame dropped: a gap or more there is
+     * accepted (frames 23..27), nothing else. */
+    CU_ASSERT(gaps >= 1 && gaps <= 6);
+    CU_ASSERT_EQUAL(gap_at, 31);
+    kr_media_reader_destroy(r);
+    remove(p);
+}
+
+static void test_seek_lands_on_first_frame_at_or_after(void)
+{
+    char p[128];
+    path_in_dir(p, sizeof p, "seek.mp4");
+    CU_ASSERT_EQUAL_FATAL(write_clip(p, 90, NULL), KR_OK); /* keyframes every 2 s */
+    kr_media_reader_t *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_media_reader_open(p, &r), KR_OK);
+    const int64_t targets[] = {2500000, 1000000, 2000000, 1990000, 0, 33334, 2900000, 2930000};
+    for (size_t k = 0; k < sizeof targets / sizeof targets[0]; k++) {
+        int want = (int)((targets[k] * 30 + 999999) / 1000000); /* first i with i/30 s >= t */
+        kr_frame_t f;
+        CU_ASSERT_EQUAL_FATAL(kr_media_reader_seek(r, targets[k]), KR_OK);
+        CU_ASSERT_EQUAL_FATAL(kr_media_reader_next(r, &f), KR_OK);
+        CU_ASSERT(f.t_us >= targets[k]);
+        CU_ASSERT(llabs(f.t_us - (int64_t)want * 1000000 / 30) <= 1);
+        CU_ASSERT_EQUAL(f.index, want);
+        CU_ASSERT(abs(frame_shown(&f.img) - square_x(want)) <= 1);
+        CU_ASSERT_EQUAL(kr_media_reader_next(r, &f), KR_OK); /* and decoding goes on */
+        CU_ASSERT(abs(frame_shown(&f.img) - square_x(want + 1)) <= 1);
+    }
+    kr_frame_t f;
+    CU_ASSERT_EQUAL(kr_media_reader_seek(r, 2966666), KR_OK); /* the last frame */
+    CU_ASSERT_EQUAL(kr_media_reader_next(r, &f), KR_OK);
+    CU_ASSERT_EQUAL(f.index, 89);
+    CU_ASSERT_EQUAL(kr_media_reader_next(r, &f), KR_ERR_EOF);
+    CU_ASSERT_EQUAL(kr_media_reader_seek(r, 10000000), KR_OK);
+    CU_ASSERT_EQUAL(kr_media_reader_next(r, &f), KR_ERR_EOF);
+    kr_media_reader_destroy(r);
+    remove(p);
+}
+
+static void test_gray_and_downscaled_output(void)
+{
+    char p[128];
+    path_in_dir(p, sizeof p, "gray.mp4");
+    CU_ASSERT_EQUAL_FATAL(write_clip(p, 10, NULL), KR_OK);
+    const int sizes[][2] = {{0, 0}, {160, 0}, {0, 60}};
+    for (int g = 0; g < 2; g++)
+        for (int k = 0; k < 3; k++) {
+            kr_media_reader_config cfg;
+            kr_media_reader_config_default(&cfg);
+            cfg.gray = g;
+            cfg.out_w = sizes[k][0];
+            cfg.out_h = sizes[k][1];
+            kr_media_reader_t *r = NULL;
+            CU_ASSERT_EQUAL_FATAL(kr_media_reader_open2(p, &cfg, &r), KR_OK);
+            int ew = k == 0 ? W : k == 1 ? 160 : 80, eh = k == 0 ? H : k == 1 ? 120 : 60;
+            kr_frame_t f;
+            int n = 0;
+            while (kr_media_reader_next(r, &f) == KR_OK) {
+                CU_ASSERT_EQUAL(f.img.w, ew);
+                CU_ASSERT_EQUAL(f.img.h, eh);
+                CU_ASSERT_EQUAL(f.img.channels, g ? 1 : 3);
+                CU_ASSERT(f.img.stride >= ew * f.img.channels);
+                CU_ASSERT(abs(frame_shown(&f.img) - square_x(n)) <= (W / ew) + 1);
+                n++;
+            }
+            CU_ASSERT_EQUAL(n, 10);
+            kr_media_reader_destroy(r);
+        }
+    remove(p);
+}
+
+static void test_truncated_file_reports_where(void)
+{
+    char p[128], q[128];
+    path_in_dir(p, sizeof p, "full.mp4");
+    path_in_dir(q, sizeof q, "half.mp4");
+    CU_ASSERT_EQUAL_FATAL(write_clip(p, 60, NULL), KR_OK);
+    FILE *in = fopen(p, "rb"), *out = fopen(q, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    fseek(in, 0, SEEK_END);
+    long size = ftell(in);
+    fseek(in, 0, SEEK_SET);
+    for (long i = 0; i < size / 2; i++)
+        fputc(fgetc(in), out);
+    fclose(in);
+    fclose(out);
+    kr_media_reader_t *r = NULL;
+    kr_status st = kr_media_reader_open(q, &r);
+    if (st == KR_OK) {
+        kr_frame_t f;
+        int n = 0;
+        while ((st = kr_media_reader_next(r, &f)) == KR_OK)
+            n++;
+        CU_ASSERT(st == KR_ERR_FORMAT || st == KR_ERR_CODEC);
+        CU_ASSERT(n > 0 && n < 60);
+        CU_ASSERT_PTR_NOT_NULL(strstr(kr_media_reader_error(r), "t="));
+        CU_ASSERT_PTR_NOT_NULL(strstr(kr_media_reader_error(r), q));
+        kr_media_reader_destroy(r);
+    } else {
+        CU_FAIL("a file cut in half with the index in front should open");
+    }
+    remove(p);
+    remove(q);
+}
+
+static void test_garbage_and_missing_files_fail_cleanly(void)
+{
+    char p[128];
+    path_in_dir(p, sizeof p, "garbage.mp4");
+    FILE *f = fopen(p, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    srand(7);
+    for (int i = 0; i < 50000; i++)
+        fputc(rand() & 255, f);
+    fclose(f);
+    kr_media_reader_t *r = (kr_media_reader_t *)&r;
+    kr_status st = kr_media_reader_open(p, &r);
+    CU_ASSERT(st == KR_ERR_FORMAT || st == KR_ERR_CODEC);
+    CU_ASSERT_PTR_NULL(r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(kr_media_reader_error(NULL), p));
+    CU_ASSERT_PTR_NULL(strchr(kr_media_reader_error(NULL), '\n'));
+    remove(p);
+    path_in_dir(p, sizeof p, "missing.mp4");
+    CU_ASSERT_EQUAL(kr_media_reader_open(p, &r), KR_ERR_IO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(kr_media_reader_error(NULL), p));
+    kr_media_reader_destroy(NULL);
+}
+
+static void test_writer_destroy_without_close_leaves_nothing(void)
+{
+    char p[128];
+    path_in_dir(p, sizeof p, "partial.mp4");
+    int before = dir_entries();
+    kr_media_writer_t *w = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_media_writer_create(p, W, H, 30, 1, 23, &w), KR_OK);
+    kr_image_t img = {W, H, W * 3, 3, px};
+    for (int i = 0; i < 5; i++) {
+        draw_frame(i);
+        CU_ASSERT_EQUAL(kr_media_writer_write(w, &img, i * 33333), KR_OK);
+    }
+    CU_ASSERT_EQUAL(dir_entries(), before + 1); /* the temporary exists... */
+    CU_ASSERT_NOT_EQUAL(access(p, F_OK), 0);    /* ...but not the final file */
+    kr_media_writer_destroy(w);
+    CU_ASSERT_EQUAL(dir_entries(), before);
+    kr_media_writer_destroy(NULL);
+}
+
+static void test_writer_rejects_bad_input(void)
+{
+    kr_media_writer_t *w = (kr_media_writer_t *)&w;
+    CU_ASSERT_EQUAL(kr_media_writer_create("/nonexistent-dir/sub/clip.mp4", W, H, 30, 1, 23, &w), KR_ERR_IO);
+    CU_ASSERT_PTR_NULL(w);
+    CU_ASSERT_PTR_NOT_NULL(strstr(kr_media_writer_error(NULL), "/nonexistent-dir/sub/clip.mp4"));
+    char p[128];
+    path_in_dir(p, sizeof p, "odd.mp4");
+    CU_ASSERT_EQUAL(kr_media_writer_create(p, 321, H, 30, 1, 23, &w), KR_ERR_INVALID);
+    CU_ASSERT_EQUAL(kr_media_writer_create(p, W, H, 0, 1, 23, &w), KR_ERR_INVALID);
+    /* times must increase; wrong sizes are refused */
+    CU_ASSERT_EQUAL_FATAL(kr_media_writer_create(p, W, H, 30, 1, 23, &w), KR_OK);
+    kr_image_t img = {W, H, W * 3, 3, px}, small = {W / 2, H, W * 3, 3, px};
+    CU_ASSERT_EQUAL(kr_media_writer_write(w, &img, 1000), KR_OK);
+    CU_ASSERT_EQUAL(kr_media_writer_write(w, &img, 1000), KR_ERR_INVALID);
+    CU_ASSERT_EQUAL(kr_media_writer_write(w, &small, 50000), KR_ERR_INVALID);
+    CU_ASSERT_PTR_NOT_NULL(strstr(kr_media_writer_error(w), p));
+    kr_media_writer_destroy(w);
+    CU_ASSERT_NOT_EQUAL(access(p, F_OK), 0);
+}
+
+static int suite_init(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/kr_media_XXXXXX");
+    return mkdtemp(dir) ? 0 : 1;
+}
+
+static int suite_clean(void)
+{
+    return rmdir(dir) == 0 ? 0 : 1; /* fails if a test left a file behind */
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("media", suite_init, suite_clean);
+    CU_add_test(s, "roundtrip_counts_sizes_times", test_roundtrip_counts_sizes_times);
+    CU_add_test(s, "variable_rate_times_survive", test_variable_rate_times_survive);
+    CU_add_test(s, "seek_lands_on_first_frame_at_or_after", test_seek_lands_on_first_frame_at_or_after);
+    CU_add_test(s, "gray_and_downscaled_output", test_gray_and_downscaled_output);
+    CU_add_test(s, "truncated_file_reports_where", test_truncated_file_reports_where);
+    CU_add_test(s, "garbage_and_missing_files_fail_cleanly", test_garbage_and_missing_files_fail_cleanly);
+    CU_add_test(s, "writer_destroy_without_close_leaves_nothing",
+                test_writer_destroy_without_close_leaves_nothing);
+    CU_add_test(s, "writer_rejects_bad_input", test_writer_rejects_bad_input);
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned fails = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
+    CU_cleanup_registry();
+    return fails != 0;
+}
