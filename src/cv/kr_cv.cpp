@@ -10,6 +10,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <vector>
+#include <cmath>
 
 static thread_local char cv_error[512];
 
@@ -73,5 +75,57 @@ extern "C" kr_status kr_cv_read_image(const char *path, kr_image_t *out, uint8_t
 /* ---- calib ------------------------------------------------------------ */
 
 /* ---- track ------------------------------------------------------------ */
+extern "C" kr_status kr_cv_track_polyline(kr_image_t *img, const double *xy, int n_pts, int closed,
+                                          uint8_t b, uint8_t g, uint8_t r, int thickness)
+{
+    KR_CV_TRY
+    if (!img || !img->px || !xy || n_pts < 2)
+        return KR_ERR_INVALID;
+    cv::Mat m = view(img);
+    std::vector<cv::Point> pts((size_t)n_pts);
+    for (int i = 0; i < n_pts; i++)
+        pts[(size_t)i] = cv::Point((int)std::lround(xy[2 * i] * 16), (int)std::lround(xy[2 * i + 1] * 16));
+    cv::polylines(m, pts, closed != 0, cv::Scalar(b, g, r), thickness, cv::LINE_AA, 4);
+    return KR_OK;
+    KR_CV_CATCH
+}
+
+extern "C" kr_status kr_cv_track_circle(kr_image_t *img, double x, double y, double radius,
+                                        uint8_t b, uint8_t g, uint8_t r, int thickness)
+{
+    KR_CV_TRY
+    if (!img || !img->px)
+        return KR_ERR_INVALID;
+    cv::Mat m = view(img);
+    cv::circle(m, cv::Point((int)std::lround(x * 16), (int)std::lround(y * 16)), (int)std::lround(radius * 16),
+               cv::Scalar(b, g, r), thickness < 0 ? cv::FILLED : thickness, cv::LINE_AA, 4);
+    return KR_OK;
+    KR_CV_CATCH
+}
+
+extern "C" kr_status kr_cv_track_text(kr_image_t *img, double x, double y, const char *text, double scale,
+                                      uint8_t b, uint8_t g, uint8_t r)
+{
+    KR_CV_TRY
+    if (!img || !img->px || !text)
+        return KR_ERR_INVALID;
+    cv::Mat m = view(img);
+    cv::putText(m, text, cv::Point((int)std::lround(x), (int)std::lround(y)), cv::FONT_HERSHEY_SIMPLEX, scale,
+                cv::Scalar(b, g, r), 1, cv::LINE_AA);
+    return KR_OK;
+    KR_CV_CATCH
+}
+
+extern "C" kr_status kr_cv_track_upscale(const kr_image_t *src, kr_image_t *dst, int factor)
+{
+    KR_CV_TRY
+    if (!src || !dst || !src->px || !dst->px || factor < 1 || dst->w != src->w * factor ||
+        dst->h != src->h * factor || dst->channels != src->channels)
+        return KR_ERR_INVALID;
+    cv::Mat s = view(src), d = view(dst);
+    cv::resize(s, d, d.size(), 0, 0, cv::INTER_NEAREST);
+    return KR_OK;
+    KR_CV_CATCH
+}
 
 /* ---- draw (overlays) -------------------------------------------------- */

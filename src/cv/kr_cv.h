@@ -24,6 +24,15 @@ kr_status kr_cv_read_image(const char *path, kr_image_t *out, uint8_t **px);
 /* ---- calib ------------------------------------------------------------ */
 
 /* ---- track ------------------------------------------------------------ */
+/* Debug drawing for the tracker's overlay, in place on img (BGR). Coordinates in img px. */
+kr_status kr_cv_track_polyline(kr_image_t *img, const double *xy, int n_pts, int closed,
+                               uint8_t b, uint8_t g, uint8_t r, int thickness);
+kr_status kr_cv_track_circle(kr_image_t *img, double x, double y, double radius,
+                             uint8_t b, uint8_t g, uint8_t r, int thickness); /* thickness<0: filled */
+kr_status kr_cv_track_text(kr_image_t *img, double x, double y, const char *text, double scale,
+                           uint8_t b, uint8_t g, uint8_t r);
+/* Nearest-neighbour upscale of src by an integer factor into dst (dst sized w*f x h*f). */
+kr_status kr_cv_track_upscale(const kr_image_t *src, kr_image_t *dst, int factor);
 
 /* ---- draw (overlays) -------------------------------------------------- */
 

@@ -1,0 +1,139 @@
+/* kr_track.h - per-frame tracking of cards and hands in a top-down mat image.
+ * Camera frames are warped once per frame (precomputed gather table) into a small
+ * mat-space image; an adaptive background gives hands, shadows and card motion.
+ * SPDX-License-Identifier: MIT                                                  */
+#ifndef KR_TRACK_H
+#define KR_TRACK_H
+#include "kr_core.h" /* kr_status, kr_image_t */
+
+#include <stdint.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Getting started:
+ *   kr_track_config cfg; kr_track_config_default(&cfg);
+ *   kr_track_create(&cfg, mm_to_px, ctx, frame_w, frame_h, &t)   builds the gather table once
+ *   kr_track_set_layout(t, cards, n)                             cards from the match log
+ *   per frame: kr_track_update(t, &bgr_frame, t_us, gap_us, &fr)  fr owned by t
+ *   kr_track_draw_overlay(t, fr, scale, &img)                     optional debug picture
+ *   kr_track_destroy(t)
+ * All positions in the results are mat millimetres (geometry.md): origin at the field
+ * centre, +x to A's right, +y from A towards B. Pixels stay inside. Not thread-safe
+ * per object; distinct objects may run in distinct threads. */
+
+#define KR_TRACK_FIELD_HALF_W_MM 435.0 /* field: x in [-435, 435] */
+#define KR_TRACK_FIELD_HALF_H_MM 254.0 /* field: y in [-254, 254] */
+#define KR_TRACK_CARD_W_MM 52.0        /* card width along x (portrait) */
+#define KR_TRACK_CARD_H_MM 73.0        /* card depth along y */
+#define KR_TRACK_MAX_CARDS 128
+
+typedef struct kr_track_config {
+    double mm_per_px;   /* mat image resolution, mm per mat pixel; default 3.0 (range 1..8) */
+    double margin_x_mm; /* area beyond the field's left/right edges warped, mm; default 90 */
+    double margin_y_mm; /* area behind each player's edge warped, mm; default 150 */
+    double bg_rate;     /* background adaptation per frame where nothing moves (0..1); default 0.03 */
+    int    warmup_frames; /* frames used to settle the background before results; default 3 */
+    double chroma_thresh; /* normalised colour distortion above which a pixel is foreground; default 0.11 */
+    double bright_hi;   /* brightness ratio above which a pixel is foreground (brighter); default 1.30 */
+    double shadow_lo;   /* brightness ratio range of a shadow: [shadow_lo, shadow_hi); defaults 0.35, 0.86 */
+    double shadow_hi;
+    double min_hand_area_mm2; /* smaller foreground components are noise, mm^2; default 250 */
+    double card_change_frac;  /* share of a card's visible pixels changed => card moved; default 0.30 */
+} kr_track_config;
+
+void kr_track_config_default(kr_track_config *cfg);
+
+/* Maps a mat point (mm) to the camera's raw image (px, with lens distortion). Returns 0
+ * on success, non-zero when the point has no image (behind the camera). Called only from
+ * kr_track_create(), never per frame. */
+typedef int (*kr_track_map_fn)(void *ctx, double x_mm, double y_mm, double *px, double *py);
+
+typedef enum { KR_TRACK_A = 0, KR_TRACK_B = 1 } kr_track_player;
+
+/* A card as the match log's layout gives it. */
+typedef struct kr_track_card_init {
+    int    id;      /* poem number 1..100 */
+    int    owner;   /* KR_TRACK_A or KR_TRACK_B */
+    double x_mm, y_mm; /* centre */
+} kr_track_card_init;
+
+typedef struct kr_track_card {
+    int     id, owner;
+    double  x_mm, y_mm;       /* current best centre estimate (mm) */
+    double  corners_mm[4][2]; /* current outline, counter-clockwise (mm) */
+    double  rest_x_mm, rest_y_mm; /* centre where it last lay still (mm) */
+    double  moved_mm;         /* displacement of the centre from rest (mm) */
+    double  change;           /* share of its visible rest pixels that no longer look like it (0..1) */
+    double  visible;          /* share of its rest footprint not covered by a hand (0..1) */
+    double  hand_cover[2];    /* share of its footprint covered by A's / B's hand (0..1) */
+    double  shadow_cover;     /* share of its footprint in shadow (0..1) */
+    int     moving;           /* 1 while it differs from its rest appearance */
+    int     occluded;         /* 1 when too little of it is visible to judge */
+    int     displaced;        /* 1 once it has left its rest footprint (latched until re-rest) */
+    int     out_of_field;     /* 1 once its whole outline is seen outside the field */
+    int     lost;             /* 1 when it moved and could not be found again */
+} kr_track_card;
+
+typedef struct kr_track_hand {
+    int     present;          /* 1 when this player's arm is in view over the mat */
+    double  area_mm2;         /* arm + hand area in the warped region (mm^2) */
+    double  bbox_mm[4];       /* x0, y0, x1, y1 (mm) */
+    double  lead_x_mm, lead_y_mm; /* leading point: furthest from where the arm enters (mm) */
+    double  base_x_mm, base_y_mm; /* where the arm crosses its player's edge (mm) */
+    double  vx_mm_s, vy_mm_s; /* velocity of the leading point (mm/s), 0 on first sight */
+    int     side;             /* -1 left hand, +1 right hand, 0 unknown (from the player's view) */
+    int     in_field;         /* 1 when the leading point is inside the field rectangle */
+    double  shadow_px;        /* shadow mat pixels within 45 mm of the leading point not under the hand */
+    double  shadow_dist_mm;   /* distance from the leading point to the shadow's own leading point; -1 none */
+} kr_track_hand;
+
+typedef struct kr_track_frame {
+    int64_t t_us;        /* presentation time of the frame */
+    int64_t gap_us;      /* > 0: frames were missing before this one (time since the previous) */
+    int64_t index;       /* frames seen so far - 1 */
+    int     ready;       /* 0 during background warm-up (results not meaningful) */
+    int     n_cards;
+    const kr_track_card *cards;  /* owned by the tracker; n_cards entries */
+    kr_track_hand hands[2];      /* [KR_TRACK_A], [KR_TRACK_B] */
+    int     hand_contact;        /* 1 when A's and B's hand regions meet */
+    double  contact_x_mm, contact_y_mm;
+    double  gain;                /* global brightness of this frame vs the background (1 = same) */
+} kr_track_frame;
+
+typedef struct kr_track kr_track_t; /* opaque */
+
+/* Creates a tracker for frames of frame_w x frame_h pixels (BGR). map is called for
+ * every mat pixel once here. cfg is copied. *out owned by the caller (kr_track_destroy). */
+kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void *map_ctx,
+                          int frame_w, int frame_h, kr_track_t **out);
+void      kr_track_destroy(kr_track_t *t); /* NULL-safe */
+
+/* Sets the cards to track (copied). Resets card state; call before the first update. */
+kr_status kr_track_set_layout(kr_track_t *t, const kr_track_card_init *cards, int n);
+
+/* Processes one BGR frame (view, borrowed for the call). *out owned by t, valid until the
+ * next update or destroy. Does not allocate. */
+kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, int64_t gap_us,
+                          const kr_track_frame **out);
+
+/* The current warped mat image (BGR, owned by t) and per-pixel class (owned by t;
+ * 0 background, 1 hand of A, 2 hand of B, 3 other foreground, 4 shadow, 255 outside frame). */
+kr_status kr_track_mat_view(const kr_track_t *t, kr_image_t *bgr, kr_image_t *cls);
+
+/* Mat mm <-> mat image pixel (continuous, pixel centres at +0.5). */
+void kr_track_mm_to_mat(const kr_track_t *t, double x_mm, double y_mm, double *u, double *v);
+void kr_track_mat_to_mm(const kr_track_t *t, double u, double v, double *x_mm, double *y_mm);
+
+/* Draws the debug overlay (mat image scaled by `scale`, card outlines and ids, hand
+ * outlines, leading points, competition lines) into a buffer owned by t; *img is a view
+ * of it valid until the next call. Allocates (debug only, not in the per-frame path). */
+kr_status kr_track_draw_overlay(kr_track_t *t, const kr_track_frame *fr, int scale, kr_image_t *img);
+
+/* Last error text of this tracker (owned by t). */
+const char *kr_track_last_error(const kr_track_t *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* KR_TRACK_H */

@@ -1,0 +1,668 @@
+/* kr_track_update.c - the per-frame path: gather, background, classes, arms, cards.
+ * Allocates nothing: every buffer was sized in kr_track_create / kr_track_set_layout.
+ * SPDX-License-Identifier: MIT */
+#include "kr_track.h"
+
+#include "kr_track_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STILL_DIFF 24       /* sum of |BGR| change below which a pixel is unchanged */
+#define SNAP_FRAMES 18      /* unchanged non-hand foreground absorbed after this many frames */
+#define SNAP_HAND_FRAMES 600
+
+static void gather(kr_track_t *t, const kr_image_t *f)
+{
+    const uint8_t *src = f->px;
+    const int stride = f->stride;
+    for (int i = 0; i < t->n; i++) {
+        int32_t off = t->lut_off[i];
+        uint8_t *d = t->mat + (size_t)i * 3;
+        if (off < 0) {
+            d[0] = d[1] = d[2] = 0;
+            continue;
+        }
+        int y = off / t->fw, x = off - y * t->fw;
+        const uint8_t *p = src + (size_t)y * stride + (size_t)x * 3;
+        const uint16_t *w = t->lut_w + (size_t)i * 4;
+        for (int c = 0; c < 3; c++) {
+            unsigned v = w[0] * p[c] + w[1] * p[3 + c] + w[2] * p[stride + c] + w[3] * p[stride + 3 + c];
+            d[c] = (uint8_t)((v + 128) >> 8);
+        }
+    }
+}
+
+/* Union-find with path halving over t->parent. */
+static int32_t uf_find(int32_t *p, int32_t a)
+{
+    while (p[a] != a) {
+        p[a] = p[p[a]];
+        a = p[a];
+    }
+    return a;
+}
+
+/* Labels 4-connected pixels of class `want` into t->comp (area >= 1). Returns count. */
+static int label_class(kr_track_t *t, uint8_t want)
+{
+    int W = t->w, H = t->h;
+    int32_t *lab = t->label, *par = t->parent;
+    int32_t next = 1;
+    par[0] = 0;
+    for (int v = 0; v < H; v++)
+        for (int u = 0; u < W; u++) {
+            int i = v * W + u;
+            if (t->cls[i] != want) {
+                lab[i] = 0;
+                continue;
+            }
+            int32_t l = u > 0 ? lab[i - 1] : 0, up = v > 0 ? lab[i - W] : 0;
+            if (!l && !up) {
+                par[next] = next;
+                lab[i] = next++;
+            } else if (l && up) {
+                int32_t a = uf_find(par, l), b = uf_find(par, up);
+                if (a != b)
+                    par[a > b ? a : b] = a < b ? a : b;
+                lab[i] = a < b ? a : b;
+            } else
+                lab[i] = l ? l : up;
+        }
+    /* compact roots to component indices */
+    int nc = 0;
+    for (int32_t k = 1; k < next; k++) {
+        if (par[k] == k) {
+            par[k] = -(nc < KR_TRACK_MAX_COMPS ? nc : KR_TRACK_MAX_COMPS - 1) - 1;
+            if (nc < KR_TRACK_MAX_COMPS)
+                nc++;
+        }
+    }
+    for (int32_t k = 1; k < next; k++)
+        if (par[k] >= 0) {
+            int32_t r = k;
+            while (par[r] >= 0)
+                r = par[r];
+            par[k] = par[r];
+        }
+    for (int c = 0; c < nc; c++) {
+        kr_track_comp *cp = &t->comp[c];
+        memset(cp, 0, sizeof *cp);
+        cp->u0 = W;
+        cp->v0 = H;
+        cp->u1 = -1;
+        cp->v1 = -1;
+        cp->owner = -1;
+    }
+    for (int v = 0; v < H; v++)
+        for (int u = 0; u < W; u++) {
+            int i = v * W + u;
+            if (!lab[i]) {
+                lab[i] = -1;
+                continue;
+            }
+            int c = -par[lab[i]] - 1;
+            lab[i] = c;
+            kr_track_comp *cp = &t->comp[c];
+            cp->area++;
+            cp->sum_u += u;
+            cp->sum_v += v;
+            if (u < cp->u0) cp->u0 = u;
+            if (u > cp->u1) cp->u1 = u;
+            if (v < cp->v0) cp->v0 = v;
+            if (v > cp->v1) cp->v1 = v;
+            if (t->zone[i] == 1) {
+                cp->zone_a++;
+                cp->za_u += u;
+                cp->za_v += v;
+            } else if (t->zone[i] == 2) {
+                cp->zone_b++;
+                cp->zb_u += u;
+                cp->zb_v += v;
+            }
+        }
+    t->n_comp = nc;
+    return nc;
+}
+
+static double sqr(double a) { return a * a; }
+
+/* Reference colours of cards and bare mat, from the settled background. */
+static void reference_colours(kr_track_t *t)
+{
+    double cs[3] = {0}, ms[3] = {0};
+    long cn = 0, mn = 0;
+    for (int k = 0; k < t->n_cards; k++)
+        for (int j = 0; j < t->cs[k].n_fp; j++) {
+            const float *b = t->bg + (size_t)t->cs[k].fp[j] * 3;
+            for (int c = 0; c < 3; c++)
+                cs[c] += b[c];
+            cn++;
+        }
+    /* bare mat: the 30 mm gap between the territories and the field's side strips */
+    for (int v = 0; v < t->h; v++)
+        for (int u = 0; u < t->w; u++) {
+            double x, y;
+            kr_track_mat_to_mm(t, u + 0.5, v + 0.5, &x, &y);
+            if (fabs(y) > 10 || fabs(x) > 430 || t->lut_off[v * t->w + u] < 0)
+                continue;
+            const float *b = t->bg + (size_t)(v * t->w + u) * 3;
+            for (int c = 0; c < 3; c++)
+                ms[c] += b[c];
+            mn++;
+        }
+    for (int c = 0; c < 3; c++) {
+        t->card_rgb[c] = cn ? cs[c] / cn : 230;
+        t->mat_rgb[c] = mn ? ms[c] / mn : 120;
+    }
+}
+
+/* Moves each card to the offset (within +-6 mm) where its outline is brightest
+ * against its surround: layout positions are nominal, cards lie a little off. */
+static void refine_cards(kr_track_t *t)
+{
+    double mmpp = t->cfg.mm_per_px;
+    for (int k = 0; k < t->n_cards; k++) {
+        kr_track_card *o = &t->cards[k];
+        double best = -1e30, bx = o->x_mm, by = o->y_mm;
+        for (double dy = -6; dy <= 6.01; dy += mmpp / 2)
+            for (double dx = -6; dx <= 6.01; dx += mmpp / 2) {
+                double in = 0, out = 0;
+                int ni = 0, no = 0;
+                for (double yy = -45; yy <= 45; yy += mmpp)
+                    for (double xx = -34; xx <= 34; xx += mmpp) {
+                        int inside = fabs(xx) < 23 && fabs(yy) < 33;
+                        int ring = fabs(xx) > 29 || fabs(yy) > 40;
+                        if (!inside && !ring)
+                            continue;
+                        double u, v;
+                        kr_track_mm_to_mat(t, o->x_mm + dx + xx, o->y_mm + dy + yy, &u, &v);
+                        int iu = (int)u, iv = (int)v;
+                        if (iu < 0 || iv < 0 || iu >= t->w || iv >= t->h)
+                            continue;
+                        const float *b = t->bg + (size_t)(iv * t->w + iu) * 3;
+                        double s = b[0] + b[1] + b[2];
+                        if (inside) {
+                            in += s;
+                            ni++;
+                        } else {
+                            out += s;
+                            no++;
+                        }
+                    }
+                if (!ni || !no)
+                    continue;
+                double score = in / ni - out / no - 0.5 * (dx * dx + dy * dy) / 36.0;
+                if (score > best) {
+                    best = score;
+                    bx = o->x_mm + dx;
+                    by = o->y_mm + dy;
+                }
+            }
+        o->x_mm = o->rest_x_mm = bx;
+        o->y_mm = o->rest_y_mm = by;
+    }
+}
+
+static void card_take_rest(kr_track_t *t, int k)
+{
+    kr_track_card *o = &t->cards[k];
+    kr_track_cstate *c = &t->cs[k];
+    /* footprint and template at the rest pose */
+    double m = t->cfg.mm_per_px * 0.9 + 1.5;
+    double ax = KR_TRACK_CARD_W_MM / 2 - m, ay = KR_TRACK_CARD_H_MM / 2 - m;
+    double u0, v0, u1, v1;
+    kr_track_mm_to_mat(t, o->rest_x_mm - ax, o->rest_y_mm + ay, &u0, &v0);
+    kr_track_mm_to_mat(t, o->rest_x_mm + ax, o->rest_y_mm - ay, &u1, &v1);
+    int iu0 = (int)ceil(u0 - 0.5), iu1 = (int)floor(u1 - 0.5);
+    int iv0 = (int)ceil(v0 - 0.5), iv1 = (int)floor(v1 - 0.5);
+    c->n_fp = 0;
+    for (int v = iv0; v <= iv1; v++)
+        for (int u = iu0; u <= iu1; u++) {
+            if (u < 0 || v < 0 || u >= t->w || v >= t->h || c->n_fp >= c->cap_fp)
+                continue;
+            int i = v * t->w + u;
+            if (t->lut_off[i] < 0)
+                continue;
+            const float *b = t->bg + (size_t)i * 3;
+            for (int ch = 0; ch < 3; ch++)
+                c->tmpl[c->n_fp * 3 + ch] = (uint8_t)(b[ch] + 0.5f);
+            c->fp[c->n_fp++] = i;
+        }
+    c->fp_x = o->rest_x_mm;
+    c->fp_y = o->rest_y_mm;
+    c->still_frames = 0;
+    o->x_mm = o->rest_x_mm;
+    o->y_mm = o->rest_y_mm;
+    o->moved_mm = 0;
+    o->displaced = 0;
+    o->moving = 0;
+    o->lost = 0;
+}
+
+/* Colour test shared by background and card templates: 0 same, 1 shadow, 2 different.
+ * a = brightness ratio of I to the reference R, cd = colour distortion |I - aR| / |R|. */
+static int compare_px(const kr_track_config *cfg, const uint8_t *I, double r0, double r1, double r2)
+{
+    double i0 = I[0], i1 = I[1], i2 = I[2];
+    double rr = r0 * r0 + r1 * r1 + r2 * r2 + 1.0;
+    double a = (i0 * r0 + i1 * r1 + i2 * r2) / rr;
+    double cd = (sqr(i0 - a * r0) + sqr(i1 - a * r1) + sqr(i2 - a * r2)) / rr;
+    double ct = cfg->chroma_thresh;
+    /* dark pixels carry little colour: widen the chroma test there */
+    double lum = i0 + i1 + i2;
+    if (lum < 150)
+        ct *= 1.6;
+    if (cd > ct * ct || a > cfg->bright_hi || a < cfg->shadow_lo)
+        return 2;
+    if (a < cfg->shadow_hi)
+        return 1;
+    return 0;
+}
+
+/* Is I close in colour to reference ref (normalised chroma and a brightness band)? */
+static int near_colour(const uint8_t *I, const double *ref, double g, double lo, double hi, double ctol)
+{
+    double s = I[0] + I[1] + I[2] + 1.0, rs = (ref[0] + ref[1] + ref[2]) * g + 1.0;
+    if (s < lo * rs || s > hi * rs)
+        return 0;
+    double d = 0;
+    for (int c = 0; c < 3; c++)
+        d += sqr(I[c] / s - ref[c] * g / rs);
+    return d < ctol * ctol;
+}
+
+static void hand_from_pixels(kr_track_t *t, int p, double dt_s);
+
+kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, int64_t gap_us,
+                          const kr_track_frame **out)
+{
+    if (!t || !frame || !frame->px || !out)
+        return KR_ERR_INVALID;
+    if (frame->w != t->fw || frame->h != t->fh || frame->channels != 3) {
+        snprintf(t->err, sizeof t->err, "frame is %dx%dx%d, tracker expects %dx%dx3", frame->w, frame->h,
+                 frame->channels, t->fw, t->fh);
+        return KR_ERR_INVALID;
+    }
+    const kr_track_config *cfg = &t->cfg;
+    double dt_s = t->frames > 0 ? (t_us - t->last_t) / 1e6 : 0;
+    gather(t, frame);
+    const int n = t->n;
+    /* warm-up: background is the running mean of the first frames */
+    if (t->frames < cfg->warmup_frames) {
+        double r = 1.0 / (double)(t->frames + 1);
+        for (int i = 0; i < n; i++) {
+            const uint8_t *I = t->mat + (size_t)i * 3;
+            float *b = t->bg + (size_t)i * 3;
+            for (int c = 0; c < 3; c++)
+                b[c] = (float)(t->frames == 0 ? I[c] : b[c] + r * (I[c] - b[c]));
+            t->cls[i] = t->lut_off[i] < 0 ? KR_CLS_OUT : KR_CLS_BG;
+        }
+    }
+    /* global gain from pixels that were background last frame */
+    double si = 0, sb = 0;
+    for (int i = 0; i < n; i += 3) {
+        if (t->cls[i] != KR_CLS_BG)
+            continue;
+        const uint8_t *I = t->mat + (size_t)i * 3;
+        const float *b = t->bg + (size_t)i * 3;
+        si += I[0] + I[1] + I[2];
+        sb += b[0] + b[1] + b[2];
+    }
+    double g = sb > 0 ? si / sb : 1.0;
+    if (g < 0.4) g = 0.4;
+    if (g > 2.5) g = 2.5;
+    /* classify */
+    int refs = t->cards_ready;
+    for (int i = 0; i < n; i++) {
+        if (t->lut_off[i] < 0) {
+            t->cls[i] = KR_CLS_OUT;
+            continue;
+        }
+        const uint8_t *I = t->mat + (size_t)i * 3;
+        const float *b = t->bg + (size_t)i * 3;
+        int r = compare_px(cfg, I, g * b[0], g * b[1], g * b[2]);
+        uint8_t k = r == 0 ? KR_CLS_BG : r == 1 ? KR_CLS_SHADOW : KR_CLS_FG;
+        if (k == KR_CLS_FG && refs) {
+            if (near_colour(I, t->card_rgb, g, 0.80, 1.25, 0.035))
+                k = KR_CLS_CARDLIKE;
+            else if (near_colour(I, t->mat_rgb, g, 0.75, 1.30, 0.030))
+                k = KR_CLS_OTHER; /* bare mat revealed (a card moved away) */
+        }
+        t->cls[i] = k;
+    }
+    /* arms */
+    label_class(t, KR_CLS_FG);
+    memset(t->fr.hands, 0, sizeof t->fr.hands);
+    t->fr.hand_contact = 0;
+    for (int c = 0; c < t->n_comp; c++) {
+        kr_track_comp *cp = &t->comp[c];
+        if (cp->area < t->min_area_px)
+            continue;
+        if (cp->zone_a && cp->zone_b)
+            cp->owner = 2;
+        else if (cp->zone_a)
+            cp->owner = 0;
+        else if (cp->zone_b)
+            cp->owner = 1;
+        else {
+            /* detached piece: give it to the arm whose last leading point is near */
+            double cu = cp->sum_u / cp->area, cv = cp->sum_v / cp->area, best = 1e30;
+            for (int p = 0; p < 2; p++) {
+                if (!t->prev_hand[p].present)
+                    continue;
+                double u, v;
+                kr_track_mm_to_mat(t, t->prev_hand[p].lead_x_mm, t->prev_hand[p].lead_y_mm, &u, &v);
+                double d = sqrt(sqr(u - cu) + sqr(v - cv)) * cfg->mm_per_px;
+                if (d < 90 && d < best) {
+                    best = d;
+                    cp->owner = p;
+                }
+            }
+        }
+    }
+    for (int p = 0; p < 2; p++)
+        hand_from_pixels(t, p, dt_s);
+    /* cards */
+    t->frames++;
+    if (!t->cards_ready && t->frames >= cfg->warmup_frames && t->n_cards > 0) {
+        refine_cards(t);
+        for (int k = 0; k < t->n_cards; k++)
+            card_take_rest(t, k);
+        reference_colours(t);
+        t->cards_ready = 1;
+    } else if (t->cards_ready) {
+        for (int k = 0; k < t->n_cards; k++) {
+            kr_track_card *o = &t->cards[k];
+            kr_track_cstate *c = &t->cs[k];
+            int ha = 0, hb = 0, sh = 0, ch = 0, vis = 0;
+            for (int j = 0; j < c->n_fp; j++) {
+                int i = c->fp[j];
+                uint8_t cl = t->cls[i];
+                if (cl == KR_CLS_HAND_A) {
+                    ha++;
+                    continue;
+                }
+                if (cl == KR_CLS_HAND_B) {
+                    hb++;
+                    continue;
+                }
+                vis++;
+                const uint8_t *tp = c->tmpl + (size_t)j * 3;
+                int r = compare_px(cfg, t->mat + (size_t)i * 3, g * tp[0], g * tp[1], g * tp[2]);
+                if (r == 2)
+                    ch++;
+                else if (r == 1)
+                    sh++;
+            }
+            double nf = c->n_fp > 0 ? c->n_fp : 1;
+            o->hand_cover[0] = ha / nf;
+            o->hand_cover[1] = hb / nf;
+            o->shadow_cover = sh / nf;
+            o->visible = vis / nf;
+            o->occluded = vis < 0.25 * nf;
+            o->change = vis > 0 ? (double)ch / vis : 0;
+            o->moving = !o->occluded && o->change > cfg->card_change_frac;
+            if (!o->displaced && !o->occluded && o->change > 0.5 && ch > 0.2 * nf) {
+                o->displaced = 1;
+                c->last_x = o->x_mm;
+                c->last_y = o->y_mm;
+                c->last_t = t_us;
+                c->vx = c->vy = 0;
+                c->still_frames = 0;
+            }
+            if (o->displaced && !o->lost) {
+                /* mean-shift over card-coloured pixels from the predicted centre */
+                double dt = (t_us - c->last_t) / 1e6;
+                double px = c->last_x + c->vx * dt, py = c->last_y + c->vy * dt;
+                int found = 0;
+                double fx = px, fy = py;
+                for (int it = 0; it < 4; it++) {
+                    double r = it == 0 ? 70 : 45;
+                    double u0, v0, u1, v1;
+                    kr_track_mm_to_mat(t, fx - r, fy + r, &u0, &v0);
+                    kr_track_mm_to_mat(t, fx + r, fy - r, &u1, &v1);
+                    int a0 = (int)u0 < 0 ? 0 : (int)u0, a1 = (int)u1 >= t->w ? t->w - 1 : (int)u1;
+                    int b0 = (int)v0 < 0 ? 0 : (int)v0, b1 = (int)v1 >= t->h ? t->h - 1 : (int)v1;
+                    double su = 0, sv = 0;
+                    int cnt = 0;
+                    for (int v = b0; v <= b1; v++)
+                        for (int u = a0; u <= a1; u++) {
+                            uint8_t cl = t->cls[v * t->w + u];
+                            if (cl == KR_CLS_CARDLIKE) {
+                                su += u;
+                                sv += v;
+                                cnt++;
+                            }
+                        }
+                    found = cnt > 0.2 * nf;
+                    if (!found)
+                        break;
+                    kr_track_mat_to_mm(t, su / cnt + 0.5, sv / cnt + 0.5, &fx, &fy);
+                }
+                if (found) {
+                    if (dt > 0) {
+                        double nvx = (fx - c->last_x) / dt, nvy = (fy - c->last_y) / dt;
+                        c->vx = 0.5 * c->vx + 0.5 * nvx;
+                        c->vy = 0.5 * c->vy + 0.5 * nvy;
+                    }
+                    double step = sqrt(sqr(fx - c->last_x) + sqr(fy - c->last_y));
+                    c->still_frames = step < 1.5 ? c->still_frames + 1 : 0;
+                    c->last_x = fx;
+                    c->last_y = fy;
+                    c->last_t = t_us;
+                    o->x_mm = fx;
+                    o->y_mm = fy;
+                } else if (o->visible > 0.5 && !(o->hand_cover[0] + o->hand_cover[1] > 0.05)) {
+                    /* not found anywhere near and not hidden: gone (out of view) */
+                    if (t_us - c->last_t > 150000)
+                        o->lost = 1;
+                }
+                if (fabs(o->x_mm) > KR_TRACK_FIELD_HALF_W_MM + KR_TRACK_CARD_W_MM / 2 ||
+                    fabs(o->y_mm) > KR_TRACK_FIELD_HALF_H_MM + KR_TRACK_CARD_H_MM / 2)
+                    o->out_of_field = 1;
+                o->moved_mm = sqrt(sqr(o->x_mm - o->rest_x_mm) + sqr(o->y_mm - o->rest_y_mm));
+                /* at rest again, uncovered and back to its own footprint or elsewhere */
+                if (found && c->still_frames >= 12 && o->hand_cover[0] + o->hand_cover[1] < 0.01) {
+                    int was_out = o->out_of_field;
+                    if (o->moved_mm > 4) {
+                        o->rest_x_mm = o->x_mm;
+                        o->rest_y_mm = o->y_mm;
+                    }
+                    card_take_rest(t, k);
+                    o->out_of_field = was_out;
+                } else if (!found && o->moved_mm < 3 && o->change < 0.2) {
+                    o->displaced = 0; /* false alarm: it never left */
+                }
+            }
+            kr_track_card_outline_(o);
+        }
+    }
+    /* background update */
+    float rate = (float)cfg->bg_rate;
+    float ig = (float)(1.0 / g);
+    for (int i = 0; i < n; i++) {
+        uint8_t cl = t->cls[i];
+        if (cl == KR_CLS_OUT)
+            continue;
+        const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
+        int d = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]);
+        uint16_t st = t->still[i];
+        st = d < STILL_DIFF ? (uint16_t)(st < 65000 ? st + 1 : st) : 0;
+        t->still[i] = st;
+        float *b = t->bg + (size_t)i * 3;
+        if (cl == KR_CLS_BG) {
+            for (int c = 0; c < 3; c++)
+                b[c] += rate * (I[c] * ig - b[c]);
+        } else if ((cl != KR_CLS_HAND_A && cl != KR_CLS_HAND_B && st > SNAP_FRAMES) || st > SNAP_HAND_FRAMES) {
+            for (int c = 0; c < 3; c++)
+                b[c] = I[c] * ig;
+        }
+    }
+    memcpy(t->prev, t->mat, (size_t)n * 3);
+
+    t->fr.t_us = t_us;
+    t->fr.gap_us = gap_us;
+    t->fr.index = t->frames - 1;
+    t->fr.ready = t->cards_ready || (t->n_cards == 0 && t->frames >= cfg->warmup_frames);
+    t->fr.n_cards = t->n_cards;
+    t->fr.cards = t->cards;
+    t->fr.gain = g;
+    t->prev_hand[0] = t->fr.hands[0];
+    t->prev_hand[1] = t->fr.hands[1];
+    t->last_t = t_us;
+    *out = &t->fr;
+    return KR_OK;
+}
+
+/* Builds player p's hand from the components it owns (and its share of a contact
+ * component): classes, base, leading point, velocity, shadow cue. */
+static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
+{
+    const double mmpp = t->cfg.mm_per_px;
+    kr_track_hand *h = &t->fr.hands[p];
+    double bu = 0, bv = 0;
+    long bn = 0;
+    long area = 0;
+    for (int c = 0; c < t->n_comp; c++) {
+        kr_track_comp *cp = &t->comp[c];
+        if (cp->area < t->min_area_px)
+            continue;
+        if (cp->owner == p || cp->owner == 2) {
+            if (p == 0) {
+                bu += cp->za_u;
+                bv += cp->za_v;
+                bn += cp->zone_a;
+            } else {
+                bu += cp->zb_u;
+                bv += cp->zb_v;
+                bn += cp->zone_b;
+            }
+        }
+    }
+    if (bn == 0) {
+        /* pieces without an entry band (arm hidden): base from the last frame */
+        if (!t->prev_hand[p].present)
+            return;
+        kr_track_mm_to_mat(t, t->prev_hand[p].base_x_mm, t->prev_hand[p].base_y_mm, &bu, &bv);
+        bn = 1;
+    } else {
+        bu /= bn;
+        bv /= bn;
+    }
+    /* the other player's base, to split a contact component */
+    double ou = -1e9, ov = -1e9;
+    for (int c = 0; c < t->n_comp; c++) {
+        kr_track_comp *cp = &t->comp[c];
+        if (cp->owner == 2) {
+            if (p == 0 && cp->zone_b) {
+                ou = cp->zb_u / cp->zone_b;
+                ov = cp->zb_v / cp->zone_b;
+            } else if (p == 1 && cp->zone_a) {
+                ou = cp->za_u / cp->zone_a;
+                ov = cp->za_v / cp->zone_a;
+            }
+        }
+    }
+    double best = -1;
+    int u0 = t->w, v0 = t->h, u1 = -1, v1 = -1;
+    double cu = 0, cvv = 0;
+    long cn = 0;
+    uint8_t mine = (uint8_t)(p == 0 ? KR_CLS_HAND_A : KR_CLS_HAND_B);
+    for (int v = 0; v < t->h; v++)
+        for (int u = 0; u < t->w; u++) {
+            int i = v * t->w + u;
+            int l = t->label[i];
+            if (l < 0)
+                continue;
+            kr_track_comp *cp = &t->comp[l];
+            if (cp->area < t->min_area_px || (cp->owner != p && cp->owner != 2))
+                continue;
+            double d = sqr(u - bu) + sqr(v - bv);
+            if (cp->owner == 2) {
+                double od = sqr(u - ou) + sqr(v - ov);
+                if (od < d)
+                    continue;
+                if (od - d < 4 * (sqrt(od) + sqrt(d))) {
+                    cu += u;
+                    cvv += v;
+                    cn++;
+                }
+            }
+            t->cls[i] = mine;
+            area++;
+            if (u < u0) u0 = u;
+            if (u > u1) u1 = u;
+            if (v < v0) v0 = v;
+            if (v > v1) v1 = v;
+            if (d > best)
+                best = d;
+        }
+    if (area < t->min_area_px)
+        return;
+    /* leading point: mean of the pixels within 1.5 px of the furthest distance */
+    double lim = sqrt(best) - 1.5, lu = 0, lv = 0;
+    long ln = 0;
+    lim = lim > 0 ? lim * lim : 0;
+    for (int v = v0; v <= v1; v++)
+        for (int u = u0; u <= u1; u++) {
+            int i = v * t->w + u;
+            if (t->cls[i] != mine)
+                continue;
+            double d = sqr(u - bu) + sqr(v - bv);
+            if (d >= lim) {
+                lu += u;
+                lv += v;
+                ln++;
+            }
+        }
+    lu = lu / ln + 0.5;
+    lv = lv / ln + 0.5;
+    h->present = 1;
+    h->area_mm2 = area * mmpp * mmpp;
+    kr_track_mat_to_mm(t, u0, v1 + 1, &h->bbox_mm[0], &h->bbox_mm[1]);
+    kr_track_mat_to_mm(t, u1 + 1, v0, &h->bbox_mm[2], &h->bbox_mm[3]);
+    kr_track_mat_to_mm(t, lu, lv, &h->lead_x_mm, &h->lead_y_mm);
+    kr_track_mat_to_mm(t, bu + 0.5, bv + 0.5, &h->base_x_mm, &h->base_y_mm);
+    h->in_field = fabs(h->lead_x_mm) <= KR_TRACK_FIELD_HALF_W_MM && fabs(h->lead_y_mm) <= KR_TRACK_FIELD_HALF_H_MM;
+    const kr_track_hand *ph = &t->prev_hand[p];
+    if (ph->present && dt_s > 0) {
+        h->vx_mm_s = (h->lead_x_mm - ph->lead_x_mm) / dt_s;
+        h->vy_mm_s = (h->lead_y_mm - ph->lead_y_mm) / dt_s;
+    }
+    /* left / right from the player's view: the side of the body the arm comes from */
+    double rel = (h->base_x_mm) * (p == 0 ? 1 : -1);
+    h->side = rel > 40 ? 1 : rel < -40 ? -1 : 0;
+    /* shadow cue around the leading point */
+    int r1 = (int)(45 / mmpp), r2 = (int)(100 / mmpp);
+    int lu_i = (int)lu, lv_i = (int)lv;
+    double sbest = -1, su = 0, sv = 0;
+    int scount = 0;
+    for (int v = lv_i - r2; v <= lv_i + r2; v++)
+        for (int u = lu_i - r2; u <= lu_i + r2; u++) {
+            if (u < 0 || v < 0 || u >= t->w || v >= t->h)
+                continue;
+            if (t->cls[v * t->w + u] != KR_CLS_SHADOW)
+                continue;
+            double dl = sqr(u - lu) + sqr(v - lv);
+            if (dl <= r1 * r1)
+                scount++;
+            double db = sqr(u - bu) + sqr(v - bv);
+            if (db > sbest) {
+                sbest = db;
+                su = u + 0.5;
+                sv = v + 0.5;
+            }
+        }
+    h->shadow_px = scount;
+    h->shadow_dist_mm = sbest >= 0 ? sqrt(sqr(su - lu) + sqr(sv - lv)) * mmpp : -1;
+    if (cn > 0 && p == 1) {
+        t->fr.hand_contact = 1;
+        kr_track_mat_to_mm(t, cu / cn + 0.5, cvv / cn + 0.5, &t->fr.contact_x_mm, &t->fr.contact_y_mm);
+    }
+    if (cn > 0 && p == 0) {
+        t->fr.hand_contact = 1;
+        kr_track_mat_to_mm(t, cu / cn + 0.5, cvv / cn + 0.5, &t->fr.contact_x_mm, &t->fr.contact_y_mm);
+    }
+}
