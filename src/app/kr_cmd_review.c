@@ -1,12 +1,528 @@
-/* kr_cmd_review.c - karuta-ref review (not implemented yet).
+/* kr_cmd_review.c - karuta-ref review: analyze (in process), one dispute clip per
+ * decisive or disputed ruling (the `clip` subcommand, two at a time), then index.html.
  * SPDX-License-Identifier: MIT */
 #include "kr_app.h"
 #include "kr_core.h"
+#include "kr_media.h"
+#include "kr_serve.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define REVIEW_MAX_JOBS 2 /* clip processes at once (the machine has 2 cores) */
+
+typedef struct review_opts {
+    const char *video, *match, *calib, *out;
+    double      before_s, after_s;
+    int         slow;
+    bool        no_clips, page_only;
+} review_opts;
+
+static void usage(FILE *f)
+{
+    fputs("usage: karuta-ref review VIDEO --match MATCH.jsonl [--calib CALIB.json] --out DIR\n"
+          "                         [--before S] [--after S] [--slow N] [--no-clips]\n"
+          "       karuta-ref review --page-only --out DIR [VIDEO]\n"
+          "Runs analyze (DIR/events.jsonl, rulings.jsonl, summary.json), cuts one clip with a\n"
+          "contact sheet per ruling that needs review or decides a take or fault\n"
+          "(DIR/clips/seqN.mp4, .png, .json), and writes DIR/index.html, a self-contained\n"
+          "review page. --before/--after: seconds of clip around the deciding contact\n"
+          "(default 1.5 / 2.0); --slow: clip slow-down factor (default 1).\n"
+          "--page-only rewrites DIR/index.html from what DIR already holds.\n", f);
+}
+
+static bool parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* 0 ok, 2 usage error (message printed). */
+static int parse_args(int argc, char **argv, review_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->before_s = 1.5;
+    o->after_s = 2.0;
+    o->slow = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool        has = i + 1 < argc;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return -1;
+        } else if (!strcmp(a, "--page-only")) {
+            o->page_only = true;
+        } else if (!strcmp(a, "--no-clips")) {
+            o->no_clips = true;
+        } else if (!strcmp(a, "--match") || !strcmp(a, "--calib") || !strcmp(a, "--out") ||
+                   !strcmp(a, "-o") || !strcmp(a, "--before") || !strcmp(a, "--after") ||
+                   !strcmp(a, "--slow")) {
+            if (!has) {
+                kr_log(KR_LOG_ERROR, "review: option %s needs a value", a);
+                return 2;
+            }
+            const char *v = argv[++i];
+            double      d;
+            if (!strcmp(a, "--match"))
+                o->match = v;
+            else if (!strcmp(a, "--calib"))
+                o->calib = v;
+            else if (!strcmp(a, "--out") || !strcmp(a, "-o"))
+                o->out = v;
+            else if (!parse_double(v, &d) || (!strcmp(a, "--slow") ? (d < 1 || d > 64 || d != (int)d) : (d < 0 || d > 60))) {
+                kr_log(KR_LOG_ERROR, "review: %s: bad value '%s'", a, v);
+                return 2;
+            } else if (!strcmp(a, "--before"))
+                o->before_s = d;
+            else if (!strcmp(a, "--after"))
+                o->after_s = d;
+            else
+                o->slow = (int)d;
+        } else if (a[0] == '-' && a[1]) {
+            kr_log(KR_LOG_ERROR, "review: unknown option '%s' (see karuta-ref review --help)", a);
+            return 2;
+        } else if (!o->video) {
+            o->video = a;
+        } else {
+            kr_log(KR_LOG_ERROR, "review: unexpected argument '%s'", a);
+            return 2;
+        }
+    }
+    if (!o->out || (!o->page_only && (!o->video || !o->match))) {
+        kr_log(KR_LOG_ERROR, "review: need VIDEO, --match MATCH.jsonl and --out DIR (see --help)");
+        return 2;
+    }
+    if (o->before_s + o->after_s <= 0) {
+        kr_log(KR_LOG_ERROR, "review: --before + --after must be a positive window");
+        return 2;
+    }
+    return 0;
+}
+
+static char *path_join(const char *a, const char *b)
+{
+    size_t n = strlen(a) + strlen(b) + 2;
+    char  *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s", a, b);
+    return p;
+}
+
+static bool is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Removes a directory tree we created (only regular files and directories). */
+static void remove_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            char *p = path_join(dir, e->d_name);
+            if (!p)
+                continue;
+            struct stat st;
+            if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+                remove_tree(p);
+            else
+                remove(p);
+            free(p);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+/* Moves every entry of src into dst (files replace; directories merge). */
+static bool move_into(const char *src, const char *dst, const char *skip_last)
+{
+    DIR *d = opendir(src);
+    bool ok = d != NULL;
+    if (!d)
+        return false;
+    struct dirent *e;
+    while (ok && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+            (skip_last && !strcmp(e->d_name, skip_last)))
+            continue;
+        char *s = path_join(src, e->d_name), *t = path_join(dst, e->d_name);
+        struct stat st;
+        if (!s || !t)
+            ok = false;
+        else if (lstat(s, &st) == 0 && S_ISDIR(st.st_mode)) {
+            if (mkdir(t, 0777) != 0 && errno != EEXIST)
+                ok = false;
+            else
+                ok = move_into(s, t, NULL);
+            rmdir(s);
+        } else if (rename(s, t) != 0)
+            ok = false;
+        if (!ok)
+            kr_log(KR_LOG_ERROR, "review: cannot move %s to %s: %s", s ? s : "?", t ? t : "?", strerror(errno));
+        free(s);
+        free(t);
+    }
+    closedir(d);
+    if (ok && skip_last) {
+        char *s = path_join(src, skip_last), *t = path_join(dst, skip_last);
+        if (s && t && is_file(s) && rename(s, t) != 0) {
+            kr_log(KR_LOG_ERROR, "review: cannot move %s to %s: %s", s, t, strerror(errno));
+            ok = false;
+        }
+        free(s);
+        free(t);
+    }
+    return ok;
+}
+
+/* Clip sidecar: what the page needs to know about a clip. */
+static bool write_sidecar(const char *path, const kr_serve_clip_t *c)
+{
+    kr_outfile_t of;
+    if (kr_outfile_open(path, &of) != KR_OK)
+        return false;
+    fprintf(of.fp, "{\"seq\":%d,\"video\":\"%s\",", (int)c->seq, c->video);
+    if (c->sheet)
+        fprintf(of.fp, "\"sheet\":\"%s\",", c->sheet);
+    fprintf(of.fp, "\"fps\":%.6f,\"start_us\":%" PRId64 ",\"slow\":%d}\n", c->fps, c->start_us, (int)c->slow);
+    return kr_outfile_commit(&of) == KR_OK;
+}
+
+/* Reads a sidecar written by write_sidecar (fixed key order, our own format). */
+static bool read_sidecar(const char *path, kr_serve_clip_t *c, char *video, char *sheet, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    char line[1024];
+    bool ok = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    if (!ok)
+        return false;
+    memset(c, 0, sizeof *c);
+    int         seq = 0, slow = 1;
+    double      fps = 0;
+    long long   start = 0;
+    const char *p = strstr(line, "\"video\":\"");
+    if (sscanf(line, "{\"seq\":%d", &seq) != 1 || !p)
+        return false;
+    p += 9;
+    size_t n = strcspn(p, "\"");
+    if (n >= cap)
+        return false;
+    memcpy(video, p, n);
+    video[n] = '\0';
+    c->sheet = NULL;
+    if ((p = strstr(line, "\"sheet\":\""))) {
+        p += 9;
+        n = strcspn(p, "\"");
+        if (n >= cap)
+            return false;
+        memcpy(sheet, p, n);
+        sheet[n] = '\0';
+        c->sheet = sheet;
+    }
+    if (!(p = strstr(line, "\"fps\":")) || sscanf(p, "\"fps\":%lf", &fps) != 1)
+        return false;
+    if (!(p = strstr(line, "\"start_us\":")) || sscanf(p, "\"start_us\":%lld", &start) != 1)
+        return false;
+    if ((p = strstr(line, "\"slow\":")))
+        sscanf(p, "\"slow\":%d", &slow);
+    c->seq = seq;
+    c->video = video;
+    c->fps = fps;
+    c->start_us = start;
+    c->slow = slow;
+    return fps > 0;
+}
+
+/* Adds the clips described by DIR/clips/seq*.json. */
+static void add_clips_from_dir(kr_serve_review_t *r, const char *dir)
+{
+    char *cd = path_join(dir, "clips");
+    DIR  *d = cd ? opendir(cd) : NULL;
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            size_t n = strlen(e->d_name);
+            if (strncmp(e->d_name, "seq", 3) || n < 6 || strcmp(e->d_name + n - 5, ".json"))
+                continue;
+            char *p = path_join(cd, e->d_name);
+            char  video[512], sheet[512];
+            kr_serve_clip_t c;
+            if (p && read_sidecar(p, &c, video, sheet, sizeof video)) {
+                char *vp = path_join(dir, video);
+                if (vp && is_file(vp))
+                    kr_serve_review_add_clip(r, &c);
+                free(vp);
+            }
+            free(p);
+        }
+        closedir(d);
+    }
+    free(cd);
+}
+
+typedef struct clip_job {
+    kr_serve_clip_want_t want;
+    pid_t                pid;
+    char                 mp4[64], png[64], at[32], before[32], after[32], slow[16];
+} clip_job;
+
+static pid_t spawn_clip(const review_opts *o, const char *stage, const char *events, clip_job *j)
+{
+    double start = (double)j->want.at_us / 1e6 - o->before_s;
+    double before = start < 0 ? o->before_s + start : o->before_s;
+    snprintf(j->at, sizeof j->at, "%.6f", (double)j->want.at_us / 1e6);
+    snprintf(j->before, sizeof j->before, "%.6f", before);
+    snprintf(j->after, sizeof j->after, "%.6f", o->after_s);
+    snprintf(j->slow, sizeof j->slow, "%d", o->slow);
+    snprintf(j->mp4, sizeof j->mp4, "clips/seq%d.mp4", (int)j->want.seq);
+    snprintf(j->png, sizeof j->png, "clips/seq%d.png", (int)j->want.seq);
+    char *out = path_join(stage, j->mp4);
+    if (!out)
+        return -1;
+    char *argv[] = {(char *)"karuta-ref", (char *)"clip", (char *)o->video, (char *)"--at", j->at,
+                    (char *)"--before", j->before, (char *)"--after", j->after, (char *)"--slow", j->slow,
+                    (char *)"--events", (char *)events, (char *)"-o", out, NULL};
+    pid_t pid = -1;
+    int   rc = posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ);
+    free(out);
+    if (rc != 0) {
+        kr_log(KR_LOG_ERROR, "review: cannot start clip: %s", strerror(rc));
+        return -1;
+    }
+    return pid;
+}
+
+/* After a clip process ended well: describe the clip (its real frame rate from
+ * the file) to the page and its sidecar. */
+static void finish_clip(const review_opts *o, const char *stage, kr_serve_review_t *r, const clip_job *j)
+{
+    char *mp4 = path_join(stage, j->mp4), *png = path_join(stage, j->png);
+    char  side_rel[64];
+    snprintf(side_rel, sizeof side_rel, "clips/seq%d.json", (int)j->want.seq);
+    char *side = path_join(stage, side_rel);
+    kr_media_reader_t *rd = NULL;
+    kr_media_info_t    info;
+    if (!mp4 || !png || !side || !is_file(mp4)) {
+        kr_log(KR_LOG_WARN, "review: no clip was written for reading %d", (int)j->want.seq);
+        goto fail;
+    }
+    if (kr_media_reader_open(mp4, &rd) != KR_OK || kr_media_reader_info(rd, &info) != KR_OK ||
+        !(info.fps > 0)) {
+        kr_log(KR_LOG_WARN, "review: clip of reading %d unreadable: %s", (int)j->want.seq, kr_media_reader_error(rd));
+        goto fail;
+    }
+    int64_t         start = j->want.at_us - (int64_t)(o->before_s * 1e6);
+    kr_serve_clip_t c = {j->want.seq, j->mp4, is_file(png) ? j->png : NULL, info.fps, start < 0 ? 0 : start, o->slow};
+    kr_serve_review_add_clip(r, &c);
+    if (!write_sidecar(side, &c))
+        kr_log(KR_LOG_WARN, "review: cannot write %s", side);
+fail:
+    kr_media_reader_destroy(rd);
+    free(mp4);
+    free(png);
+    free(side);
+}
+
+static void make_clips(const review_opts *o, const char *stage, kr_serve_review_t *r)
+{
+    size_t                n = kr_serve_review_clip_wants(r, NULL, 0);
+    clip_job             *jobs = calloc(n ? n : 1, sizeof *jobs);
+    kr_serve_clip_want_t *w = calloc(n ? n : 1, sizeof *w);
+    char                 *events = path_join(stage, "events.jsonl");
+    char                 *clips = path_join(stage, "clips");
+    if (!jobs || !w || !events || !clips || (mkdir(clips, 0777) != 0 && errno != EEXIST)) {
+        kr_log(KR_LOG_ERROR, "review: cannot prepare clips");
+        goto fail;
+    }
+    kr_serve_review_clip_wants(r, w, n);
+    size_t next = 0, running = 0, failed = 0;
+    while (next < n || running) {
+        while (running < REVIEW_MAX_JOBS && next < n) {
+            jobs[next].want = w[next];
+            jobs[next].pid = spawn_clip(o, stage, events, &jobs[next]);
+            if (jobs[next].pid > 0)
+                running++;
+            else
+                failed++;
+            next++;
+        }
+        if (!running)
+            break;
+        int   status;
+        pid_t pid = waitpid(-1, &status, 0);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (size_t i = 0; i < next; i++)
+            if (jobs[i].pid == pid) {
+                running--;
+                jobs[i].pid = 0;
+                if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+                    finish_clip(o, stage, r, &jobs[i]);
+                else
+                    failed++;
+            }
+    }
+    if (failed)
+        kr_log(KR_LOG_WARN, "review: %zu of %zu clips failed; their rulings show no clip", failed, n);
+fail:
+    free(jobs);
+    free(w);
+    free(events);
+    free(clips);
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+static int page_only(const review_opts *o)
+{
+    kr_serve_review_t *r = NULL;
+    int                rc = 1;
+    char *ev = path_join(o->out, "events.jsonl"), *ru = path_join(o->out, "rulings.jsonl");
+    char *idx = path_join(o->out, "index.html");
+    if (!ev || !ru || !idx || kr_serve_review_create(&r) != KR_OK)
+        goto fail;
+    if (kr_serve_review_load_log(r, ev) != KR_OK || kr_serve_review_load_rulings(r, ru) != KR_OK) {
+        kr_log(KR_LOG_ERROR, "review: %s", kr_serve_review_error(r));
+        goto fail;
+    }
+    if (o->video)
+        kr_serve_review_set_source(r, base_name(o->video));
+    add_clips_from_dir(r, o->out);
+    if (kr_serve_review_write_file(r, idx) != KR_OK) {
+        kr_log(KR_LOG_ERROR, "review: %s", kr_serve_review_error(r));
+        goto fail;
+    }
+    rc = 0;
+fail:
+    kr_serve_review_destroy(r);
+    free(ev);
+    free(ru);
+    free(idx);
+    return rc;
+}
 
 int kr_cmd_review(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    kr_log(KR_LOG_ERROR, "review: not implemented yet");
-    return 1;
+    review_opts o;
+    int         rc = parse_args(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (o.page_only)
+        return page_only(&o);
+
+    if (access(o.video, R_OK) != 0) {
+        kr_log(KR_LOG_ERROR, "review: %s: %s", o.video, strerror(errno));
+        return 1;
+    }
+    if (access(o.match, R_OK) != 0) {
+        kr_log(KR_LOG_ERROR, "review: %s: %s", o.match, strerror(errno));
+        return 1;
+    }
+    bool made_out = false;
+    if (mkdir(o.out, 0777) == 0)
+        made_out = true;
+    else if (errno != EEXIST) {
+        kr_log(KR_LOG_ERROR, "review: %s: cannot create the output folder: %s", o.out, strerror(errno));
+        return 1;
+    }
+    rc = 1;
+    kr_serve_review_t *r = NULL;
+    char              *stage = path_join(o.out, ".review-XXXXXX");
+    char *ev = NULL, *ru = NULL, *idx = NULL;
+    if (!stage || !mkdtemp(stage)) {
+        kr_log(KR_LOG_ERROR, "review: %s: cannot write in the output folder: %s", o.out, strerror(errno));
+        free(stage);
+        stage = NULL;
+        goto fail;
+    }
+    chmod(stage, 0755);
+
+    /* 1. analyze, in process, into the staging folder */
+    {
+        char *av[10];
+        int   ac = 0;
+        av[ac++] = (char *)"analyze";
+        av[ac++] = (char *)o.video;
+        av[ac++] = (char *)"--match";
+        av[ac++] = (char *)o.match;
+        if (o.calib) {
+            av[ac++] = (char *)"--calib";
+            av[ac++] = (char *)o.calib;
+        }
+        av[ac++] = (char *)"--out";
+        av[ac++] = stage;
+        av[ac] = NULL;
+        optind = 0; /* analyze may use getopt: start it afresh */
+        int arc = kr_cmd_analyze(ac, av);
+        if (arc != 0) {
+            kr_log(KR_LOG_ERROR, "review: analyze failed (see above); nothing written to %s", o.out);
+            rc = arc == 2 ? 1 : arc;
+            goto fail;
+        }
+    }
+    ev = path_join(stage, "events.jsonl");
+    ru = path_join(stage, "rulings.jsonl");
+    idx = path_join(stage, "index.html");
+    if (!ev || !ru || !idx || kr_serve_review_create(&r) != KR_OK)
+        goto fail;
+    if (kr_serve_review_load_log(r, ev) != KR_OK || kr_serve_review_load_rulings(r, ru) != KR_OK) {
+        kr_log(KR_LOG_ERROR, "review: %s", kr_serve_review_error(r));
+        goto fail;
+    }
+    kr_serve_review_set_source(r, base_name(o.video));
+
+    /* 2. clips */
+    if (!o.no_clips)
+        make_clips(&o, stage, r);
+
+    /* 3. the page, then everything into DIR (index.html last) */
+    if (kr_serve_review_write_file(r, idx) != KR_OK) {
+        kr_log(KR_LOG_ERROR, "review: %s", kr_serve_review_error(r));
+        goto fail;
+    }
+    if (!move_into(stage, o.out, "index.html"))
+        goto fail;
+    rmdir(stage);
+    rc = 0;
+fail:
+    if (rc != 0 && stage)
+        remove_tree(stage);
+    if (rc != 0 && made_out)
+        rmdir(o.out);
+    kr_serve_review_destroy(r);
+    free(stage);
+    free(ev);
+    free(ru);
+    free(idx);
+    return rc;
 }
