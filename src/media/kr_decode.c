@@ -15,8 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KR_RING 9 /* intervals in the local-period median */
-
 struct kr_media_reader {
     char                  *path;        /* owned copy */
     kr_media_reader_config cfg;
@@ -32,10 +30,9 @@ struct kr_media_reader {
     kr_media_info_t        info;
     int64_t                first_pts;   /* stream time base; first frame's pts */
     int64_t                period_us;   /* nominal frame period */
-    int64_t                prev_t_us, last_t_us;
-    int64_t                dts_ring[KR_RING];  /* last frame intervals (us), for the local period */
-    int                    ring_n, ring_pos;
-    int                    have_prev;
+    int64_t                last_t_us;
+    kr_media_gaps_t        gaps;
+    int                    have_prev;   /* a frame was returned since open/seek */
     int64_t                next_index;  /* index of the next returned frame */
     int64_t                decoded;     /* frames decoded since open (incl. skipped) */
     int                    seeked;      /* a seek happened: frame counts are not absolute */
@@ -381,6 +378,7 @@ kr_status kr_media_reader_open2(const char *path, const kr_media_reader_config *
     if (r->frame->best_effort_timestamp != AV_NOPTS_VALUE)
         r->first_pts = r->frame->best_effort_timestamp;
     r->last_t_us = 0;
+    kr_media_gaps_reset(&r->gaps, r->period_us);
     r->pending = 1;
     *out = r;
     return KR_OK;
@@ -398,28 +396,6 @@ kr_status kr_media_reader_info(const kr_media_reader_t *r, kr_media_info_t *info
         return KR_ERR_INVALID;
     *info = r->info;
     return KR_OK;
-}
-
-/* The frame period gaps are measured against: the median of the last (up to) 9
- * intervals, or twice the nominal period before any is known (a variable-rate
- * file's average rate says little about its first frames). A
- * median follows variable-rate footage (phones, slow-motion ramps) yet ignores
- * isolated holes. A rate drop by 1.5x or more is indistinguishable from dropped
- * frames and is reported as gaps until the median adapts (about 5 frames). */
-static int64_t local_period(const kr_media_reader_t *r)
-{
-    if (r->ring_n == 0)
-        return 2 * r->period_us;
-    int64_t v[KR_RING] = {0};
-    int n = r->ring_n;
-    for (int i = 0; i < n; i++) { /* insertion sort, at most KR_RING values */
-        int64_t x = r->dts_ring[i];
-        int j = i;
-        for (; j > 0 && v[j - 1] > x; j--)
-            v[j] = v[j - 1];
-        v[j] = x;
-    }
-    return v[n / 2];
 }
 
 kr_status kr_media_reader_next(kr_media_reader_t *r, kr_frame_t *out)
@@ -441,18 +417,7 @@ kr_status kr_media_reader_next(kr_media_reader_t *r, kr_frame_t *out)
     if (r->seeked && !r->have_prev)
         r->next_index = (int64_t)((double)t * r->info.fps / 1e6 + 0.5);
     out->index = r->next_index++;
-    out->gap_us = 0;
-    if (r->have_prev) {
-        int64_t dt = t - r->prev_t_us;
-        int64_t period = local_period(r);
-        if (dt * 2 > period * 3)
-            out->gap_us = dt - (r->ring_n ? period : r->period_us);
-        r->dts_ring[r->ring_pos] = dt;
-        r->ring_pos = (r->ring_pos + 1) % KR_RING;
-        if (r->ring_n < KR_RING)
-            r->ring_n++;
-    }
-    r->prev_t_us = t;
+    out->gap_us = kr_media_gaps_feed(&r->gaps, t);
     r->have_prev = 1;
     return KR_OK;
 }
@@ -477,7 +442,7 @@ kr_status kr_media_reader_seek(kr_media_reader_t *r, int64_t t_us)
     r->flushing = 0;
     r->seeked = 1;
     r->have_prev = 0;
-    r->ring_n = r->ring_pos = 0;
+    kr_media_gaps_reset(&r->gaps, r->period_us);
     r->seek_us = t_us;
     r->seek_tries = 1;
     r->last_t_us = t_us;

@@ -37,6 +37,22 @@ typedef struct kr_frame {
                         rate. Lets callers flag dropped/missing frames. */
 } kr_frame_t;
 
+/* Gap detector shared by the reader and kr_capture: feed each frame's t_us and get
+ * its kr_frame_t.gap_us. Plain value struct, no allocation; the caller owns it. */
+#define KR_MEDIA_GAP_RING 9
+typedef struct kr_media_gaps {
+    int64_t ring[KR_MEDIA_GAP_RING]; /* last intervals, us */
+    int     n, pos;
+    int64_t nominal_us;              /* nominal frame period, us */
+    int64_t prev_t_us;
+    int     have_prev;
+} kr_media_gaps_t;
+/* nominal_period_us: the expected frame period (1e6 / fps); <= 0 means 33333. */
+void    kr_media_gaps_reset(kr_media_gaps_t *g, int64_t nominal_period_us);
+/* Returns the gap (us) before the frame at t_us: 0 unless the interval since the
+ * previous frame exceeds 1.5 local periods (see kr_frame_t.gap_us). */
+int64_t kr_media_gaps_feed(kr_media_gaps_t *g, int64_t t_us);
+
 typedef struct kr_media_reader kr_media_reader_t; /* opaque */
 
 typedef struct kr_media_info {

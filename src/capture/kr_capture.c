@@ -1,0 +1,328 @@
+/* kr_capture.c - GStreamer pipeline -> videoconvert -> appsink -> kr_frame_t with
+ * running-time timestamps; bus errors become KR_ERR_IO with GStreamer's text.
+ * SPDX-License-Identifier: MIT */
+#include "kr_capture.h"
+
+#include <gst/app/gstappsink.h>
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct kr_capture {
+    char             *desc;        /* owned: the full pipeline description */
+    kr_capture_config cfg;
+    GstElement       *pipeline;
+    GstAppSink       *sink;        /* borrowed from pipeline (ref held) */
+    GstBus           *bus;
+    GstSample        *sample;      /* the sample behind the last frame (mapped) */
+    GstBuffer        *buf;         /* borrowed from sample */
+    GstMapInfo        map;
+    int               mapped;
+    int               have_first;  /* a frame was seen in this pipeline's life */
+    GstClockTime      first_rt;    /* running time of that frame, ns */
+    int64_t           t_offset_us; /* added to this pipeline's times (reopen continuity) */
+    int64_t           last_t_us;
+    int64_t           last_wall_us;
+    int               any_frame;   /* a frame was ever returned */
+    int64_t           index;
+    guint64           last_offset;
+    int64_t           dropped;
+    kr_media_gaps_t   gaps;
+    int               eos;
+    char              err[512];
+};
+
+static _Thread_local char open_error[512];
+
+void kr_capture_config_default(kr_capture_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->gray = 0;
+    cfg->sync = 1;
+    cfg->max_buffers = 0;
+    cfg->drop = 0;
+}
+
+static kr_status set_err(kr_capture_t *c, kr_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static kr_status set_err(kr_capture_t *c, kr_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->err, sizeof c->err, fmt, ap);
+    va_end(ap);
+    for (char *p = c->err; *p; p++) /* one line */
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+    return st;
+}
+
+static void release_sample(kr_capture_t *c)
+{
+    if (c->mapped)
+        gst_buffer_unmap(c->buf, &c->map);
+    c->mapped = 0;
+    c->buf = NULL;
+    if (c->sample)
+        gst_sample_unref(c->sample);
+    c->sample = NULL;
+}
+
+static void stop_pipeline(kr_capture_t *c)
+{
+    release_sample(c);
+    if (c->pipeline)
+        gst_element_set_state(c->pipeline, GST_STATE_NULL);
+    if (c->bus)
+        gst_object_unref(c->bus);
+    if (c->sink)
+        gst_object_unref(c->sink);
+    if (c->pipeline)
+        gst_object_unref(c->pipeline);
+    c->bus = NULL;
+    c->sink = NULL;
+    c->pipeline = NULL;
+}
+
+/* Reads an ERROR (or EOS) message off the bus without waiting. Returns KR_OK when
+ * none is pending. */
+static kr_status check_bus(kr_capture_t *c)
+{
+    GstMessage *m;
+    while ((m = gst_bus_pop_filtered(c->bus, GST_MESSAGE_ERROR | GST_MESSAGE_EOS))) {
+        if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_EOS) {
+            c->eos = 1;
+            gst_message_unref(m);
+            continue;
+        }
+        GError *e = NULL;
+        gchar *dbg = NULL;
+        gst_message_parse_error(m, &e, &dbg);
+        /* the debug text ends with the useful detail (e.g. the missing file's name) */
+        const char *detail = dbg ? strrchr(dbg, '\n') : NULL;
+        detail = detail ? detail + 1 : "";
+        set_err(c, KR_ERR_IO, "capture: %s reports: %s%s%s%s", GST_OBJECT_NAME(GST_MESSAGE_SRC(m)),
+                e ? e->message : "unknown error", detail[0] ? " (" : "", detail, detail[0] ? ")" : "");
+        KR_DEBUG("capture: %s", dbg ? dbg : "");
+        g_clear_error(&e);
+        g_free(dbg);
+        gst_message_unref(m);
+        return KR_ERR_IO;
+    }
+    return KR_OK;
+}
+
+static kr_status start_pipeline(kr_capture_t *c)
+{
+    GError *e = NULL;
+    c->pipeline = gst_parse_launch(c->desc, &e);
+    if (!c->pipeline || e) {
+        kr_status st = set_err(c, KR_ERR_INVALID, "capture: bad pipeline \"%s\": %s", c->desc,
+                               e ? e->message : "cannot be built");
+        g_clear_error(&e);
+        stop_pipeline(c);
+        return st;
+    }
+    GstElement *sink = gst_bin_get_by_name(GST_BIN(c->pipeline), "kr_sink");
+    if (!sink || !GST_IS_APP_SINK(sink)) {
+        if (sink)
+            gst_object_unref(sink);
+        stop_pipeline(c);
+        return set_err(c, KR_ERR_INVALID, "capture: pipeline \"%s\" has no appsink kr_sink", c->desc);
+    }
+    c->sink = GST_APP_SINK(sink);
+    gst_app_sink_set_max_buffers(c->sink, (guint)c->cfg.max_buffers);
+    gst_app_sink_set_drop(c->sink, c->cfg.drop ? TRUE : FALSE);
+    g_object_set(sink, "sync", c->cfg.sync ? TRUE : FALSE, NULL);
+    c->bus = gst_element_get_bus(c->pipeline);
+    c->eos = 0;
+    c->have_first = 0;
+    c->last_offset = GST_BUFFER_OFFSET_NONE;
+    if (gst_element_set_state(c->pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
+        kr_status st = check_bus(c);
+        if (st == KR_OK)
+            set_err(c, KR_ERR_IO, "capture: pipeline \"%s\" would not start", c->desc);
+        stop_pipeline(c);
+        return KR_ERR_IO;
+    }
+    return KR_OK;
+}
+
+kr_status kr_capture_open(const char *pipeline_desc, kr_capture_t **out)
+{
+    return kr_capture_open2(pipeline_desc, NULL, out);
+}
+
+kr_status kr_capture_open2(const char *pipeline_desc, const kr_capture_config *cfg,
+                           kr_capture_t **out)
+{
+    kr_status st;
+    GError *e = NULL;
+    kr_capture_t *c = NULL;
+
+    open_error[0] = '\0';
+    if (out)
+        *out = NULL;
+    if (!pipeline_desc || !*pipeline_desc || !out) {
+        snprintf(open_error, sizeof open_error, "capture: no pipeline given");
+        return KR_ERR_INVALID;
+    }
+    if (!gst_init_check(NULL, NULL, &e)) {
+        snprintf(open_error, sizeof open_error, "capture: GStreamer does not start: %s",
+                 e ? e->message : "unknown");
+        g_clear_error(&e);
+        return KR_ERR_CODEC;
+    }
+    c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(open_error, sizeof open_error, "capture: out of memory");
+        return KR_ERR_NOMEM;
+    }
+    if (cfg)
+        c->cfg = *cfg;
+    else
+        kr_capture_config_default(&c->cfg);
+    if (c->cfg.max_buffers < 0) {
+        st = set_err(c, KR_ERR_INVALID, "capture: max_buffers must be >= 0");
+        goto fail;
+    }
+    const char *tail = c->cfg.gray ? " ! videoconvert ! video/x-raw,format=GRAY8 ! appsink name=kr_sink"
+                                   : " ! videoconvert ! video/x-raw,format=BGR ! appsink name=kr_sink";
+    size_t n = strlen(pipeline_desc) + strlen(tail) + 1;
+    c->desc = malloc(n);
+    if (!c->desc) {
+        st = set_err(c, KR_ERR_NOMEM, "capture: out of memory");
+        goto fail;
+    }
+    snprintf(c->desc, n, "%s%s", pipeline_desc, tail);
+    kr_media_gaps_reset(&c->gaps, 0);
+    st = start_pipeline(c);
+    if (st != KR_OK)
+        goto fail;
+    *out = c;
+    return KR_OK;
+
+fail:
+    snprintf(open_error, sizeof open_error, "%s", c->err);
+    kr_capture_destroy(c);
+    return st;
+}
+
+kr_status kr_capture_reopen(kr_capture_t *c)
+{
+    if (!c)
+        return KR_ERR_INVALID;
+    stop_pipeline(c);
+    /* the next pipeline's first frame continues the timeline after the outage */
+    if (c->any_frame)
+        c->t_offset_us = -1;
+    return start_pipeline(c);
+}
+
+kr_status kr_capture_next(kr_capture_t *c, kr_frame_t *out, int timeout_ms)
+{
+    if (!c || !out)
+        return KR_ERR_INVALID;
+    release_sample(c);
+    if (!c->pipeline)
+        return set_err(c, KR_ERR_IO, "capture: pipeline is stopped (reopen it)");
+    int64_t deadline = timeout_ms < 0 ? -1 : kr_clock_us() + (int64_t)timeout_ms * 1000;
+    for (;;) {
+        kr_status st = check_bus(c);
+        if (st != KR_OK)
+            return st;
+        /* pull in short slices so a bus error is seen within ~20 ms */
+        int64_t left = deadline < 0 ? 20000 : deadline - kr_clock_us();
+        if (left < 0)
+            left = 0;
+        if (left > 20000)
+            left = 20000;
+        c->sample = gst_app_sink_try_pull_sample(c->sink, (GstClockTime)left * 1000);
+        if (c->sample)
+            break;
+        if (gst_app_sink_is_eos(c->sink) || c->eos) {
+            st = check_bus(c);
+            return st != KR_OK ? st : KR_ERR_EOF;
+        }
+        if (deadline >= 0 && kr_clock_us() >= deadline)
+            return KR_ERR_AGAIN;
+    }
+
+    c->buf = gst_sample_get_buffer(c->sample);
+    GstCaps *caps = gst_sample_get_caps(c->sample);
+    GstVideoInfo vi;
+    if (!c->buf || !caps || !gst_video_info_from_caps(&vi, caps)) {
+        release_sample(c);
+        return set_err(c, KR_ERR_CODEC, "capture: a frame without video caps");
+    }
+    if (!gst_buffer_map(c->buf, &c->map, GST_MAP_READ)) {
+        release_sample(c);
+        return set_err(c, KR_ERR_CODEC, "capture: cannot map a frame");
+    }
+    c->mapped = 1;
+    out->img.w = GST_VIDEO_INFO_WIDTH(&vi);
+    out->img.h = GST_VIDEO_INFO_HEIGHT(&vi);
+    out->img.channels = c->cfg.gray ? 1 : 3;
+    out->img.stride = GST_VIDEO_INFO_PLANE_STRIDE(&vi, 0);
+    out->img.px = c->map.data + GST_VIDEO_INFO_PLANE_OFFSET(&vi, 0);
+    if ((size_t)out->img.stride * (size_t)out->img.h > c->map.size) {
+        release_sample(c);
+        return set_err(c, KR_ERR_CODEC, "capture: frame buffer smaller than its caps say");
+    }
+
+    /* time: running time of the buffer (what the clock says it is shown at) */
+    int64_t now_us = kr_clock_us();
+    GstClockTime rt = GST_CLOCK_TIME_NONE;
+    GstSegment *seg = gst_sample_get_segment(c->sample);
+    if (GST_BUFFER_PTS_IS_VALID(c->buf))
+        rt = seg ? gst_segment_to_running_time(seg, GST_FORMAT_TIME, GST_BUFFER_PTS(c->buf))
+                 : GST_BUFFER_PTS(c->buf);
+    int64_t t;
+    if (!c->have_first) {
+        int fps_n = GST_VIDEO_INFO_FPS_N(&vi), fps_d = GST_VIDEO_INFO_FPS_D(&vi);
+        if (!c->any_frame)
+            kr_media_gaps_reset(&c->gaps, fps_n > 0 && fps_d > 0 ? (int64_t)1000000 * fps_d / fps_n : 0);
+        c->first_rt = rt;
+        c->have_first = 1;
+        if (c->t_offset_us < 0) /* first frame after a reopen */
+            c->t_offset_us = c->last_t_us + (now_us - c->last_wall_us);
+        t = c->t_offset_us;
+    } else if (GST_CLOCK_TIME_IS_VALID(rt) && GST_CLOCK_TIME_IS_VALID(c->first_rt)) {
+        t = c->t_offset_us + ((int64_t)rt - (int64_t)c->first_rt) / 1000;
+    } else { /* no timestamps: fall back to arrival time */
+        t = c->last_t_us + (now_us - c->last_wall_us);
+    }
+    if (c->any_frame && t <= c->last_t_us)
+        t = c->last_t_us + 1; /* never go back */
+    guint64 off = GST_BUFFER_OFFSET(c->buf);
+    if (off != GST_BUFFER_OFFSET_NONE && c->last_offset != GST_BUFFER_OFFSET_NONE && off > c->last_offset + 1)
+        c->dropped += (int64_t)(off - c->last_offset - 1);
+    c->last_offset = off;
+    out->t_us = t;
+    out->index = c->index++;
+    out->gap_us = kr_media_gaps_feed(&c->gaps, t);
+    c->last_t_us = t;
+    c->last_wall_us = now_us;
+    c->any_frame = 1;
+    return KR_OK;
+}
+
+int64_t kr_capture_dropped(const kr_capture_t *c) { return c ? c->dropped : 0; }
+
+const char *kr_capture_error(const kr_capture_t *c) { return c ? c->err : open_error; }
+
+void kr_capture_destroy(kr_capture_t *c)
+{
+    if (!c)
+        return;
+    stop_pipeline(c);
+    free(c->desc);
+    free(c);
+}

@@ -1,0 +1,69 @@
+/* kr_capture.h - live video through GStreamer: any pipeline description ending in
+ * raw video, pulled from an appsink as kr_frame_t with running-time timestamps.
+ * SPDX-License-Identifier: MIT                                                   */
+#ifndef KR_CAPTURE_H
+#define KR_CAPTURE_H
+#include "kr_core.h"  /* kr_status, kr_image_t */
+#include "kr_media.h" /* kr_frame_t */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Getting started:
+ *   kr_capture_open("v4l2src device=/dev/video0", &cap)   (or any source: rtspsrc ... !
+ *                    decodebin, filesrc location=F ! decodebin, videotestsrc ...)
+ *   loop: s = kr_capture_next(cap, &f, 100);
+ *         KR_OK: use f (valid until the next call);  KR_ERR_AGAIN: nothing within 100 ms
+ *         KR_ERR_EOF: the stream ended;  KR_ERR_IO: the source failed (kr_capture_error)
+ *         after EOF/IO: kr_capture_reopen(cap) to retry the same pipeline
+ *   kr_capture_destroy(cap)
+ * The description must produce raw video; "! videoconvert ! video/x-raw,format=BGR
+ * ! appsink name=kr_sink" (GRAY8 if configured) is appended here.
+ * Threading: one thread per kr_capture_t; GStreamer runs its own streaming threads. */
+
+typedef struct kr_capture kr_capture_t; /* opaque */
+
+typedef struct kr_capture_config {
+    int gray;        /* 1: GRAY8 frames, 0: BGR. Default 0 */
+    int sync;        /* 1: appsink syncs to the clock (a file plays at real speed),
+                        0: as fast as the source gives. Default 1 */
+    int max_buffers; /* frames queued in the appsink before it blocks (or drops);
+                        0 = unlimited. Default 0 (never drop: the caller sees every frame) */
+    int drop;        /* 1: when max_buffers is reached drop the oldest (shows as gap_us).
+                        Default 0 */
+} kr_capture_config;
+void kr_capture_config_default(kr_capture_config *cfg);
+
+/* Builds and starts the pipeline. *out owned by the caller (kr_capture_destroy).
+ * KR_ERR_INVALID: the description does not parse (message quotes GStreamer's);
+ * KR_ERR_IO: the pipeline refused to start (e.g. missing file or device).
+ * On failure *out is NULL and kr_capture_error(NULL) has the one-line message. */
+kr_status kr_capture_open(const char *pipeline_desc, kr_capture_t **out);
+kr_status kr_capture_open2(const char *pipeline_desc, const kr_capture_config *cfg,
+                           kr_capture_t **out);
+/* Waits up to timeout_ms (0: poll; < 0: forever) for the next frame.
+ * KR_OK: *out filled; img owned by cap, valid until the next kr_capture_next,
+ * kr_capture_reopen or kr_capture_destroy. t_us: the buffer's running time in
+ * microseconds rebased so the first frame is 0; after a reopen, times continue from
+ * the last frame plus the wall-clock time spent reconnecting (so they never go back,
+ * and the outage shows as gap_us). gap_us and index as in kr_frame_t.
+ * KR_ERR_AGAIN: no frame within the timeout. KR_ERR_EOF: end of stream.
+ * KR_ERR_IO: the source reported an error (message: GStreamer's error text and the
+ * element that raised it). */
+kr_status kr_capture_next(kr_capture_t *cap, kr_frame_t *out, int timeout_ms);
+/* Tears the pipeline down and starts it again from the same description (retry after
+ * KR_ERR_EOF or KR_ERR_IO). Returns as kr_capture_open; on failure cap stays valid
+ * and may be reopened again later. */
+kr_status kr_capture_reopen(kr_capture_t *cap);
+/* Frames the appsink reported dropped so far (only with drop=1 and max_buffers > 0
+ * this can be non-zero; detected from gaps in buffer offsets when the source numbers
+ * them). */
+int64_t kr_capture_dropped(const kr_capture_t *cap);
+/* Last error text of cap; cap == NULL: the calling thread's last failed open. Never NULL. */
+const char *kr_capture_error(const kr_capture_t *cap);
+void kr_capture_destroy(kr_capture_t *cap); /* NULL-safe; stops the pipeline */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* KR_CAPTURE_H */

@@ -1,0 +1,51 @@
+/* kr_gaps.c - dropped-frame detection from presentation times (kr_media_gaps_*),
+ * shared by the file reader and the live capture.
+ * SPDX-License-Identifier: MIT */
+#include "kr_media.h"
+
+#include <string.h>
+
+void kr_media_gaps_reset(kr_media_gaps_t *g, int64_t nominal_period_us)
+{
+    memset(g, 0, sizeof *g);
+    g->nominal_us = nominal_period_us > 0 ? nominal_period_us : 33333;
+}
+
+/* The period gaps are measured against: the median of the last (up to) 9
+ * intervals, or twice the nominal period before any is known (a variable-rate
+ * file's average rate says little about its first frames). The median follows
+ * variable-rate footage (phones, slow-motion ramps) yet ignores isolated holes.
+ * A rate drop by 1.5x or more is indistinguishable from dropped frames and is
+ * reported as gaps until the median adapts (about 5 frames). */
+static int64_t local_period(const kr_media_gaps_t *g)
+{
+    if (g->n == 0)
+        return 2 * g->nominal_us;
+    int64_t v[KR_MEDIA_GAP_RING] = {0};
+    for (int i = 0; i < g->n; i++) { /* insertion sort, at most KR_MEDIA_GAP_RING values */
+        int64_t x = g->ring[i];
+        int j = i;
+        for (; j > 0 && v[j - 1] > x; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+    return v[g->n / 2];
+}
+
+int64_t kr_media_gaps_feed(kr_media_gaps_t *g, int64_t t_us)
+{
+    int64_t gap = 0;
+    if (g->have_prev) {
+        int64_t dt = t_us - g->prev_t_us;
+        int64_t period = local_period(g);
+        if (dt * 2 > period * 3)
+            gap = dt - (g->n ? period : g->nominal_us);
+        g->ring[g->pos] = dt;
+        g->pos = (g->pos + 1) % KR_MEDIA_GAP_RING;
+        if (g->n < KR_MEDIA_GAP_RING)
+            g->n++;
+    }
+    g->prev_t_us = t_us;
+    g->have_prev = 1;
+    return gap;
+}

@@ -1,0 +1,218 @@
+/* test_capture.c - kr_capture over real GStreamer pipelines: test source, a written
+ * MP4 through decodebin, bad descriptions, source errors and reopening.
+ * SPDX-License-Identifier: MIT */
+#include "kr_capture.h"
+#include "kr_media.h"
+
+#include <CUnit/Basic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char dir[64];
+
+/* Under -Db_sanitize=address: GLib allocates 16 KiB in its library constructor and
+ * never frees it (not ours). Suppress exactly that (allocations made from _dl_init),
+ * which needs the slow unwinder to see through GLib. Unused in normal builds. */
+const char *__asan_default_options(void);
+const char *__lsan_default_suppressions(void);
+const char *__asan_default_options(void) { return "fast_unwind_on_malloc=0"; }
+const char *__lsan_default_suppressions(void) { return "leak:_dl_init\n"; }
+
+static void test_testsrc_gives_all_frames_in_time_order(void)
+{
+    kr_capture_config cfg;
+    kr_capture_config_default(&cfg);
+    cfg.sync = 0; /* as fast as possible; times still come from the buffers */
+    kr_capture_t *c = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_capture_open2("videotestsrc num-buffers=30 ! video/x-raw,width=160,height=120,"
+                                           "framerate=30/1", &cfg, &c), KR_OK);
+    kr_frame_t f;
+    kr_status st;
+    int n = 0, bad_order = 0, bad_time = 0, bad_gap = 0;
+    int64_t prev = -1;
+    while ((st = kr_capture_next(c, &f, 5000)) == KR_OK) {
+        CU_ASSERT_EQUAL(f.img.w, 160);
+        CU_ASSERT_EQUAL(f.img.h, 120);
+        CU_ASSERT_EQUAL(f.img.channels, 3);
+        CU_ASSERT(f.img.stride >= 160 * 3);
+        CU_ASSERT_EQUAL(f.index, n);
+        if (f.t_us <= prev)
+            bad_order++;
+        if (llabs(f.t_us - (int64_t)n * 1000000 / 30) > 1)
+            bad_time++;
+        if (f.gap_us != 0)
+            bad_gap++;
+        prev = f.t_us;
+        n++;
+    }
+    CU_ASSERT_EQUAL(st, KR_ERR_EOF);
+    CU_ASSERT_EQUAL(n, 30);
+    CU_ASSERT_EQUAL(bad_order, 0);
+    CU_ASSERT_EQUAL(bad_time, 0);
+    CU_ASSERT_EQUAL(bad_gap, 0);
+    CU_ASSERT_EQUAL(kr_capture_dropped(c), 0);
+    /* retry after the end: the same pipeline runs again, times continue forward */
+    CU_ASSERT_EQUAL_FATAL(kr_capture_reopen(c), KR_OK);
+    CU_ASSERT_EQUAL(kr_capture_next(c, &f, 5000), KR_OK);
+    CU_ASSERT(f.t_us > prev);
+    CU_ASSERT_EQUAL(f.index, 30);
+    kr_capture_destroy(c);
+}
+
+static void test_real_time_source_and_timeout(void)
+{
+    kr_capture_t *c = NULL;
+    /* 10 fps, synced to the clock: the first frame is immediate, then ~100 ms apart */
+    CU_ASSERT_EQUAL_FATAL(kr_capture_open("videotestsrc num-buffers=4 is-live=true ! "
+                                          "video/x-raw,width=64,height=48,framerate=10/1", &c), KR_OK);
+    kr_frame_t f;
+    CU_ASSERT_EQUAL(kr_capture_next(c, &f, 5000), KR_OK);
+    int64_t t0 = kr_clock_us();
+    kr_status st = kr_capture_next(c, &f, 5); /* 5 ms: too soon for the next frame */
+    CU_ASSERT_EQUAL(st, KR_ERR_AGAIN);
+    CU_ASSERT(kr_clock_us() - t0 < 80000);
+    int n = 1;
+    while ((st = kr_capture_next(c, &f, 5000)) == KR_OK)
+        n++;
+    CU_ASSERT_EQUAL(st, KR_ERR_EOF);
+    CU_ASSERT_EQUAL(n, 4);
+    CU_ASSERT(llabs(f.t_us - 300000) < 5000);
+    kr_capture_destroy(c);
+}
+
+static void test_written_mp4_through_decodebin(void)
+{
+    char p[128], desc[256];
+    snprintf(p, sizeof p, "%s/clip.mp4", dir);
+    static uint8_t px[96 * 64 * 3];
+    kr_media_writer_t *w = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_media_writer_create(p, 96, 64, 25, 1, 20, &w), KR_OK);
+    kr_image_t img = {96, 64, 96 * 3, 3, px};
+    for (int i = 0; i < 20; i++) {
+        memset(px, i * 10, sizeof px);
+        CU_ASSERT_EQUAL(kr_media_writer_write(w, &img, (int64_t)i * 40000), KR_OK);
+    }
+    CU_ASSERT_EQUAL_FATAL(kr_media_writer_close(w), KR_OK);
+    kr_media_writer_destroy(w);
+
+    kr_capture_config cfg;
+    kr_capture_config_default(&cfg);
+    cfg.sync = 0;
+    cfg.gray = 1;
+    snprintf(desc, sizeof desc, "filesrc location=%s ! decodebin", p);
+    kr_capture_t *c = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_capture_open2(desc, &cfg, &c), KR_OK);
+    kr_frame_t f;
+    kr_status st;
+    int n = 0, bad_time = 0, bad_pic = 0;
+    while ((st = kr_capture_next(c, &f, 5000)) == KR_OK) {
+        CU_ASSERT_EQUAL(f.img.w, 96);
+        CU_ASSERT_EQUAL(f.img.channels, 1);
+        if (llabs(f.t_us - (int64_t)n * 40000) > 1)
+            bad_time++;
+        /* grey level i*10 survives the round trip within a few levels */
+        if (abs((int)f.img.px[32 * f.img.stride + 48] - n * 10) > 6)
+            bad_pic++;
+        n++;
+    }
+    CU_ASSERT_EQUAL(st, KR_ERR_EOF);
+    CU_ASSERT_EQUAL(n, 20);
+    CU_ASSERT_EQUAL(bad_time, 0);
+    CU_ASSERT_EQUAL(bad_pic, 0);
+    kr_capture_destroy(c);
+    remove(p);
+}
+
+static void test_bad_pipelines_give_clear_errors(void)
+{
+    kr_capture_t *c = (kr_capture_t *)&c;
+    CU_ASSERT_EQUAL(kr_capture_open("nosuchelement_xyz ! videoscale", &c), KR_ERR_INVALID);
+    CU_ASSERT_PTR_NULL(c);
+    CU_ASSERT_PTR_NOT_NULL(strstr(kr_capture_error(NULL), "nosuchelement_xyz"));
+    CU_ASSERT_PTR_NULL(strchr(kr_capture_error(NULL), '\n'));
+    CU_ASSERT_EQUAL(kr_capture_open("videotestsrc ! ! !", &c), KR_ERR_INVALID);
+    CU_ASSERT_NOT_EQUAL(kr_capture_error(NULL)[0], '\0');
+    CU_ASSERT_EQUAL(kr_capture_open("", &c), KR_ERR_INVALID);
+    kr_capture_destroy(NULL);
+}
+
+static void test_source_error_is_reported_and_retry_works(void)
+{
+    char p[128], desc[256];
+    snprintf(p, sizeof p, "%s/garbage.mp4", dir);
+    FILE *fp = fopen(p, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    for (int i = 0; i < 4096; i++)
+        fputc((i * 7919) & 255, fp);
+    fclose(fp);
+    snprintf(desc, sizeof desc, "filesrc location=%s ! decodebin", p);
+    kr_capture_t *c = NULL;
+    kr_status st = kr_capture_open(desc, &c);
+    if (st == KR_OK) { /* the failure arrives on the bus */
+        kr_frame_t f;
+        st = kr_capture_next(c, &f, 5000);
+        CU_ASSERT_EQUAL(st, KR_ERR_IO);
+        CU_ASSERT_NOT_EQUAL(kr_capture_error(c)[0], '\0');
+        /* retrying fails the same way but leaves the object usable */
+        if (kr_capture_reopen(c) == KR_OK)
+            CU_ASSERT_EQUAL(kr_capture_next(c, &f, 5000), KR_ERR_IO);
+        kr_capture_destroy(c);
+    } else {
+        CU_ASSERT_EQUAL(st, KR_ERR_IO);
+    }
+    remove(p);
+    /* a missing file refuses to start */
+    snprintf(desc, sizeof desc, "filesrc location=%s/missing.mp4 ! decodebin", dir);
+    st = kr_capture_open(desc, &c);
+    if (st == KR_OK) {
+        kr_frame_t f;
+        CU_ASSERT_EQUAL(kr_capture_next(c, &f, 5000), KR_ERR_IO);
+        CU_ASSERT_PTR_NOT_NULL(strstr(kr_capture_error(c), "missing.mp4"));
+        kr_capture_destroy(c);
+    } else {
+        CU_ASSERT_EQUAL(st, KR_ERR_IO);
+        CU_ASSERT_PTR_NOT_NULL(strstr(kr_capture_error(NULL), "missing.mp4"));
+    }
+}
+
+static void test_gap_detector(void)
+{
+    kr_media_gaps_t g;
+    kr_media_gaps_reset(&g, 33333);
+    CU_ASSERT_EQUAL(kr_media_gaps_feed(&g, 0), 0);
+    for (int i = 1; i < 10; i++)
+        CU_ASSERT_EQUAL(kr_media_gaps_feed(&g, i * 33333), 0);
+    /* two frames missing: the interval is 3 periods, 2 too many */
+    CU_ASSERT_EQUAL(kr_media_gaps_feed(&g, 12 * 33333), 2 * 33333);
+    CU_ASSERT_EQUAL(kr_media_gaps_feed(&g, 13 * 33333), 0);
+    /* jitter up to 1.5 periods is not a gap */
+    CU_ASSERT_EQUAL(kr_media_gaps_feed(&g, 13 * 33333 + 49000), 0);
+}
+
+static int suite_init(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/kr_capture_XXXXXX");
+    return mkdtemp(dir) ? 0 : 1;
+}
+
+static int suite_clean(void) { return rmdir(dir) == 0 ? 0 : 1; }
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("capture", suite_init, suite_clean);
+    CU_add_test(s, "testsrc_gives_all_frames_in_time_order", test_testsrc_gives_all_frames_in_time_order);
+    CU_add_test(s, "real_time_source_and_timeout", test_real_time_source_and_timeout);
+    CU_add_test(s, "written_mp4_through_decodebin", test_written_mp4_through_decodebin);
+    CU_add_test(s, "bad_pipelines_give_clear_errors", test_bad_pipelines_give_clear_errors);
+    CU_add_test(s, "source_error_is_reported_and_retry_works", test_source_error_is_reported_and_retry_works);
+    CU_add_test(s, "gap_detector", test_gap_detector);
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned fails = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
+    CU_cleanup_registry();
+    return fails != 0;
+}
