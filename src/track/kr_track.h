@@ -73,6 +73,8 @@ typedef struct kr_track_card {
     int     displaced;        /* 1 once it has left its rest footprint (latched until re-rest) */
     int     out_of_field;     /* 1 once its whole outline is seen outside the field */
     int     lost;             /* 1 when it moved and could not be found again */
+    double  contrast;         /* grey level inside its outline minus around it when first seen (0..255);
+                                 near 0 or negative: no card there */
 } kr_track_card;
 
 typedef struct kr_track_hand {

@@ -200,6 +200,7 @@ static void refine_cards(kr_track_t *t)
                     by = o->y_mm + dy;
                 }
             }
+        o->contrast = best > -1e29 ? (best + 0.0) / 3.0 : 0;
         o->x_mm = o->rest_x_mm = bx;
         o->y_mm = o->rest_y_mm = by;
     }

@@ -1,0 +1,447 @@
+/* kr_event.c - event detection over tracked frames: contact cues per card and hand,
+ * sub-frame contact times, push-outs, hand contacts, early entries and settling.
+ * SPDX-License-Identifier: MIT */
+#include "kr_event.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_OUT 64
+#define MAX_MARKS 1024
+#define HIST 8
+
+/* Contact-time derivation (sweeps). Let the leading point move with speed v and
+ * s(t) be its signed distance to the card outline (> 0 outside). Between frames
+ * k-1 and k, s is taken as linear in t, so the crossing is
+ *     t* = t[k-1] + (t[k] - t[k-1]) * s[k-1] / (s[k-1] - s[k]).
+ * The card cannot move before contact, so t* is also bounded above by the first
+ * frame in which the card is seen changed, and below by that frame minus the time
+ * the measured displacement needs at the hand's speed. The 1-sigma error combines
+ * the linear model's error (acceleration within a frame) and the leading point's
+ * pixel noise over the speed; a uniform sub-frame guess falls back to dt / sqrt(12). */
+
+typedef struct mark {
+    kr_rules_rec_type type;
+    int32_t seq, card;
+    int64_t t_us;
+} mark_t;
+
+typedef struct cp_state {    /* per card and player */
+    double  sd[HIST];        /* signed distance of the leading point to the outline, mm */
+    int64_t t[HIST];
+    int     n;               /* valid history entries */
+    int     contact;         /* in contact (one touch per contact start) */
+    int64_t rest_t;          /* start of rest over the card; -1 none */
+    int64_t away_t;          /* since when the hand is away; -1 none */
+} cp_state;
+
+typedef struct card_state {
+    int     id, territory;   /* 0 A, 1 B */
+    int     was_moving, was_out, was_lost;
+    int     last_toucher;    /* -1 none */
+    double  px, py;          /* previous centre */
+    int64_t pt;
+    double  vx, vy;
+    cp_state cp[2];
+} card_state;
+
+struct kr_event {
+    kr_event_config cfg;
+    mark_t  marks[MAX_MARKS];
+    int     n_marks, next_mark;
+    int     n_cards;
+    card_state cards[KR_TRACK_MAX_CARDS];
+    kr_event_obs out[MAX_OUT];
+    int     n_out;
+    int     next_id;
+    kr_rules_hand hand[2];   /* reported hand per player (fixed once known) */
+    /* reading context */
+    int     in_play;         /* after kami_start, before settle / shimo_start */
+    int     any_kami;
+    int64_t kami_t;
+    int32_t seq, read_card;
+    int     played;          /* a touch or push-out in this reading */
+    int64_t quiet_t;         /* hands out and cards still since; -1 none */
+    /* hands */
+    int     in_field[2];
+    int64_t entered_t[2];
+    int     was_contact;
+    int64_t prev_t;
+    int64_t last_gap_us, last_gap_t;
+    int     have_prev;
+    kr_track_hand prev_hand[2];
+};
+
+void kr_event_config_default(kr_event_config *cfg)
+{
+    cfg->touch_margin_mm = 4.0;
+    cfg->rest_speed_mm_s = 180.0;
+    cfg->press_hold_us = 40000;
+    cfg->sweep_near_mm = 70.0;
+    cfg->settle_quiet_us = 350000;
+    cfg->early_window_us = 1500000;
+    cfg->min_confidence = 0.3;
+}
+
+kr_status kr_event_create(const kr_event_config *cfg, kr_event_t **out)
+{
+    *out = NULL;
+    if (!cfg)
+        return KR_ERR_INVALID;
+    kr_event_t *ev = calloc(1, sizeof *ev);
+    if (!ev)
+        return KR_ERR_NOMEM;
+    ev->cfg = *cfg;
+    ev->quiet_t = -1;
+    ev->next_id = 1;
+    *out = ev;
+    return KR_OK;
+}
+
+void kr_event_destroy(kr_event_t *ev) { free(ev); }
+
+kr_status kr_event_reading(kr_event_t *ev, kr_rules_rec_type type, int32_t seq, int32_t card, int64_t t_us)
+{
+    if (!ev)
+        return KR_ERR_INVALID;
+    if (ev->n_marks >= MAX_MARKS)
+        return KR_ERR_NOMEM;
+    ev->marks[ev->n_marks++] = (mark_t){type, seq, card, t_us};
+    return KR_OK;
+}
+
+void kr_event_declare_hand(kr_event_t *ev, int player, kr_rules_hand hand)
+{
+    if (ev && (player == 0 || player == 1))
+        ev->hand[player] = hand;
+}
+
+static double sqr(double a) { return a * a; }
+
+/* Signed distance from (x, y) to the card's outline (axis-aligned), mm: > 0 outside. */
+static double card_sd(const kr_track_card *c, double x, double y)
+{
+    double dx = fabs(x - c->x_mm) - KR_TRACK_CARD_W_MM / 2, dy = fabs(y - c->y_mm) - KR_TRACK_CARD_H_MM / 2;
+    if (dx > 0 || dy > 0)
+        return sqrt(sqr(dx > 0 ? dx : 0) + sqr(dy > 0 ? dy : 0));
+    return dx > dy ? dx : dy;
+}
+
+static kr_event_obs *emit(kr_event_t *ev, kr_rules_rec_type type, int64_t t_us)
+{
+    if (ev->n_out >= MAX_OUT)
+        return NULL;
+    kr_event_obs *o = &ev->out[ev->n_out++];
+    memset(o, 0, sizeof *o);
+    kr_rules_record_init(&o->rec, type);
+    o->rec.has_t = true;
+    o->rec.t_us = t_us < 0 ? 0 : t_us;
+    if (type != KR_REC_SETTLE)
+        snprintf(o->rec.id, sizeof o->rec.id, "v%d", ev->next_id++);
+    o->gap_us = ev->last_gap_us > 0 && llabs(ev->last_gap_t - t_us) < 200000 ? ev->last_gap_us : 0;
+    return o;
+}
+
+static kr_rules_hand hand_of(kr_event_t *ev, int p, const kr_track_hand *h)
+{
+    if (ev->hand[p] == KR_HAND_NONE && h->side != 0)
+        ev->hand[p] = h->side > 0 ? KR_HAND_RIGHT : KR_HAND_LEFT;
+    return ev->hand[p] == KR_HAND_NONE ? KR_HAND_RIGHT : ev->hand[p];
+}
+
+static void apply_marks(kr_event_t *ev, const kr_track_frame *fr)
+{
+    while (ev->next_mark < ev->n_marks && ev->marks[ev->next_mark].t_us <= fr->t_us) {
+        const mark_t *m = &ev->marks[ev->next_mark++];
+        if (m->type == KR_REC_KAMI_START) {
+            /* early entry: a hand that crossed in shortly before and is still in */
+            for (int p = 0; p < 2; p++) {
+                if (ev->in_field[p] && ev->entered_t[p] < m->t_us &&
+                    m->t_us - ev->entered_t[p] < ev->cfg.early_window_us) {
+                    kr_event_obs *o = emit(ev, KR_REC_EARLY_ENTRY, ev->entered_t[p]);
+                    if (o) {
+                        o->rec.player = p ? KR_SIDE_B : KR_SIDE_A;
+                        o->rec.hand = hand_of(ev, p, &fr->hands[p]);
+                        o->rec.confidence = 0.9;
+                    }
+                }
+            }
+            ev->in_play = 1;
+            ev->any_kami = 1;
+            ev->kami_t = m->t_us;
+            ev->seq = m->seq;
+            ev->read_card = m->card;
+            ev->played = 0;
+            ev->quiet_t = -1;
+        } else if (m->type == KR_REC_SHIMO_START) {
+            ev->in_play = 0;
+        }
+    }
+}
+
+static void push_hist(cp_state *s, double sd, int64_t t)
+{
+    memmove(s->sd + 1, s->sd, (HIST - 1) * sizeof s->sd[0]);
+    memmove(s->t + 1, s->t, (HIST - 1) * sizeof s->t[0]);
+    s->sd[0] = sd;
+    s->t[0] = t;
+    if (s->n < HIST)
+        s->n++;
+}
+
+/* Time the leading point crossed into the outline (grown by margin), interpolated;
+ * -1 if it did not cross within the history. sd[0] is the current frame. */
+static int64_t crossing_time(const cp_state *s, double margin, int64_t *err)
+{
+    for (int k = 0; k + 1 < s->n; k++) {
+        if (s->sd[k] <= margin && s->sd[k + 1] > margin) {
+            double a = s->sd[k + 1] - margin, b = margin - s->sd[k];
+            double f = a / (a + b);
+            int64_t dt = s->t[k] - s->t[k + 1];
+            *err = (int64_t)(dt * 0.12) + 1500;
+            return s->t[k + 1] + (int64_t)(f * dt);
+        }
+    }
+    return -1;
+}
+
+static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_t t, int64_t err, double conf,
+                  int cue)
+{
+    card_state *cs = &ev->cards[k];
+    const kr_track_card *c = &fr->cards[k];
+    cs->cp[p].contact = 1;
+    cs->cp[p].away_t = -1;
+    cs->last_toucher = p;
+    if (!ev->in_play)
+        return;
+    if (t < ev->kami_t)
+        t = ev->kami_t; /* contact before the reading started is not an observation of this one */
+    kr_event_obs *o = emit(ev, KR_REC_TOUCH, t);
+    if (!o)
+        return;
+    o->rec.player = p ? KR_SIDE_B : KR_SIDE_A;
+    o->rec.hand = hand_of(ev, p, &fr->hands[p]);
+    o->rec.card = c->id;
+    o->rec.territory = cs->territory ? KR_SIDE_B : KR_SIDE_A;
+    o->rec.t_err_us = err;
+    o->rec.confidence = conf;
+    o->cue = cue;
+    o->hidden = c->occluded;
+    ev->played = 1;
+}
+
+kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_event_obs **obs, int *n)
+{
+    if (!ev || !fr || !obs || !n)
+        return KR_ERR_INVALID;
+    ev->n_out = 0;
+    *obs = ev->out;
+    *n = 0;
+    if (!fr->ready)
+        return KR_OK;
+    const kr_event_config *cfg = &ev->cfg;
+    if (ev->n_cards != fr->n_cards) {
+        ev->n_cards = fr->n_cards;
+        for (int k = 0; k < fr->n_cards; k++) {
+            card_state *cs = &ev->cards[k];
+            memset(cs, 0, sizeof *cs);
+            cs->id = fr->cards[k].id;
+            cs->territory = fr->cards[k].y_mm > 0;
+            cs->last_toucher = -1;
+            cs->px = fr->cards[k].x_mm;
+            cs->py = fr->cards[k].y_mm;
+            cs->pt = fr->t_us;
+            cs->cp[0].rest_t = cs->cp[1].rest_t = -1;
+            cs->cp[0].away_t = cs->cp[1].away_t = -1;
+        }
+    }
+    if (fr->gap_us > 0) {
+        ev->last_gap_us = fr->gap_us;
+        ev->last_gap_t = fr->t_us;
+    }
+    int64_t dt = ev->have_prev ? fr->t_us - ev->prev_t : 16667;
+    if (dt <= 0)
+        dt = 1;
+    /* hands crossing the lines */
+    for (int p = 0; p < 2; p++) {
+        const kr_track_hand *h = &fr->hands[p];
+        int in = h->present && h->in_field;
+        if (in && !ev->in_field[p]) {
+            int64_t t = fr->t_us - dt / 2;
+            const kr_track_hand *ph = &ev->prev_hand[p];
+            if (ph->present) {
+                double edge = KR_TRACK_FIELD_HALF_H_MM;
+                double d0 = fabs(ph->lead_y_mm) - edge, d1 = edge - fabs(h->lead_y_mm);
+                if (d0 > 0 && d1 >= 0)
+                    t = ev->prev_t + (int64_t)(dt * d0 / (d0 + d1));
+            }
+            ev->entered_t[p] = t;
+        }
+        ev->in_field[p] = in;
+    }
+    apply_marks(ev, fr);
+    /* per card: motion, contact cues */
+    int any_moving = 0;
+    for (int k = 0; k < fr->n_cards; k++) {
+        const kr_track_card *c = &fr->cards[k];
+        card_state *cs = &ev->cards[k];
+        double cdt = (fr->t_us - cs->pt) / 1e6;
+        if (cdt > 0) {
+            cs->vx = (c->x_mm - cs->px) / cdt;
+            cs->vy = (c->y_mm - cs->py) / cdt;
+        }
+        if (c->moving)
+            any_moving = 1;
+        int newly_moving = (c->moving || c->displaced) && !cs->was_moving && !cs->was_out;
+        for (int p = 0; p < 2; p++) {
+            const kr_track_hand *h = &fr->hands[p];
+            cp_state *s = &cs->cp[p];
+            double sd = h->present ? card_sd(c, h->lead_x_mm, h->lead_y_mm) : 1e9;
+            push_hist(s, sd, fr->t_us);
+            double speed = sqrt(sqr(h->vx_mm_s) + sqr(h->vy_mm_s));
+            int over = h->present && (sd <= cfg->touch_margin_mm || c->hand_cover[p] > 0.25);
+            if (!over) {
+                if (s->away_t < 0)
+                    s->away_t = fr->t_us;
+                if (s->contact && fr->t_us - s->away_t > 80000 && sd > cfg->touch_margin_mm + 12)
+                    s->contact = 0;
+                s->rest_t = -1;
+            } else {
+                s->away_t = -1;
+            }
+            /* press: at rest over the card, card not moving */
+            if (over && !s->contact && speed < cfg->rest_speed_mm_s && !c->moving && sd <= cfg->touch_margin_mm) {
+                if (s->rest_t < 0)
+                    s->rest_t = fr->t_us - dt / 2;
+                int low = h->shadow_dist_mm < 0 || h->shadow_dist_mm < 30;
+                if (fr->t_us - s->rest_t >= cfg->press_hold_us && low) {
+                    int64_t err = 0, tc = crossing_time(s, cfg->touch_margin_mm, &err);
+                    int64_t t = s->rest_t;
+                    if (tc >= 0 && tc > t - 3 * dt && tc < t)
+                        t = (t + tc) / 2;
+                    touch(ev, fr, k, p, t, (int64_t)(dt * 0.5), 0.85, 2);
+                }
+            } else if (speed >= cfg->rest_speed_mm_s) {
+                s->rest_t = -1;
+            }
+        }
+        if (newly_moving) {
+            /* sweep: blame the nearest hand */
+            int bp = -1;
+            double bsd = cfg->sweep_near_mm;
+            for (int p = 0; p < 2; p++) {
+                if (!fr->hands[p].present)
+                    continue;
+                double sd = cs->cp[p].sd[0] - c->hand_cover[p] * 50;
+                if (sd < bsd) {
+                    bsd = sd;
+                    bp = p;
+                }
+            }
+            if (bp >= 0 && !cs->cp[bp].contact) {
+                cp_state *s = &cs->cp[bp];
+                int64_t err = 0, tc = crossing_time(s, cfg->touch_margin_mm, &err);
+                int64_t lo = fr->t_us - 2 * dt, hi = fr->t_us;
+                int64_t t;
+                if (tc >= lo && tc <= hi) {
+                    t = tc;
+                } else {
+                    t = fr->t_us - dt / 2;
+                    err = (int64_t)(dt / sqrt(12.0)) + 1000;
+                }
+                touch(ev, fr, k, bp, t, err, 0.95, 1);
+            } else if (bp >= 0) {
+                cs->last_toucher = bp;
+            }
+        }
+        cs->was_moving = c->moving || c->displaced;
+        /* push-out: the whole outline beyond the field */
+        if ((c->out_of_field && !cs->was_out) || (c->lost && !cs->was_lost && !c->out_of_field)) {
+            double over_x = fabs(c->x_mm) - (KR_TRACK_FIELD_HALF_W_MM + KR_TRACK_CARD_W_MM / 2);
+            double over_y = fabs(c->y_mm) - (KR_TRACK_FIELD_HALF_H_MM + KR_TRACK_CARD_H_MM / 2);
+            double over = over_x > over_y ? over_x : over_y;
+            double v = sqrt(sqr(cs->vx) + sqr(cs->vy));
+            int64_t t = fr->t_us;
+            if (c->out_of_field && v > 50 && over > 0) {
+                int64_t back = (int64_t)(over / v * 1e6);
+                t -= back < 2 * dt ? back : 2 * dt;
+            }
+            int p = cs->last_toucher;
+            if (p < 0) {
+                double best = 1e9;
+                for (int q = 0; q < 2; q++)
+                    if (fr->hands[q].present && cs->cp[q].sd[0] < best) {
+                        best = cs->cp[q].sd[0];
+                        p = q;
+                    }
+            }
+            if (ev->in_play && p >= 0) {
+                kr_event_obs *o = emit(ev, KR_REC_PUSH_OUT, t);
+                if (o) {
+                    o->rec.player = p ? KR_SIDE_B : KR_SIDE_A;
+                    o->rec.card = c->id;
+                    o->rec.territory = cs->territory ? KR_SIDE_B : KR_SIDE_A;
+                    o->rec.confidence = c->out_of_field ? 0.95 : 0.7;
+                    o->rec.t_err_us = (int64_t)(dt / sqrt(12.0));
+                    o->line_margin_mm = over;
+                    ev->played = 1;
+                }
+            }
+        }
+        cs->was_out = c->out_of_field;
+        cs->was_lost = c->lost;
+        cs->px = c->x_mm;
+        cs->py = c->y_mm;
+        cs->pt = fr->t_us;
+    }
+    /* hand contact */
+    if (fr->hand_contact && !ev->was_contact && ev->in_play) {
+        kr_event_obs *o = emit(ev, KR_REC_HAND_CONTACT, fr->t_us - dt / 2);
+        if (o) {
+            o->rec.confidence = 0.6;
+            o->rec.t_err_us = (int64_t)(dt / sqrt(12.0));
+        }
+    }
+    ev->was_contact = fr->hand_contact;
+    /* settle: something was played, hands out of the field, cards still */
+    if (ev->in_play && ev->played) {
+        int quiet = !ev->in_field[0] && !ev->in_field[1] && !any_moving;
+        if (quiet) {
+            if (ev->quiet_t < 0)
+                ev->quiet_t = fr->t_us;
+            if (fr->t_us - ev->quiet_t >= cfg->settle_quiet_us) {
+                kr_event_obs *o = emit(ev, KR_REC_SETTLE, ev->quiet_t);
+                (void)o;
+                ev->in_play = 0;
+            }
+        } else
+            ev->quiet_t = -1;
+    }
+    for (int i = 0; i < ev->n_out; i++)
+        ev->out[i].frame_dt_us = dt;
+    ev->prev_hand[0] = fr->hands[0];
+    ev->prev_hand[1] = fr->hands[1];
+    ev->prev_t = fr->t_us;
+    ev->have_prev = 1;
+    /* drop weak observations */
+    int m = 0;
+    for (int i = 0; i < ev->n_out; i++)
+        if (ev->out[i].rec.type == KR_REC_SETTLE || ev->out[i].rec.confidence >= cfg->min_confidence)
+            ev->out[m++] = ev->out[i];
+    ev->n_out = m;
+    *n = ev->n_out;
+    return KR_OK;
+}
+
+kr_status kr_event_finish(kr_event_t *ev, const kr_event_obs **obs, int *n)
+{
+    if (!ev || !obs || !n)
+        return KR_ERR_INVALID;
+    ev->n_out = 0;
+    *obs = ev->out;
+    *n = 0;
+    return KR_OK;
+}

@@ -1,0 +1,71 @@
+/* kr_event.h - turns tracked frames into match-log observations: touch (first instant of
+ * hand-card contact, timed between frames), push_out, hand_contact, early_entry, settle.
+ * SPDX-License-Identifier: MIT                                                       */
+#ifndef KR_EVENT_H
+#define KR_EVENT_H
+#include "kr_core.h"  /* kr_status */
+#include "kr_rules.h" /* kr_rules_record: observations are emitted as match-log records */
+#include "kr_track.h" /* kr_track_frame */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Getting started:
+ *   kr_event_config cfg; kr_event_config_default(&cfg);
+ *   kr_event_create(&cfg, &ev)
+ *   kr_event_reading(ev, KR_REC_KAMI_START, seq, card, t_us) for every reading record, in
+ *       time order, before or while frames of that time are fed (live: as they come)
+ *   per tracked frame: kr_event_update(ev, fr, &obs, &n)   obs owned by ev
+ *   at the end: kr_event_finish(ev, &obs, &n)
+ *   kr_event_destroy(ev)
+ * Observations come out when they are final, a few frames after their t_us (contact
+ * times are estimated back between frames), so they are not in t_us order across
+ * calls: the caller merges them with the match log. Deterministic. */
+
+typedef struct kr_event_config {
+    double  touch_margin_mm;  /* leading point within the card outline grown by this = over it; default 4 mm */
+    double  rest_speed_mm_s;  /* a leading point slower than this is at rest; default 180 mm/s */
+    int64_t press_hold_us;    /* at rest over a card this long = a press; default 40000 us */
+    double  sweep_near_mm;    /* card motion is blamed on a hand whose leading point is this near; default 70 mm */
+    int64_t settle_quiet_us;  /* hands out of the field and cards still this long = settle; default 350000 us */
+    int64_t early_window_us;  /* a hand entering this long before kami_start and staying = early entry; default 1500000 us */
+    double  min_confidence;   /* observations below this are dropped; default 0.3 */
+} kr_event_config;
+void kr_event_config_default(kr_event_config *cfg);
+
+/* One observation with the evidence the referee needs to judge it. */
+typedef struct kr_event_obs {
+    kr_rules_record rec;     /* type TOUCH / PUSH_OUT / HAND_CONTACT / EARLY_ENTRY / SETTLE;
+                                t_us, t_err_us, confidence, player, hand, card, territory, id */
+    int     cue;             /* touch: 1 card motion (sweep), 2 hand at rest on the card (press) */
+    int     hidden;          /* 1: the card or the hand was hidden on the frames that decided it */
+    double  line_margin_mm;  /* push_out: how far the card's nearest edge was past the line when seen out */
+    int64_t gap_us;          /* largest presentation-time gap (beyond one period) near t_us */
+    int64_t frame_dt_us;     /* frame period around t_us */
+} kr_event_obs;
+
+typedef struct kr_event kr_event_t; /* opaque */
+
+kr_status kr_event_create(const kr_event_config *cfg, kr_event_t **out); /* *out caller-owned */
+void      kr_event_destroy(kr_event_t *ev);                               /* NULL-safe */
+
+/* A reading record of the match log (KR_REC_KAMI_START with card, KR_REC_KIMARIJI,
+ * KR_REC_READING_VOID, KR_REC_SHIMO_START), in time order. Touches are reported from
+ * the first kami_start until the play of each reading settles. */
+kr_status kr_event_reading(kr_event_t *ev, kr_rules_rec_type type, int32_t seq, int32_t card, int64_t t_us);
+
+/* Declared valid hand of a player (0 A, 1 B) from the match header; KR_HAND_NONE = unknown:
+ * then the hand seen on the player's first touch is used for all of that player's records. */
+void kr_event_declare_hand(kr_event_t *ev, int player, kr_rules_hand hand);
+
+/* Feeds one tracked frame (borrowed for the call). *obs (owned by ev, valid until the
+ * next call) gets the observations that became final, *n their count. No allocation. */
+kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_event_obs **obs, int *n);
+
+/* End of footage: anything still pending. Same ownership as kr_event_update. */
+kr_status kr_event_finish(kr_event_t *ev, const kr_event_obs **obs, int *n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* KR_EVENT_H */
