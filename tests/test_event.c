@@ -1,0 +1,243 @@
+/* test_event.c - event detection on drawn footage: a sweep timed between frames, a
+ * press, a hover that must not count, and a push-out; tracker and detector together.
+ * SPDX-License-Identifier: MIT */
+#include "kr_event.h"
+#include "kr_track.h"
+
+#include <CUnit/Basic.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_track_scene.h"
+
+static const kr_track_card_init layout[] = {
+    {17, KR_TRACK_A, -200, -51.5}, {5, KR_TRACK_A, 0, -51.5}, {33, KR_TRACK_A, 200, -134.5},
+    {64, KR_TRACK_B, -100, 51.5},  {88, KR_TRACK_B, 150, 217.5},
+};
+#define NCARDS (int)(sizeof layout / sizeof layout[0])
+#define DT 16667
+
+/* what one frame shows: the arm's fingertip (if any), its shadow offset, card 64's centre */
+typedef struct shot {
+    int    arm;
+    double tx, ty, sx, sy;
+    double c64x, c64y;
+} shot;
+
+typedef struct run {
+    kr_track_t *t;
+    kr_event_t *ev;
+    kr_event_obs obs[64];
+    int n_obs;
+} run;
+
+static void run_start(run *r)
+{
+    memset(r, 0, sizeof *r);
+    kr_track_config cfg;
+    kr_track_config_default(&cfg);
+    CU_ASSERT_EQUAL_FATAL(kr_track_create(&cfg, map_fn, NULL, FW, FH, &r->t), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_track_set_layout(r->t, layout, NCARDS), KR_OK);
+    kr_event_config ecfg;
+    kr_event_config_default(&ecfg);
+    CU_ASSERT_EQUAL_FATAL(kr_event_create(&ecfg, &r->ev), KR_OK);
+    kr_event_reading(r->ev, KR_REC_KAMI_START, 1, 64, 150000);
+}
+
+static void run_frame(run *r, int64_t t_us, const shot *s)
+{
+    memcpy(frame, base, sizeof base);
+    for (int k = 0; k < NCARDS; k++)
+        if (k != 3)
+            draw_card(frame, layout[k].x_mm, layout[k].y_mm);
+    draw_card(frame, s->c64x, s->c64y);
+    if (s->arm)
+        draw_arm(frame, -60, s->tx, s->ty, s->sx, s->sy, 1);
+    kr_image_t im = {FW, FH, FW * 3, 3, frame};
+    const kr_track_frame *fr;
+    CU_ASSERT_EQUAL_FATAL(kr_track_update(r->t, &im, t_us, 0, &fr), KR_OK);
+    const kr_event_obs *o;
+    int n;
+    CU_ASSERT_EQUAL_FATAL(kr_event_update(r->ev, fr, &o, &n), KR_OK);
+    for (int i = 0; i < n && r->n_obs < 64; i++)
+        r->obs[r->n_obs++] = o[i];
+}
+
+static void run_end(run *r)
+{
+    kr_track_destroy(r->t);
+    kr_event_destroy(r->ev);
+}
+
+static int count(const run *r, kr_rules_rec_type type)
+{
+    int c = 0;
+    for (int i = 0; i < r->n_obs; i++)
+        c += r->obs[i].rec.type == type;
+    return c;
+}
+
+static const kr_event_obs *first(const run *r, kr_rules_rec_type type)
+{
+    for (int i = 0; i < r->n_obs; i++)
+        if (r->obs[i].rec.type == type)
+            return &r->obs[i];
+    return NULL;
+}
+
+/* A's hand sweeps card 64 (B territory, near edge at y = 15 mm) at 2 m/s; contact at
+ * tc (between frames); the card then slides at 2.5 m/s towards B's far edge... and on. */
+static void sweep_case(int64_t tc, double *err_us)
+{
+    run r;
+    run_start(&r);
+    const double v = 2000, vc = 2500;
+    for (int64_t t = 0; t < 900000; t += DT) {
+        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        double dtc = (t - tc) / 1e6;
+        if (t > 250000) {
+            double y = 15 + v * dtc;
+            if (y > 60)
+                y = 60;
+            s.arm = 1;
+            s.tx = -100;
+            s.ty = y;
+            s.sx = 4;
+            s.sy = -4;
+        }
+        if (dtc > 0)
+            s.c64y = 51.5 + vc * dtc;
+        run_frame(&r, t, &s);
+    }
+    CU_ASSERT_EQUAL(count(&r, KR_REC_TOUCH), 1);
+    const kr_event_obs *o = first(&r, KR_REC_TOUCH);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+    CU_ASSERT_EQUAL(o->rec.card, 64);
+    CU_ASSERT_EQUAL(o->rec.player, KR_SIDE_A);
+    CU_ASSERT_EQUAL(o->rec.territory, KR_SIDE_B);
+    CU_ASSERT_TRUE(o->rec.t_err_us > 0 && o->rec.t_err_us < DT);
+    CU_ASSERT_TRUE(o->rec.confidence > 0.5);
+    *err_us = (double)(o->rec.t_us - tc);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("sweep tc %lld err %.0f us t_err %lld cue %d\n", (long long)tc, *err_us, (long long)o->rec.t_err_us,
+               o->cue);
+    /* the card flew over B's far edge: pushed out by A */
+    const kr_event_obs *po = first(&r, KR_REC_PUSH_OUT);
+    CU_ASSERT_PTR_NOT_NULL(po);
+    if (po) {
+        CU_ASSERT_EQUAL(po->rec.card, 64);
+        CU_ASSERT_EQUAL(po->rec.player, KR_SIDE_A);
+        /* whole outline past y = 254: centre past 290.5 mm, at 2.5 m/s after tc */
+        double t_out = tc + (290.5 - 51.5) / vc * 1e6;
+        CU_ASSERT_DOUBLE_EQUAL((double)po->rec.t_us, t_out, 2.0 * DT);
+    }
+    run_end(&r);
+}
+
+static void test_sweep_is_timed_between_frames(void)
+{
+    double worst = 0;
+    int64_t offs[] = {3000, 8000, 13000};
+    for (int i = 0; i < 3; i++) {
+        double e;
+        sweep_case(400000 + offs[i], &e);
+        if (fabs(e) > worst)
+            worst = fabs(e);
+    }
+    /* better than a third of a frame at 60 fps, whatever the phase */
+    CU_ASSERT_TRUE(worst < DT / 3.0);
+}
+
+static void test_press_counts_once(void)
+{
+    run r;
+    run_start(&r);
+    /* A's hand comes to card 5 (0, -51.5) and rests on it for 300 ms, then leaves */
+    for (int64_t t = 0; t < 1200000; t += DT) {
+        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        if (t > 250000 && t < 900000) {
+            double f = (t - 250000) / 200000.0;
+            if (f > 1)
+                f = 1;
+            if (t > 700000)
+                f = 1 - (t - 700000) / 200000.0;
+            s.arm = 1;
+            s.tx = 0;
+            s.ty = -300 + f * (300 - 60);
+            s.sx = 3;
+            s.sy = -3;
+        }
+        run_frame(&r, t, &s);
+    }
+    CU_ASSERT_EQUAL(count(&r, KR_REC_TOUCH), 1);
+    const kr_event_obs *o = first(&r, KR_REC_TOUCH);
+    if (o) {
+        CU_ASSERT_EQUAL(o->rec.card, 5);
+        CU_ASSERT_EQUAL(o->rec.territory, KR_SIDE_A);
+        CU_ASSERT_EQUAL(o->cue, 2);
+        CU_ASSERT_DOUBLE_EQUAL((double)o->rec.t_us, 450000.0, 2.5 * DT);
+    }
+    run_end(&r);
+}
+
+static void test_hover_is_not_a_touch(void)
+{
+    run r;
+    run_start(&r);
+    /* A's hand passes over card 5 without stopping, its shadow well away (high) */
+    for (int64_t t = 0; t < 900000; t += DT) {
+        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        if (t > 250000 && t < 700000) {
+            double f = (t - 250000) / 450000.0;
+            s.arm = 1;
+            s.tx = -150 + 300 * f;
+            s.ty = -60;
+            s.sx = 40;
+            s.sy = -35;
+        }
+        run_frame(&r, t, &s);
+    }
+    CU_ASSERT_EQUAL(count(&r, KR_REC_TOUCH), 0);
+    CU_ASSERT_EQUAL(count(&r, KR_REC_PUSH_OUT), 0);
+    run_end(&r);
+}
+
+static void test_nothing_before_the_reading(void)
+{
+    run r;
+    run_start(&r);
+    kr_event_destroy(r.ev);
+    kr_event_config ecfg;
+    kr_event_config_default(&ecfg);
+    CU_ASSERT_EQUAL_FATAL(kr_event_create(&ecfg, &r.ev), KR_OK);
+    kr_event_reading(r.ev, KR_REC_KAMI_START, 1, 64, 5000000); /* reading starts long after */
+    for (int64_t t = 0; t < 700000; t += DT) {
+        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        if (t > 250000) {
+            s.arm = 1;
+            s.tx = 0;
+            s.ty = -60;
+        }
+        run_frame(&r, t, &s);
+    }
+    CU_ASSERT_EQUAL(count(&r, KR_REC_TOUCH), 0);
+    run_end(&r);
+}
+
+int main(void)
+{
+    draw_mat();
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("event", NULL, NULL);
+    CU_add_test(s, "sweep_is_timed_between_frames", test_sweep_is_timed_between_frames);
+    CU_add_test(s, "press_counts_once", test_press_counts_once);
+    CU_add_test(s, "hover_is_not_a_touch", test_hover_is_not_a_touch);
+    CU_add_test(s, "nothing_before_the_reading", test_nothing_before_the_reading);
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned fails = CU_get_number_of_failures();
+    CU_cleanup_registry();
+    return fails != 0;
+}

@@ -1,0 +1,94 @@
+/* test_track_scene.h - drawn camera frames for the tracker and event tests: a
+ * textured mat, light cards and a skin-coloured arm with its shadow (mat mm in, px out).
+ * SPDX-License-Identifier: MIT */
+#ifndef TEST_TRACK_SCENE_H
+#define TEST_TRACK_SCENE_H
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define FW 960
+#define FH 600
+#define SCALE 0.85 /* px per mm of the drawn camera */
+
+/* camera: mat mm -> px, a plain scale with A at the bottom, slightly shifted */
+static inline int map_fn(void *ctx, double x, double y, double *px, double *py)
+{
+    (void)ctx;
+    *px = FW / 2.0 + 3.0 + x * SCALE;
+    *py = FH / 2.0 - 2.0 - y * SCALE;
+    return 0;
+}
+
+static uint8_t frame[FW * FH * 3];
+static uint8_t base[FW * FH * 3];
+
+static inline void put(uint8_t *img, int x, int y, double b, double g, double r)
+{
+    if (x < 0 || y < 0 || x >= FW || y >= FH)
+        return;
+    uint8_t *p = img + ((size_t)y * FW + x) * 3;
+    p[0] = (uint8_t)(b < 0 ? 0 : b > 255 ? 255 : b);
+    p[1] = (uint8_t)(g < 0 ? 0 : g > 255 ? 255 : g);
+    p[2] = (uint8_t)(r < 0 ? 0 : r > 255 ? 255 : r);
+}
+
+static unsigned rng = 12345;
+static inline double rnd(void)
+{
+    rng = rng * 1103515245u + 12345u;
+    return ((rng >> 8) & 0xffff) / 65535.0;
+}
+
+/* tatami-ish: yellow-green with woven stripes and noise */
+static inline void draw_mat(void)
+{
+    for (int y = 0; y < FH; y++)
+        for (int x = 0; x < FW; x++) {
+            double s = 12 * sin(x * 0.9) + 6 * ((y / 3) % 2) + 6 * (rnd() - 0.5);
+            put(base, x, y, 80 + s, 150 + s, 165 + s);
+        }
+}
+
+static inline void draw_card(uint8_t *img, double cx, double cy)
+{
+    double px, py;
+    map_fn(NULL, cx, cy, &px, &py);
+    int hw = (int)(26 * SCALE), hh = (int)(36.5 * SCALE);
+    for (int y = (int)py - hh; y <= (int)py + hh; y++)
+        for (int x = (int)px - hw; x <= (int)px + hw; x++) {
+            double k = ((x + y) % 7 == 0) ? 40 : 0; /* some "text" */
+            put(img, x, y, 225 - k, 232 - k, 236 - k);
+        }
+}
+
+/* A's arm from the bottom edge at (ax, -420) mm to the fingertip (tx, ty); shadow
+ * offset by (sx, sy) mm, drawn first (darker mat colour, same chroma). */
+static inline void draw_arm(uint8_t *img, double ax, double tx, double ty, double sx, double sy, int with_arm)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        double ox = pass == 0 ? sx : 0, oy = pass == 0 ? sy : 0;
+        if (pass == 1 && !with_arm)
+            break;
+        for (int y = 0; y < FH; y++)
+            for (int x = 0; x < FW; x++) {
+                double mx = (x - FW / 2.0 - 3.0) / SCALE - ox, my = (FH / 2.0 - 2.0 - y) / SCALE - oy;
+                /* distance to the segment (ax,-420)-(tx,ty) */
+                double dx = tx - ax, dy = ty + 420, L2 = dx * dx + dy * dy;
+                double s = ((mx - ax) * dx + (my + 420) * dy) / L2;
+                if (s < 0 || s > 1)
+                    continue;
+                double qx = ax + s * dx - mx, qy = -420 + s * dy - my;
+                double rad = s > 0.85 ? 38 * sqrt((1 - s) / 0.15) : 40;
+                if (qx * qx + qy * qy > rad * rad)
+                    continue;
+                uint8_t *p = img + ((size_t)y * FW + x) * 3;
+                if (pass == 0)
+                    put(img, x, y, p[0] * 0.62, p[1] * 0.62, p[2] * 0.62);
+                else
+                    put(img, x, y, 120 + 5 * (rnd() - 0.5), 140 + 5 * (rnd() - 0.5), 215 + 5 * (rnd() - 0.5));
+            }
+    }
+}
+
+#endif /* TEST_TRACK_SCENE_H */
