@@ -194,6 +194,233 @@ static void test_write_file_is_complete(void)
     CU_ASSERT_EQUAL(rmdir(dir), 0);
 }
 
+/* ---- live server ---------------------------------------------------------- */
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static int connect_to(uint16_t port, int rcvbuf)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    if (rcvbuf > 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+    struct sockaddr_in sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons(port);
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static void send_all(int fd, const char *s)
+{
+    size_t n = strlen(s);
+    while (n) {
+        ssize_t k = send(fd, s, n, MSG_NOSIGNAL);
+        if (k <= 0)
+            return;
+        s += k;
+        n -= (size_t)k;
+    }
+}
+
+/* Reads into buf (NUL-terminated) until `until` appears, the peer closes, or
+ * timeout_ms passes. Returns bytes held. */
+static size_t read_until(int fd, char *buf, size_t cap, size_t have, const char *until, int timeout_ms)
+{
+    int64_t end = kr_clock_us() + (int64_t)timeout_ms * 1000;
+    buf[have] = '\0';
+    while ((!until || !strstr(buf, until)) && have + 1 < cap) {
+        int64_t left = (end - kr_clock_us()) / 1000;
+        if (left <= 0)
+            break;
+        struct pollfd pfd = {fd, POLLIN, 0};
+        if (poll(&pfd, 1, (int)left) <= 0)
+            break;
+        ssize_t k = recv(fd, buf + have, cap - 1 - have, 0);
+        if (k <= 0)
+            break;
+        have += (size_t)k;
+        buf[have] = '\0';
+    }
+    return have;
+}
+
+static kr_serve_http_t *start_server(size_t ring)
+{
+    kr_serve_http_config cfg;
+    kr_serve_http_config_default(&cfg);
+    cfg.port = 0;
+    cfg.ring_messages = ring;
+    cfg.keepalive_ms = 200;
+    kr_serve_http_t *s = NULL;
+    CU_ASSERT_EQUAL(kr_serve_http_create(&cfg, &s), KR_OK);
+    if (s)
+        CU_ASSERT_NOT_EQUAL(kr_serve_http_port(s), 0);
+    return s;
+}
+
+static void test_sse_sends_state_then_events(void)
+{
+    kr_serve_http_t *s = start_server(64);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_EQUAL(kr_serve_http_set_state(s, "{\"counts\":{\"A\":25,\"B\":25}}"), KR_OK);
+    int fd = connect_to(kr_serve_http_port(s), 0);
+    CU_ASSERT_FATAL(fd >= 0);
+    send_all(fd, "GET /events HTTP/1.1\r\nHost: x\r\n\r\n");
+    static char buf[1 << 16];
+    size_t      n = read_until(fd, buf, sizeof buf, 0, "\n\n", 3000);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "text/event-stream"));
+    n = read_until(fd, buf, sizeof buf, n, "data: {\"counts\":{\"A\":25,\"B\":25}}\n\n", 3000);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "event: state\ndata: {\"counts\":{\"A\":25,\"B\":25}}\n\n"));
+    CU_ASSERT_EQUAL(kr_serve_http_publish(s, "ruling", "{\"seq\":1}"), KR_OK);
+    CU_ASSERT_EQUAL(kr_serve_http_publish(s, "status", "line1\nline2"), KR_OK);
+    n = read_until(fd, buf, sizeof buf, n, "data: line2\n\n", 3000);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "event: ruling\ndata: {\"seq\":1}\n\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "event: status\ndata: line1\ndata: line2\n\n"));
+    /* idle: a keepalive comment arrives (keepalive_ms = 200) */
+    n = read_until(fd, buf, sizeof buf, n, ": keepalive", 3000);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, ": keepalive\n\n"));
+    /* the server ends with the client still connected, promptly */
+    int64_t t0 = kr_clock_us();
+    kr_serve_http_destroy(s);
+    CU_ASSERT_TRUE(kr_clock_us() - t0 < 2000000);
+    close(fd);
+}
+
+typedef struct reader_arg {
+    uint16_t port;
+    int      last_seq; /* highest "seq" seen */
+    int      got;
+} reader_arg;
+
+static void *fast_reader(void *p)
+{
+    reader_arg *a = p;
+    int         fd = connect_to(a->port, 0);
+    if (fd < 0)
+        return NULL;
+    send_all(fd, "GET /events HTTP/1.1\r\nHost: x\r\n\r\n");
+    static char buf[1 << 22]; /* 200 messages of 16 kB */
+    size_t      n = read_until(fd, buf, sizeof buf, 0, "\"seq\":199}", 10000);
+    (void)n;
+    for (char *q = buf; (q = strstr(q, ",\"seq\":")); q++) {
+        int v = atoi(q + 7);
+        a->got++;
+        if (v > a->last_seq)
+            a->last_seq = v;
+    }
+    close(fd);
+    return NULL;
+}
+
+static void test_slow_client_never_stalls_publisher(void)
+{
+    kr_serve_http_t *s = start_server(64);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    /* a client that connects and never reads, with a tiny receive buffer */
+    int slow = connect_to(kr_serve_http_port(s), 1024);
+    CU_ASSERT_FATAL(slow >= 0);
+    send_all(slow, "GET /events HTTP/1.1\r\nHost: x\r\n\r\n");
+    reader_arg ra = {kr_serve_http_port(s), -1, 0};
+    pthread_t  th;
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&th, NULL, fast_reader, &ra), 0);
+    sleep_ms(200); /* both connected */
+    char *big = malloc(16384);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(big);
+    int64_t worst = 0;
+    for (int i = 0; i < 200; i++) {
+        snprintf(big, 16384, "{\"pad\":\"%0*d\",\"seq\":%d}", 16000, 0, i);
+        int64_t t0 = kr_clock_us();
+        CU_ASSERT_EQUAL(kr_serve_http_publish(s, "ruling", big), KR_OK);
+        int64_t dt = kr_clock_us() - t0;
+        if (dt > worst)
+            worst = dt;
+        sleep_ms(2);
+    }
+    pthread_join(th, NULL);
+    CU_ASSERT_TRUE(worst < 50000); /* publishing never waited for a client */
+    CU_ASSERT_EQUAL(ra.last_seq, 199); /* the fast client saw everything */
+    CU_ASSERT_EQUAL(ra.got, 200);
+    /* the slow client now reads: it is 200 behind a ring of 64 and gets cut off */
+    static char buf[1 << 20];
+    size_t      n = read_until(slow, buf, sizeof buf, 0, NULL, 3000);
+    CU_ASSERT_TRUE(n < 200 * 16000);
+    kr_serve_http_stats st;
+    kr_serve_http_get_stats(s, &st);
+    CU_ASSERT_EQUAL(st.published, 200);
+    CU_ASSERT_EQUAL(st.dropped, 1);
+    close(slow);
+    free(big);
+    kr_serve_http_destroy(s);
+}
+
+static void test_post_reading_and_snapshot(void)
+{
+    kr_serve_http_t *s = start_server(16);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    char   line[256];
+    size_t len = 0;
+    CU_ASSERT_EQUAL(kr_serve_http_take_post(s, line, sizeof line, &len), KR_ERR_AGAIN);
+    static char buf[1 << 16];
+    const char *body = " {\"type\": \"kami_start\", \"seq\": 3, \"card\": 17}\n";
+    char        req[512];
+    snprintf(req, sizeof req, "POST /reading HTTP/1.1\r\nHost: x\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n%s",
+             strlen(body), body);
+    int fd = connect_to(kr_serve_http_port(s), 0);
+    send_all(fd, req);
+    read_until(fd, buf, sizeof buf, 0, NULL, 3000);
+    close(fd);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "HTTP/1.1 202"));
+    CU_ASSERT_EQUAL(kr_serve_http_take_post(s, line, sizeof line, &len), KR_OK);
+    CU_ASSERT_STRING_EQUAL(line, "{\"type\":\"kami_start\",\"seq\":3,\"card\":17}");
+    CU_ASSERT_EQUAL(len, strlen(line));
+    CU_ASSERT_EQUAL(kr_serve_http_take_post(s, line, sizeof line, &len), KR_ERR_AGAIN);
+    /* not a record: refused, nothing queued */
+    fd = connect_to(kr_serve_http_port(s), 0);
+    send_all(fd, "POST /reading HTTP/1.1\r\nHost: x\r\nContent-Length: 7\r\nConnection: close\r\n\r\n{\"a\":1}");
+    read_until(fd, buf, sizeof buf, 0, NULL, 3000);
+    close(fd);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "HTTP/1.1 400"));
+    CU_ASSERT_EQUAL(kr_serve_http_take_post(s, line, sizeof line, &len), KR_ERR_AGAIN);
+    /* snapshot: none yet, then the bytes set */
+    fd = connect_to(kr_serve_http_port(s), 0);
+    send_all(fd, "GET /snapshot.jpg HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    read_until(fd, buf, sizeof buf, 0, NULL, 3000);
+    close(fd);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "HTTP/1.1 503"));
+    const uint8_t jpeg[] = {0xff, 0xd8, 'J', 'P', 'G', 0xff, 0xd9};
+    CU_ASSERT_EQUAL(kr_serve_http_set_snapshot(s, jpeg, sizeof jpeg), KR_OK);
+    fd = connect_to(kr_serve_http_port(s), 0);
+    send_all(fd, "GET /snapshot.jpg HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    size_t n = read_until(fd, buf, sizeof buf, 0, NULL, 3000);
+    close(fd);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "HTTP/1.1 200"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "image/jpeg"));
+    CU_ASSERT_TRUE(n >= sizeof jpeg && !memcmp(buf + n - sizeof jpeg, jpeg, sizeof jpeg));
+    /* the page itself, and a file outside files_dir is never served */
+    fd = connect_to(kr_serve_http_port(s), 0);
+    send_all(fd, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    read_until(fd, buf, sizeof buf, 0, NULL, 3000);
+    close(fd);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "new EventSource('/events')"));
+    fd = connect_to(kr_serve_http_port(s), 0);
+    send_all(fd, "GET /files/../../etc/passwd HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    read_until(fd, buf, sizeof buf, 0, NULL, 3000);
+    close(fd);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "HTTP/1.1 404"));
+    kr_serve_http_destroy(s);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -206,6 +433,9 @@ int main(void)
     CU_add_test(s, "clip_wants_take_fault_or_review", test_clip_wants_take_fault_or_review);
     CU_add_test(s, "bad_input_names_file_and_line", test_bad_input_names_file_and_line);
     CU_add_test(s, "write_file_is_complete", test_write_file_is_complete);
+    CU_add_test(s, "sse_sends_state_then_events", test_sse_sends_state_then_events);
+    CU_add_test(s, "slow_client_never_stalls_publisher", test_slow_client_never_stalls_publisher);
+    CU_add_test(s, "post_reading_and_snapshot", test_post_reading_and_snapshot);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();
