@@ -73,6 +73,135 @@ extern "C" kr_status kr_cv_read_image(const char *path, kr_image_t *out, uint8_t
 /* ---- synth (rendering helpers) ---------------------------------------- */
 
 /* ---- calib ------------------------------------------------------------ */
+extern "C" kr_status kr_cv_calib_grey(const kr_image_t *src, kr_image_t *dst)
+{
+    KR_CV_TRY
+    if (!src || !dst || !src->px || !dst->px || dst->channels != 1 || dst->w != src->w ||
+        dst->h != src->h || (src->channels != 1 && src->channels != 3))
+        return KR_ERR_INVALID;
+    cv::Mat s = view(src), d = view(dst);
+    if (src->channels == 3)
+        cv::cvtColor(s, d, cv::COLOR_BGR2GRAY);
+    else
+        s.copyTo(d);
+    return KR_OK;
+    KR_CV_CATCH
+}
+
+extern "C" kr_status kr_cv_calib_find_quads(const kr_image_t *grey, const kr_cv_quad_params *p,
+                                            double *quads, int max, int *n)
+{
+    KR_CV_TRY
+    if (!grey || !grey->px || grey->channels != 1 || !p || !quads || max < 0 || !n)
+        return KR_ERR_INVALID;
+    *n = 0;
+    cv::Mat g = view(grey), smooth, bin;
+    cv::GaussianBlur(g, smooth, cv::Size(3, 3), 0);
+    int block = p->block_px < 3 ? 3 : (p->block_px | 1);
+    cv::adaptiveThreshold(smooth, bin, 255, cv::ADAPTIVE_THRESH_MEAN_C, cv::THRESH_BINARY, block,
+                          -p->offset);
+    /* opening cuts thin bright texture bridging cards; closing fills text strokes */
+    cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
+    cv::morphologyEx(bin, bin, cv::MORPH_OPEN, k3);
+    cv::morphologyEx(bin, bin, cv::MORPH_CLOSE, k3, cv::Point(-1, -1), 2);
+    std::vector<std::vector<cv::Point>> contours;
+    cv::findContours(bin, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+    for (const auto &ct : contours) {
+        if (*n >= max)
+            break;
+        double area = cv::contourArea(ct);
+        if (area < p->min_area_px || area > p->max_area_px)
+            continue;
+        cv::RotatedRect rr = cv::minAreaRect(ct);
+        double lw = std::max(rr.size.width, rr.size.height), sw = std::min(rr.size.width, rr.size.height);
+        if (sw < 2 || lw / sw < p->min_aspect || lw / sw > p->max_aspect)
+            continue;
+        if (area < p->min_fill * (double)rr.size.area())
+            continue;
+        std::vector<cv::Point> hull, poly;
+        cv::convexHull(ct, hull);
+        double per = cv::arcLength(hull, true);
+        cv::approxPolyDP(hull, poly, 0.04 * per, true);
+        double *q = quads + 8 * (size_t)*n;
+        if (poly.size() == 4 && cv::isContourConvex(poly)) {
+            for (int j = 0; j < 4; j++) {
+                q[2 * j] = poly[(size_t)j].x;
+                q[2 * j + 1] = poly[(size_t)j].y;
+            }
+        } else {
+            cv::Point2f pts[4];
+            rr.points(pts);
+            for (int j = 0; j < 4; j++) {
+                q[2 * j] = pts[j].x;
+                q[2 * j + 1] = pts[j].y;
+            }
+        }
+        (*n)++;
+    }
+    return KR_OK;
+    KR_CV_CATCH
+}
+
+extern "C" kr_status kr_cv_calib_polyline(kr_image_t *img, const double *xy, int n, int closed,
+                                          const uint8_t bgr[3], int thickness)
+{
+    KR_CV_TRY
+    if (!img || !img->px || img->channels != 3 || !xy || n < 2 || !bgr)
+        return KR_ERR_INVALID;
+    cv::Mat m = view(img);
+    std::vector<cv::Point> pts((size_t)n);
+    for (int i = 0; i < n; i++)
+        pts[(size_t)i] = cv::Point((int)std::lround(xy[2 * i] * 16), (int)std::lround(xy[2 * i + 1] * 16));
+    cv::polylines(m, pts, closed != 0, cv::Scalar(bgr[0], bgr[1], bgr[2]), thickness, cv::LINE_AA, 4);
+    return KR_OK;
+    KR_CV_CATCH
+}
+
+extern "C" kr_status kr_cv_calib_text(kr_image_t *img, double x, double y, const char *text,
+                                      double scale, const uint8_t bgr[3])
+{
+    KR_CV_TRY
+    if (!img || !img->px || img->channels != 3 || !text || !bgr)
+        return KR_ERR_INVALID;
+    cv::Mat m = view(img);
+    cv::Point at((int)std::lround(x), (int)std::lround(y));
+    int th = scale > 1.2 ? 2 : 1;
+    cv::putText(m, text, at, cv::FONT_HERSHEY_SIMPLEX, scale, cv::Scalar(0, 0, 0), th + 2, cv::LINE_AA);
+    cv::putText(m, text, at, cv::FONT_HERSHEY_SIMPLEX, scale, cv::Scalar(bgr[0], bgr[1], bgr[2]), th,
+                cv::LINE_AA);
+    return KR_OK;
+    KR_CV_CATCH
+}
+
+extern "C" kr_status kr_cv_calib_remap_tables(const float *map_x, const float *map_y, int w, int h,
+                                              int16_t *xy, uint16_t *frac)
+{
+    KR_CV_TRY
+    if (!map_x || !map_y || !xy || !frac || w <= 0 || h <= 0)
+        return KR_ERR_INVALID;
+    cv::Mat mx(h, w, CV_32FC1, (void *)map_x), my(h, w, CV_32FC1, (void *)map_y);
+    cv::Mat oxy(h, w, CV_16SC2, xy), ofr(h, w, CV_16UC1, frac);
+    cv::Mat txy, tfr;
+    cv::convertMaps(mx, my, txy, tfr, CV_16SC2, false);
+    txy.copyTo(oxy);
+    tfr.copyTo(ofr);
+    return KR_OK;
+    KR_CV_CATCH
+}
+
+extern "C" kr_status kr_cv_calib_remap(const kr_image_t *src, const int16_t *xy, const uint16_t *frac,
+                                       kr_image_t *dst)
+{
+    KR_CV_TRY
+    if (!src || !dst || !src->px || !dst->px || !xy || !frac || src->channels != dst->channels)
+        return KR_ERR_INVALID;
+    cv::Mat s = view(src), d = view(dst);
+    cv::Mat mxy(dst->h, dst->w, CV_16SC2, (void *)xy), mfr(dst->h, dst->w, CV_16UC1, (void *)frac);
+    cv::remap(s, d, mxy, mfr, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(0));
+    return KR_OK;
+    KR_CV_CATCH
+}
+
 
 /* ---- track ------------------------------------------------------------ */
 extern "C" kr_status kr_cv_track_polyline(kr_image_t *img, const double *xy, int n_pts, int closed,

@@ -22,6 +22,36 @@ kr_status kr_cv_read_image(const char *path, kr_image_t *out, uint8_t **px);
 /* ---- synth (rendering helpers) ---------------------------------------- */
 
 /* ---- calib ------------------------------------------------------------ */
+/* Bright quadrilateral (card) candidates: adaptive mean threshold, external contours,
+ * convex hull, 4-corner polygon (or min-area rectangle when the polygon is not 4-sided). */
+typedef struct kr_cv_quad_params {
+    int    block_px;           /* threshold neighbourhood, px (made odd, >= 3) */
+    double offset;             /* grey levels above the neighbourhood mean to count as card */
+    double min_area_px;        /* contour area bounds, px^2 */
+    double max_area_px;
+    double min_aspect;         /* long / short side of the min-area rectangle */
+    double max_aspect;
+    double min_fill;           /* contour area / min-area-rectangle area, 0..1 */
+} kr_cv_quad_params;
+/* grey: 1-channel image (borrowed). quads: caller-owned, 8 * max doubles: corners
+ * x0 y0 .. x3 y3 (px) per candidate, in outline order. *n: candidates stored (<= max). */
+kr_status kr_cv_calib_find_quads(const kr_image_t *grey, const kr_cv_quad_params *p,
+                                 double *quads, int max, int *n);
+/* BGR or grey -> grey; dst caller-owned, same size, 1 channel. */
+kr_status kr_cv_calib_grey(const kr_image_t *src, kr_image_t *dst);
+/* Drawing for the calibration overlay (img: BGR, modified in place). xy: n points (px). */
+kr_status kr_cv_calib_polyline(kr_image_t *img, const double *xy, int n, int closed,
+                               const uint8_t bgr[3], int thickness);
+kr_status kr_cv_calib_text(kr_image_t *img, double x, double y, const char *text,
+                           double scale, const uint8_t bgr[3]);
+/* Fixed-point remap tables from float maps (w x h each, source px; outside -> black):
+ * xy: 2*w*h int16, frac: w*h uint16, both caller-owned. */
+kr_status kr_cv_calib_remap_tables(const float *map_x, const float *map_y, int w, int h,
+                                   int16_t *xy, uint16_t *frac);
+/* dst(c, r) = bilinear src at the table's point; dst caller-owned, table size, same
+ * channels as src. No allocation for 1- and 3-channel 8-bit images. */
+kr_status kr_cv_calib_remap(const kr_image_t *src, const int16_t *xy, const uint16_t *frac,
+                            kr_image_t *dst);
 
 /* ---- track ------------------------------------------------------------ */
 /* Debug drawing for the tracker's overlay, in place on img (BGR). Coordinates in img px. */

@@ -1,0 +1,606 @@
+/* test_calib.c - camera-to-mat calibration: model recovery from synthetic card corners,
+ * JSON round trip and grid, failures; as test_calib_media also detection on rendered frames.
+ * SPDX-License-Identifier: MIT */
+#include "kr_calib.h"
+#include "kr_calib_internal.h"
+#include "kr_cv.h"
+
+#include <CUnit/Basic.h>
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- generators ------------------------------------------------------------ */
+
+static uint64_t rng_state = 88172645463325252ull;
+static double urand(void) /* xorshift64, [0, 1) */
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+static double nrand(void)
+{
+    double u = urand() + 1e-12, v = urand();
+    return sqrt(-2 * log(u)) * cos(2 * KR_CALIB_PI * v);
+}
+
+typedef struct cam {
+    int    w, h;
+    double f;
+    double yaw_deg;   /* rotation of the mat in the image */
+    double tilt_deg;  /* optical axis away from vertical */
+    double tilt_dir_deg;
+    double dist_mm;   /* camera distance from the field centre */
+    double k1, k2;
+    double shift_x_mm, shift_y_mm; /* point the camera off the field centre */
+} cam;
+
+static void rot_z(double a, double R[9])
+{
+    double c = cos(a), s = sin(a);
+    double t[9] = {c, -s, 0, s, c, 0, 0, 0, 1};
+    memcpy(R, t, sizeof t);
+}
+
+/* True model: pinhole at distance dist_mm from the aim point, looking at it. */
+static kr_calib_t *make_camera(const cam *cm)
+{
+    double base[9] = {1, 0, 0, 0, -1, 0, 0, 0, -1}; /* columns: camera x, y, z in world */
+    double Rz[9], Rt[9], Rdir[9], Rdiri[9], T[9], Rcw[9];
+    rot_z(cm->yaw_deg * KR_CALIB_PI / 180, Rz);
+    rot_z(cm->tilt_dir_deg * KR_CALIB_PI / 180, Rdir);
+    rot_z(-cm->tilt_dir_deg * KR_CALIB_PI / 180, Rdiri);
+    double a = cm->tilt_deg * KR_CALIB_PI / 180;
+    double Rx[9] = {1, 0, 0, 0, cos(a), -sin(a), 0, sin(a), cos(a)};
+    kr_calib_mat3_mul(Rdir, Rx, T);
+    kr_calib_mat3_mul(T, Rdiri, Rt);
+    kr_calib_mat3_mul(Rz, base, T);
+    kr_calib_mat3_mul(Rt, T, Rcw);
+    /* camera centre: back along the optical axis (third column) from the aim point */
+    double C[3] = {cm->shift_x_mm - cm->dist_mm * Rcw[2], cm->shift_y_mm - cm->dist_mm * Rcw[5],
+                   -cm->dist_mm * Rcw[8]};
+    double R[9]; /* world -> camera = Rcw^T */
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            R[i * 3 + j] = Rcw[j * 3 + i];
+    double t[3];
+    for (int i = 0; i < 3; i++)
+        t[i] = -(R[i * 3] * C[0] + R[i * 3 + 1] * C[1] + R[i * 3 + 2] * C[2]);
+    double M[9] = {R[0], R[1], t[0], R[3], R[4], t[1], R[6], R[7], t[2]};
+    double cx = (cm->w - 1) / 2.0, cy = (cm->h - 1) / 2.0;
+    double K[9] = {cm->f, 0, cx, 0, cm->f, cy, 0, 0, 1}, H[9];
+    kr_calib_mat3_mul(K, M, H);
+    double dist[5] = {cm->k1, cm->k2, 0, 0, 0};
+    kr_calib_t *c = NULL;
+    if (kr_calib_create_from_model(cm->w, cm->h, cm->f, cm->f, cx, cy, dist, H, &c) != KR_OK)
+        return NULL;
+    return c;
+}
+
+typedef struct layout {
+    int    n;
+    double x[64], y[64], rot[64]; /* centre mm, rotation rad */
+} layout;
+
+/* 25 cards per territory in 3 rows, random gaps, centred on x = 0 as the calibration
+ * convention expects; jitter_mm / rot_deg: how carelessly they were laid. */
+static void make_layout(layout *L, int per_side, double jitter_mm, double rot_deg)
+{
+    static const double rows[6] = {-217.5, -134.5, -51.5, 51.5, 134.5, 217.5};
+    L->n = 0;
+    for (int r = 0; r < 6; r++) {
+        int k = per_side / 3 + (r % 3 < per_side % 3);
+        double gap = (800.0 - k * 52.0) / (k > 1 ? k - 1 : 1);
+        for (int i = 0; i < k; i++) {
+            double x = -400 + 26 + i * (52 + gap) + (urand() - 0.5) * gap * 0.5;
+            L->x[L->n] = x;
+            L->y[L->n] = rows[r] + jitter_mm * (urand() * 2 - 1);
+            L->rot[L->n] = rot_deg * KR_CALIB_PI / 180 * (urand() * 2 - 1);
+            L->n++;
+        }
+    }
+    double lo = 1e9, hi = -1e9;
+    for (int i = 0; i < L->n; i++) {
+        lo = fmin(lo, L->x[i] - 26);
+        hi = fmax(hi, L->x[i] + 26);
+    }
+    for (int i = 0; i < L->n; i++)
+        L->x[i] -= (lo + hi) / 2;
+}
+
+static void card_corner(const layout *L, int i, int j, double *x, double *y)
+{
+    static const double Lc[4][2] = {{-26, -36.5}, {26, -36.5}, {26, 36.5}, {-26, 36.5}};
+    double c = cos(L->rot[i]), s = sin(L->rot[i]);
+    *x = L->x[i] + c * Lc[j][0] - s * Lc[j][1];
+    *y = L->y[i] + s * Lc[j][0] + c * Lc[j][1];
+}
+
+/* Corners through the true camera with noise, corner order rotated at random. */
+static int project_cards(const kr_calib_t *truth, const layout *L, double noise_px, double *quads)
+{
+    for (int i = 0; i < L->n; i++) {
+        int start = (int)(urand() * 4);
+        for (int j = 0; j < 4; j++) {
+            double x, y, px, py;
+            card_corner(L, i, (start + j) % 4, &x, &y);
+            if (kr_calib_mm_to_px(truth, x, y, &px, &py))
+                return -1;
+            quads[8 * i + 2 * j] = px + noise_px * nrand();
+            quads[8 * i + 2 * j + 1] = py + noise_px * nrand();
+        }
+    }
+    return L->n;
+}
+
+/* Error of est against truth over field points (mm): the raw pixel where the truth
+ * shows a mat point, mapped back through est. */
+static void field_error(const kr_calib_t *truth, const kr_calib_t *est, double *rms, double *worst)
+{
+    double s = 0;
+    int n = 0;
+    *worst = 0;
+    for (double y = -254; y <= 254.01; y += 254.0 / 8)
+        for (double x = -435; x <= 435.01; x += 435.0 / 12) {
+            double px, py, ex, ey;
+            if (kr_calib_mm_to_px(truth, x, y, &px, &py) || kr_calib_px_to_mm(est, px, py, &ex, &ey)) {
+                *worst = 1e9;
+                continue;
+            }
+            double e = hypot(ex - x, ey - y);
+            s += e * e;
+            n++;
+            *worst = fmax(*worst, e);
+        }
+    *rms = n ? sqrt(s / n) : 1e9;
+}
+
+/* ---- unit: model and fit --------------------------------------------------- */
+
+static void test_mapping_round_trip(void)
+{
+    cam cm = {1920, 1080, 1500, 25, 8, 60, 1300, -0.18, 0.03, 0, 0};
+    kr_calib_t *c = make_camera(&cm);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    double worst = 0;
+    for (double y = -275; y <= 275; y += 25)
+        for (double x = -450; x <= 450; x += 25) {
+            double px, py, bx, by;
+            CU_ASSERT_EQUAL_FATAL(kr_calib_mm_to_px(c, x, y, &px, &py), 0);
+            CU_ASSERT_EQUAL_FATAL(kr_calib_px_to_mm(c, px, py, &bx, &by), 0);
+            worst = fmax(worst, hypot(bx - x, by - y));
+        }
+    CU_ASSERT(worst < 1e-6);
+    /* distortion really acts: a field corner moves by pixels, not by rounding */
+    double px, py, ux, uy;
+    kr_calib_mm_to_px(c, 435, 254, &px, &py);
+    CU_ASSERT_EQUAL(kr_calib_undistort(c, px, py, &ux, &uy), 0);
+    CU_ASSERT(hypot(px - ux, py - uy) > 5.0);
+    kr_calib_destroy(c);
+}
+
+/* The fit recovers a known camera from noisy card corners within tolerance. */
+static void check_recovery(const cam *cm, double jitter_mm, double rot_deg, double noise_px,
+                           double max_rms, double max_worst)
+{
+    kr_calib_t *truth = make_camera(cm);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(truth);
+    layout L;
+    make_layout(&L, 25, jitter_mm, rot_deg);
+    double quads[8 * 64];
+    CU_ASSERT_EQUAL_FATAL(project_cards(truth, &L, noise_px, quads), 50);
+    kr_calib_config cfg;
+    kr_calib_config_default(&cfg);
+    kr_calib_t *est = NULL;
+    kr_status st = kr_calib_fit_cards(&cfg, cm->w, cm->h, quads, L.n, 123, &est);
+    if (st != KR_OK)
+        fprintf(stderr, "fit failed: %s\n", kr_calib_error());
+    CU_ASSERT_EQUAL_FATAL(st, KR_OK);
+    double rms, worst;
+    field_error(truth, est, &rms, &worst);
+    if (!(rms < max_rms && worst < max_worst) || getenv("KR_TEST_VERBOSE"))
+        fprintf(stderr, "\nyaw %.0f tilt %.0f k1 %.2f: field error rms %.3f worst %.3f mm "
+                "(fit rms %.3f mm, k1 %.3f k2 %.3f, %d cards)\n", cm->yaw_deg, cm->tilt_deg, cm->k1,
+                rms, worst, est->rms_mm, est->dist[0], est->dist[1], est->n_cards);
+    CU_ASSERT(rms < max_rms);
+    CU_ASSERT(worst < max_worst);
+    CU_ASSERT_EQUAL(est->n_cards, 50);
+    CU_ASSERT_EQUAL(est->t_us, 123);
+    CU_ASSERT(est->ok);
+    /* each card lands in the row it was laid in */
+    int rows_ok = 1;
+    for (int i = 0; i < est->n_cards; i++) {
+        double y = est->cards[i].y_mm;
+        int r = est->cards[i].row;
+        int expect = y < 0 ? -1 - (int)((-y - 15) / 83) : 1 + (int)((y - 15) / 83);
+        if (r != expect)
+            rows_ok = 0;
+    }
+    CU_ASSERT(rows_ok);
+    kr_calib_destroy(est);
+    kr_calib_destroy(truth);
+}
+
+static void test_fit_straight_down(void)
+{
+    cam cm = {1920, 1080, 1600, 0, 0, 0, 1500, 0, 0, 0, 0};
+    check_recovery(&cm, 0, 0, 0.1, 0.3, 0.8);
+}
+
+static void test_fit_tilt_rotation_barrel(void)
+{
+    cam cm = {1920, 1080, 1400, 17, 10, 70, 1250, -0.20, 0.04, 20, -15};
+    check_recovery(&cm, 0.5, 0.5, 0.15, 1.0, 2.5);
+}
+
+static void test_fit_any_rotation(void)
+{
+    static const double yaws[] = {90, 135, 180, 250, 315};
+    for (size_t i = 0; i < sizeof yaws / sizeof yaws[0]; i++) {
+        cam cm = {1920, 1080, 1500, yaws[i], 6, 200, 1550, -0.12, 0.0, 0, 0};
+        if (fmod(yaws[i], 180) != 0) /* the field is wider than the image is high */
+            cm.dist_mm = 2200;
+        /* the calibration puts A at the bottom: compare with the truth turned to match */
+        kr_calib_t *truth = make_camera(&cm);
+        double ax, ay, bx, by;
+        kr_calib_mm_to_px(truth, 0, -134.5, &ax, &ay);
+        kr_calib_mm_to_px(truth, 0, 134.5, &bx, &by);
+        int a_bottom = fabs(ay - by) > 0.2 * hypot(ax - bx, ay - by) ? ay > by : ax < bx;
+        kr_calib_destroy(truth);
+        if (!a_bottom)
+            cm.yaw_deg += 180;
+        check_recovery(&cm, 0.3, 0.5, 0.15, 1.0, 2.5);
+    }
+}
+
+static void test_a_side_option(void)
+{
+    cam cm = {1920, 1080, 1500, 0, 0, 0, 1500, -0.1, 0, 0, 0};
+    kr_calib_t *truth = make_camera(&cm);
+    layout L;
+    make_layout(&L, 25, 0, 0);
+    double quads[8 * 64];
+    project_cards(truth, &L, 0.1, quads);
+    kr_calib_config cfg;
+    kr_calib_config_default(&cfg);
+    cfg.a_side = KR_CALIB_A_TOP;
+    kr_calib_t *est = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_calib_fit_cards(&cfg, 1920, 1080, quads, L.n, 0, &est), KR_OK);
+    double px, py, x, y;
+    kr_calib_mm_to_px(truth, 100, -200, &px, &py); /* truth: A bottom */
+    CU_ASSERT_EQUAL(kr_calib_px_to_mm(est, px, py, &x, &y), 0);
+    CU_ASSERT(fabs(x + 100) < 1.0 && fabs(y - 200) < 1.0); /* turned half a circle */
+    CU_ASSERT_EQUAL(est->a_side, KR_CALIB_A_TOP);
+    kr_calib_destroy(est);
+    kr_calib_destroy(truth);
+}
+
+static void test_fit_rejects_stray_quads(void)
+{
+    cam cm = {1920, 1080, 1500, 5, 5, 0, 1500, -0.1, 0, 0, 0};
+    kr_calib_t *truth = make_camera(&cm);
+    layout L;
+    make_layout(&L, 25, 0, 0);
+    double quads[8 * 70];
+    project_cards(truth, &L, 0.1, quads);
+    /* five wrong-sized rectangles (a smartphone, a box) and one crooked card */
+    for (int k = 0; k < 5; k++) {
+        double x0 = 200 + 250 * k, y0 = 60, w = 70 + 10 * k, h = 100 + 12 * k;
+        double q[8] = {x0, y0, x0 + w, y0, x0 + w, y0 + h, x0, y0 + h};
+        memcpy(quads + 8 * (L.n + k), q, sizeof q);
+    }
+    for (int j = 0; j < 4; j++) /* card 3's corner 2 is 6 px off */
+        if (j == 2)
+            quads[8 * 3 + 2 * j] += 6;
+    kr_calib_config cfg;
+    kr_calib_config_default(&cfg);
+    kr_calib_t *est = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_calib_fit_cards(&cfg, 1920, 1080, quads, L.n + 5, 0, &est), KR_OK);
+    double rms, worst;
+    field_error(truth, est, &rms, &worst);
+    CU_ASSERT(rms < 0.5);
+    if (est->n_cards != 49)
+        fprintf(stderr, "\n%d cards used, rms %.3f\n", est->n_cards, rms);
+    CU_ASSERT(est->n_cards == 49);
+    CU_ASSERT_EQUAL(est->n_found, 55);
+    kr_calib_destroy(est);
+    kr_calib_destroy(truth);
+}
+
+static void test_too_few_cards(void)
+{
+    cam cm = {1920, 1080, 1500, 0, 0, 0, 1500, 0, 0, 0, 0};
+    kr_calib_t *truth = make_camera(&cm);
+    layout L;
+    make_layout(&L, 25, 0, 0);
+    double quads[8 * 64];
+    project_cards(truth, &L, 0.1, quads);
+    kr_calib_t *est = (kr_calib_t *)1;
+    CU_ASSERT_EQUAL(kr_calib_fit_cards(NULL, 1920, 1080, quads, 9, 0, &est), KR_ERR_INVALID);
+    CU_ASSERT_PTR_NULL(est);
+    CU_ASSERT_STRING_EQUAL(kr_calib_error(), "found 9 card outlines, need at least 12");
+    kr_calib_destroy(truth);
+}
+
+static void test_field_cut_off(void)
+{
+    cam cm = {1920, 1080, 1500, 0, 0, 0, 640, 0, 0, 0, 0}; /* too close: sides leave the image */
+    kr_calib_t *truth = make_camera(&cm);
+    layout L;
+    make_layout(&L, 25, 0, 0);
+    double quads[8 * 64];
+    int n = 0;
+    for (int i = 0; i < L.n; i++) { /* keep the cards that are inside the picture */
+        layout one = {1, {L.x[i]}, {L.y[i]}, {0}};
+        double q[8];
+        if (project_cards(truth, &one, 0.05, q) != 1)
+            continue;
+        int in = 1;
+        for (int j = 0; j < 4; j++)
+            in &= q[2 * j] > 2 && q[2 * j] < 1917 && q[2 * j + 1] > 2 && q[2 * j + 1] < 1077;
+        if (in)
+            memcpy(quads + 8 * n++, q, sizeof q);
+    }
+    CU_ASSERT(n >= 20);
+    kr_calib_t *est = NULL;
+    CU_ASSERT_EQUAL(kr_calib_fit_cards(NULL, 1920, 1080, quads, n, 0, &est), KR_ERR_INVALID);
+    CU_ASSERT(strstr(kr_calib_error(), "field cut off by the frame") != NULL);
+    kr_calib_destroy(truth);
+}
+
+static void test_json_round_trip_and_grid(void)
+{
+    cam cm = {1280, 720, 1000, 12, 7, 30, 1500, -0.15, 0.02, 0, 0};
+    kr_calib_t *truth = make_camera(&cm);
+    layout L;
+    make_layout(&L, 25, 0.3, 0.3);
+    double quads[8 * 64];
+    project_cards(truth, &L, 0.1, quads);
+    kr_calib_t *c = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_calib_fit_cards(NULL, 1280, 720, quads, L.n, 4500000, &c), KR_OK);
+    snprintf(c->source, sizeof c->source, "%s", "match.mp4");
+    char dir[] = "/tmp/kr_calib_XXXXXX", path[300];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/calib.json", dir);
+    CU_ASSERT_EQUAL_FATAL(kr_calib_save(c, path), KR_OK);
+    kr_calib_t *d = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_calib_load(path, &d), KR_OK);
+    double worst = 0;
+    for (double y = -300; y <= 300; y += 30)
+        for (double x = -480; x <= 480; x += 30) {
+            double a0, a1, b0, b1;
+            CU_ASSERT_EQUAL(kr_calib_mm_to_px(c, x, y, &a0, &a1), 0);
+            CU_ASSERT_EQUAL(kr_calib_mm_to_px(d, x, y, &b0, &b1), 0);
+            worst = fmax(worst, hypot(a0 - b0, a1 - b1));
+        }
+    CU_ASSERT(worst < 1e-6);
+    CU_ASSERT_EQUAL(d->img_w, 1280);
+    CU_ASSERT_EQUAL(d->t_us, 4500000);
+    CU_ASSERT_EQUAL(d->n_cards, c->n_cards);
+    CU_ASSERT_EQUAL(d->ok, c->ok);
+    CU_ASSERT_STRING_EQUAL(d->source, "match.mp4");
+    CU_ASSERT(fabs(d->rms_mm - c->rms_mm) < 1e-3);
+    /* the grid an outside tool reads: 19 x 12 points, each where the model puts it */
+    FILE *fp = fopen(path, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    static char buf[1 << 20];
+    size_t len = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    buf[len] = 0;
+    cJSON *root = cJSON_Parse(buf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    cJSON *grid = cJSON_GetObjectItem(root, "grid");
+    CU_ASSERT_EQUAL(cJSON_GetArraySize(grid), 19 * 12);
+    int seen_corner = 0;
+    double gworst = 0;
+    cJSON *g;
+    cJSON_ArrayForEach(g, grid)
+    {
+        cJSON *mm = cJSON_GetObjectItem(g, "mm"), *px = cJSON_GetObjectItem(g, "px");
+        double x = cJSON_GetArrayItem(mm, 0)->valuedouble, y = cJSON_GetArrayItem(mm, 1)->valuedouble;
+        double tx, ty;
+        CU_ASSERT_EQUAL(kr_calib_mm_to_px(truth, x, y, &tx, &ty), 0);
+        /* against the TRUE camera: the file is as good as the fit */
+        gworst = fmax(gworst, hypot(cJSON_GetArrayItem(px, 0)->valuedouble - tx,
+                                    cJSON_GetArrayItem(px, 1)->valuedouble - ty));
+        if (x == -450 && y == -275)
+            seen_corner = 1;
+    }
+    CU_ASSERT(seen_corner);
+    CU_ASSERT(gworst < 2.0); /* px; about 1.3 px per mm here */
+    CU_ASSERT(cJSON_IsNumber(cJSON_GetObjectItem(root, "rms_mm")));
+    CU_ASSERT_STRING_EQUAL(cJSON_GetObjectItem(root, "a_side")->valuestring, "bottom");
+    cJSON_Delete(root);
+    /* a damaged file is refused with the member named */
+    fp = fopen(path, "wb");
+    fputs("{\"format\":\"karuta-calib/1\",\"image\":{\"w\":1280,\"h\":720}}", fp);
+    fclose(fp);
+    kr_calib_t *bad = NULL;
+    CU_ASSERT_EQUAL(kr_calib_load(path, &bad), KR_ERR_FORMAT);
+    CU_ASSERT_PTR_NULL(bad);
+    CU_ASSERT(strstr(kr_calib_error(), "intrinsics.fx") != NULL);
+    remove(path);
+    rmdir(dir);
+    kr_calib_destroy(c);
+    kr_calib_destroy(d);
+    kr_calib_destroy(truth);
+}
+
+/* ---- media: rendered frames ----------------------------------------------- */
+
+/* Renders the layout through the true camera: textured tatami with vignetting, light
+ * cards with dark "text" strokes. 2x2 supersampling. buf: w*h*3 BGR, caller-owned. */
+static void render_frame(const kr_calib_t *truth, const layout *L, uint8_t *buf)
+{
+    int w = truth->img_w, h = truth->img_h;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            double acc[3] = {0, 0, 0};
+            for (int sy = 0; sy < 2; sy++)
+                for (int sx = 0; sx < 2; sx++) {
+                    double mx, my, col[3];
+                    double px = x - 0.25 + 0.5 * sx, py = y - 0.25 + 0.5 * sy;
+                    if (kr_calib_px_to_mm(truth, px, py, &mx, &my)) {
+                        col[0] = col[1] = col[2] = 20;
+                    } else {
+                        /* tatami: weave along x, ~15 mm period, yellow-green */
+                        double weave = 0.5 + 0.5 * sin(2 * KR_CALIB_PI * my / 15.0);
+                        double grain = sin(mx * 0.9 + 3 * sin(my * 0.05)) * 6;
+                        col[0] = 70 + 20 * weave + grain;
+                        col[1] = 125 + 25 * weave + grain;
+                        col[2] = 135 + 25 * weave + grain;
+                        for (int i = 0; i < L->n; i++) {
+                            double dx = mx - L->x[i], dy = my - L->y[i];
+                            double c = cos(L->rot[i]), s = sin(L->rot[i]);
+                            double lx = c * dx + s * dy, ly = -s * dx + c * dy;
+                            if (fabs(lx) > 26 || fabs(ly) > 36.5)
+                                continue;
+                            double v = 228;
+                            /* three vertical text columns, broken into characters */
+                            for (int k = -1; k <= 1; k++)
+                                if (fabs(lx - k * 13) < 2.2 && fabs(ly) < 28 &&
+                                    fmod(ly + 40, 9) < 6.5)
+                                    v = 40;
+                            col[0] = v - 6;
+                            col[1] = v;
+                            col[2] = v + 4;
+                            break;
+                        }
+                    }
+                    for (int k = 0; k < 3; k++)
+                        acc[k] += col[k] / 4;
+                }
+            double nx = (x - w / 2.0) / (w / 2.0), ny = (y - h / 2.0) / (w / 2.0);
+            double vig = 1.0 - 0.35 * (nx * nx + ny * ny);
+            uint8_t *p = buf + ((size_t)y * w + x) * 3;
+            for (int k = 0; k < 3; k++) {
+                double v = acc[k] * vig + 3 * nrand();
+                p[k] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+            }
+        }
+}
+
+static void check_frame(const cam *cm, double max_rms, double max_worst)
+{
+    kr_calib_t *truth = make_camera(cm);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(truth);
+    layout L;
+    make_layout(&L, 25, 0, 0.5);
+    uint8_t *buf = malloc((size_t)cm->w * cm->h * 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+    render_frame(truth, &L, buf);
+    kr_image_t img = {cm->w, cm->h, cm->w * 3, 3, buf};
+    kr_calib_t *est = NULL;
+    kr_status st = kr_calib_create_from_frame(NULL, &img, 0, &est);
+    if (st != KR_OK)
+        fprintf(stderr, "\ncalibration failed: %s\n", kr_calib_error());
+    CU_ASSERT_EQUAL_FATAL(st, KR_OK);
+    double rms, worst;
+    field_error(truth, est, &rms, &worst);
+    fprintf(stderr, "\n  rendered yaw %.0f tilt %.0f k1 %.2f: %d cards, field error rms %.3f "
+            "worst %.3f mm, fit rms %.3f mm ", cm->yaw_deg, cm->tilt_deg, cm->k1, est->n_cards,
+            rms, worst, est->rms_mm);
+    CU_ASSERT(est->n_cards >= 45);
+    CU_ASSERT(rms < max_rms);
+    CU_ASSERT(worst < max_worst);
+    if (getenv("KR_TEST_KEEP")) {
+        kr_calib_draw_overlay(est, &img);
+        kr_cv_write_image("/tmp/kr_test_calib_overlay.png", &img);
+    }
+    kr_calib_destroy(est);
+    kr_calib_destroy(truth);
+    free(buf);
+}
+
+static void test_frame_tilted_barrel(void)
+{
+    cam cm = {1280, 720, 950, 8, 9, 120, 1250, -0.2, 0.03, 0, 0};
+    check_frame(&cm, 2.0, 5.0);
+}
+
+static void test_blank_frame(void)
+{
+    uint8_t *buf = malloc(640 * 480 * 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+    memset(buf, 17, 640 * 480 * 3);
+    kr_image_t img = {640, 480, 640 * 3, 3, buf};
+    kr_calib_t *est = NULL;
+    CU_ASSERT_EQUAL(kr_calib_create_from_frame(NULL, &img, 0, &est), KR_ERR_INVALID);
+    CU_ASSERT_PTR_NULL(est);
+    CU_ASSERT(strncmp(kr_calib_error(), "blank frame", 11) == 0);
+    free(buf);
+}
+
+static void test_warp_top_down(void)
+{
+    cam cm = {640, 360, 480, 30, 8, 0, 1300, -0.1, 0, 0, 0};
+    kr_calib_t *truth = make_camera(&cm);
+    layout L;
+    make_layout(&L, 25, 0, 0);
+    uint8_t *buf = malloc(640 * 360 * 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+    render_frame(truth, &L, buf);
+    kr_image_t img = {640, 360, 640 * 3, 3, buf};
+    kr_calib_warp_config wc;
+    kr_calib_warp_config_default(&wc);
+    wc.px_per_mm = 0.5;
+    kr_calib_warp_t *w = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_calib_warp_create(truth, &wc, &w), KR_OK);
+    int ow, oh;
+    kr_calib_warp_size(w, &ow, &oh);
+    CU_ASSERT_EQUAL(ow, (int)ceil((870 + 80) * 0.5));
+    uint8_t *mat = malloc((size_t)ow * oh * 3);
+    kr_image_t dst = {ow, oh, ow * 3, 3, mat};
+    CU_ASSERT_EQUAL_FATAL(kr_calib_warp_apply(w, &img, &dst), KR_OK);
+    /* every card centre is bright in the top-down image, the gaps between rows are not */
+    int bright = 0, dark = 0;
+    for (int i = 0; i < L.n; i++) {
+        /* between two text columns of the card */
+        int col = (int)((L.x[i] + 6.5 - wc.x_min_mm) * 0.5), row = (int)((wc.y_max_mm - L.y[i] + 20) * 0.5);
+        bright += mat[((size_t)row * ow + col) * 3 + 1] > 180;
+        int grow = (int)((wc.y_max_mm - (L.y[i] > 0 ? 10.0 : -10.0)) * 0.5);
+        dark += mat[((size_t)grow * ow + col) * 3 + 1] < 170;
+    }
+    CU_ASSERT(bright >= 48);
+    CU_ASSERT(dark >= 48);
+    kr_calib_warp_destroy(w);
+    free(mat);
+    free(buf);
+    kr_calib_destroy(truth);
+}
+
+/* Built twice (tests/meson.build): test_calib runs the unit tests, test_calib_media
+ * (name ends in "media") adds the rendered-frame tests. */
+int main(int argc, char **argv)
+{
+    int images = argc > 0 && strstr(argv[0], "media") != NULL;
+    if (getenv("KR_TEST_VERBOSE"))
+        kr_log_set_level(KR_LOG_DEBUG);
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("calib", NULL, NULL);
+    CU_add_test(s, "mapping_round_trip", test_mapping_round_trip);
+    CU_add_test(s, "fit_straight_down", test_fit_straight_down);
+    CU_add_test(s, "fit_tilt_rotation_barrel", test_fit_tilt_rotation_barrel);
+    CU_add_test(s, "fit_any_rotation", test_fit_any_rotation);
+    CU_add_test(s, "a_side_option", test_a_side_option);
+    CU_add_test(s, "fit_rejects_stray_quads", test_fit_rejects_stray_quads);
+    CU_add_test(s, "too_few_cards", test_too_few_cards);
+    CU_add_test(s, "field_cut_off", test_field_cut_off);
+    CU_add_test(s, "json_round_trip_and_grid", test_json_round_trip_and_grid);
+    if (images) {
+        CU_add_test(s, "frame_tilted_barrel", test_frame_tilted_barrel);
+        CU_add_test(s, "blank_frame", test_blank_frame);
+        CU_add_test(s, "warp_top_down", test_warp_top_down);
+    }
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    int fails = (int)CU_get_number_of_failures();
+    CU_cleanup_registry();
+    return fails != 0;
+}
