@@ -53,7 +53,7 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
 {
     kr_status s = KR_ERR_NOMEM;
     *out = NULL;
-    if (!cfg || !map || frame_w < 2 || frame_h < 2 || cfg->mm_per_px < 0.5 || cfg->mm_per_px > 16)
+    if (!cfg || !map || frame_w < 2 || frame_h < 2 || frame_w > 32767 || frame_h > 32767 || cfg->mm_per_px < 0.5 || cfg->mm_per_px > 16)
         return KR_ERR_INVALID;
     kr_track_t *t = calloc(1, sizeof *t);
     if (!t)
@@ -103,7 +103,7 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
             }
             int x0 = (int)px, y0 = (int)py;
             double fx = px - x0, fy = py - y0;
-            t->lut_off[i] = (int32_t)(y0 * frame_w + x0);
+            t->lut_off[i] = (int32_t)((y0 << 15) | x0); /* row and column: no division per frame */
             int w00 = (int)lround((1 - fx) * (1 - fy) * 256), w01 = (int)lround(fx * (1 - fy) * 256);
             int w10 = (int)lround((1 - fx) * fy * 256);
             int w11 = 256 - w00 - w01 - w10;

@@ -24,7 +24,7 @@ static void gather(kr_track_t *t, const kr_image_t *f)
             d[0] = d[1] = d[2] = 0;
             continue;
         }
-        int y = off / t->fw, x = off - y * t->fw;
+        int y = off >> 15, x = off & 0x7fff;
         const uint8_t *p = src + (size_t)y * stride + (size_t)x * 3;
         const uint16_t *w = t->lut_w + (size_t)i * 4;
         for (int c = 0; c < 3; c++) {
@@ -244,20 +244,21 @@ static void card_take_rest(kr_track_t *t, int k)
 
 /* Colour test shared by background and card templates: 0 same, 1 shadow, 2 different.
  * a = brightness ratio of I to the reference R, cd = colour distortion |I - aR| / |R|. */
-static int compare_px(const kr_track_config *cfg, const uint8_t *I, double r0, double r1, double r2)
+static int compare_px(const kr_track_config *cfg, const uint8_t *I, float r0, float r1, float r2)
 {
-    double i0 = I[0], i1 = I[1], i2 = I[2];
-    double rr = r0 * r0 + r1 * r1 + r2 * r2 + 1.0;
-    double a = (i0 * r0 + i1 * r1 + i2 * r2) / rr;
-    double cd = (sqr(i0 - a * r0) + sqr(i1 - a * r1) + sqr(i2 - a * r2)) / rr;
-    double ct = cfg->chroma_thresh;
+    /* with d = I.R and rr = R.R:  a = d / rr,  |I - aR|^2 / rr = (|I|^2 rr - d^2) / rr^2;
+     * every test below is multiplied out so no division is needed */
+    float i0 = I[0], i1 = I[1], i2 = I[2];
+    float rr = r0 * r0 + r1 * r1 + r2 * r2 + 1.0f;
+    float d = i0 * r0 + i1 * r1 + i2 * r2;
+    float ii = i0 * i0 + i1 * i1 + i2 * i2;
+    float ct = (float)cfg->chroma_thresh;
     /* dark pixels carry little colour: widen the chroma test there */
-    double lum = i0 + i1 + i2;
-    if (lum < 150)
-        ct *= 1.6;
-    if (cd > ct * ct || a > cfg->bright_hi || a < cfg->shadow_lo)
+    if (i0 + i1 + i2 < 150)
+        ct *= 1.6f;
+    if (ii * rr - d * d > ct * ct * rr * rr || d > (float)cfg->bright_hi * rr || d < (float)cfg->shadow_lo * rr)
         return 2;
-    if (a < cfg->shadow_hi)
+    if (d < (float)cfg->shadow_hi * rr)
         return 1;
     return 0;
 }
@@ -315,6 +316,7 @@ kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, 
     if (g < 0.4) g = 0.4;
     if (g > 2.5) g = 2.5;
     /* classify */
+    const float gf = (float)g;
     int refs = t->cards_ready;
     for (int i = 0; i < n; i++) {
         if (t->lut_off[i] < 0) {
@@ -323,7 +325,7 @@ kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, 
         }
         const uint8_t *I = t->mat + (size_t)i * 3;
         const float *b = t->bg + (size_t)i * 3;
-        int r = compare_px(cfg, I, g * b[0], g * b[1], g * b[2]);
+        int r = compare_px(cfg, I, gf * b[0], gf * b[1], gf * b[2]);
         uint8_t k = r == 0 ? KR_CLS_BG : r == 1 ? KR_CLS_SHADOW : KR_CLS_FG;
         if (k == KR_CLS_FG && refs) {
             if (near_colour(I, t->card_rgb, g, 0.80, 1.25, 0.035))
@@ -391,7 +393,7 @@ kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, 
                 }
                 vis++;
                 const uint8_t *tp = c->tmpl + (size_t)j * 3;
-                int r = compare_px(cfg, t->mat + (size_t)i * 3, g * tp[0], g * tp[1], g * tp[2]);
+                int r = compare_px(cfg, t->mat + (size_t)i * 3, (float)(g * tp[0]), (float)(g * tp[1]), (float)(g * tp[2]));
                 if (r == 2)
                     ch++;
                 else if (r == 1)
