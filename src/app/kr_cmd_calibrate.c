@@ -1,12 +1,192 @@
-/* kr_cmd_calibrate.c - karuta-ref calibrate (not implemented yet).
+/* kr_cmd_calibrate.c - karuta-ref calibrate VIDEO [--at SECONDS] -o CALIB.json: the
+ * camera-to-mat calibration (calib/README.md) and an overlay PNG next to it to check.
  * SPDX-License-Identifier: MIT */
 #include "kr_app.h"
+#include "kr_calib.h"
 #include "kr_core.h"
+#include "kr_cv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: karuta-ref calibrate VIDEO [--at SECONDS] -o CALIB.json [options]\n"
+            "  Finds the laid-out cards in a still moment of VIDEO (the memorisation period),\n"
+            "  fits the camera-to-mat mapping (homography + radial lens distortion) and writes\n"
+            "  CALIB.json (calib/README.md) and CALIB.png, an overlay to check by eye: field and\n"
+            "  competition lines (red), rows (cyan), cards as seen (green) and as fitted (magenta).\n"
+            "  --at SECONDS      time of the still moment (default 2 s, or the middle of shorter videos)\n"
+            "  -o, --out PATH    the calibration file to write (required)\n"
+            "  --a-side SIDE     where player A sits in the image: bottom (default), top, left, right\n"
+            "  --min-cards N     fewest card outlines to accept (default 12)\n"
+            "  --frames N        frames combined around --at, 1..9 (default 5)\n"
+            "  --lens LENS.json  use the lens (intrinsics, distortion) of an earlier calibration,\n"
+            "                    e.g. one made with a ChArUco board; fit only the homography\n"
+            "  --no-overlay      do not write the PNG\n"
+            "Exit status: 0 written (a poor calibration is written with quality.ok = false and\n"
+            "a warning), 1 bad input or no calibration possible, 2 usage error.\n");
+}
+
+static int parse_double(const char *s, double *out)
+{
+    char *end = NULL;
+    if (!s || !*s)
+        return 0;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !isfinite(v))
+        return 0;
+    *out = v;
+    return 1;
+}
+
+/* CALIB.json -> CALIB.png (or CALIB.json.png when the name has no .json). */
+static void overlay_path(const char *json, char *out, size_t n)
+{
+    size_t len = strlen(json);
+    if (len > 5 && !strcmp(json + len - 5, ".json"))
+        snprintf(out, n, "%.*s.png", (int)(len - 5), json);
+    else
+        snprintf(out, n, "%s.png", json);
+}
+
+static int write_overlay(const kr_calib_t *c, kr_image_t *frame, const char *path)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.png", path, (long)getpid());
+    if (kr_calib_draw_overlay(c, frame) != KR_OK || kr_cv_write_image(tmp, frame) != KR_OK) {
+        remove(tmp);
+        return -1;
+    }
+    if (rename(tmp, path)) {
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
 
 int kr_cmd_calibrate(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    kr_log(KR_LOG_ERROR, "calibrate: not implemented yet");
-    return 1;
+    const char *video = NULL, *out = NULL, *lens = NULL;
+    int overlay = 1;
+    kr_calib_config cfg;
+    kr_calib_video_config vc;
+    kr_calib_config_default(&cfg);
+    kr_calib_video_config_default(&vc);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--at")) {
+            double s;
+            if (!parse_double(val, &s) || s < 0) {
+                kr_log(KR_LOG_ERROR, "calibrate: --at needs a time in seconds >= 0");
+                return 2;
+            }
+            vc.at_us = (int64_t)llround(s * 1e6);
+            i++;
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
+            if (!val || !*val) {
+                kr_log(KR_LOG_ERROR, "calibrate: %s needs a file name", a);
+                return 2;
+            }
+            out = val;
+            i++;
+        } else if (!strcmp(a, "--a-side")) {
+            if (!val || kr_calib_a_side_parse(val, &cfg.a_side)) {
+                kr_log(KR_LOG_ERROR, "calibrate: --a-side needs bottom, top, left or right");
+                return 2;
+            }
+            i++;
+        } else if (!strcmp(a, "--min-cards") || !strcmp(a, "--frames")) {
+            double v;
+            int frames = !strcmp(a, "--frames");
+            if (!parse_double(val, &v) || v != floor(v) || (frames ? (v < 1 || v > 9) : (v < 6 || v > 50))) {
+                kr_log(KR_LOG_ERROR, "calibrate: %s needs an integer %s", a, frames ? "1..9" : "6..50");
+                return 2;
+            }
+            if (frames)
+                vc.frames = (int)v;
+            else
+                cfg.min_cards = (int)v;
+            i++;
+        } else if (!strcmp(a, "--lens")) {
+            if (!val || !*val) {
+                kr_log(KR_LOG_ERROR, "calibrate: --lens needs a calibration file");
+                return 2;
+            }
+            lens = val;
+            i++;
+        } else if (!strcmp(a, "--no-overlay")) {
+            overlay = 0;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            kr_log(KR_LOG_ERROR, "calibrate: unknown option '%s' (see karuta-ref calibrate --help)", a);
+            return 2;
+        } else if (video) {
+            kr_log(KR_LOG_ERROR, "calibrate: more than one video given ('%s' and '%s')", video, a);
+            return 2;
+        } else {
+            video = a;
+        }
+    }
+    if (!video || !out) {
+        kr_log(KR_LOG_ERROR, "calibrate: %s (see karuta-ref calibrate --help)",
+               !video ? "no VIDEO given" : "no output given (-o CALIB.json)");
+        return 2;
+    }
+    if (lens) {
+        kr_calib_t *l = NULL;
+        if (kr_calib_load(lens, &l) != KR_OK) {
+            kr_log(KR_LOG_ERROR, "calibrate: --lens: %s", kr_calib_error());
+            return 1;
+        }
+        cfg.intrinsics_known = 1;
+        cfg.fx = l->fx;
+        cfg.fy = l->fy;
+        cfg.cx = l->cx;
+        cfg.cy = l->cy;
+        memcpy(cfg.dist, l->dist, sizeof cfg.dist);
+        kr_calib_destroy(l);
+    }
+    kr_calib_t *c = NULL;
+    kr_image_t frame;
+    uint8_t *px = NULL;
+    int rc = 1;
+    if (kr_calib_create_from_video(&cfg, &vc, video, &c, &frame, &px) != KR_OK) {
+        kr_log(KR_LOG_ERROR, "calibrate: %s", kr_calib_error());
+        goto done;
+    }
+    if (lens && frame.w != c->img_w) {
+        kr_log(KR_LOG_ERROR, "calibrate: --lens %s is for another image size", lens);
+        goto done;
+    }
+    if (kr_calib_save(c, out) != KR_OK) {
+        kr_log(KR_LOG_ERROR, "calibrate: %s", kr_calib_error());
+        goto done;
+    }
+    char png[4096];
+    overlay_path(out, png, sizeof png);
+    if (overlay && write_overlay(c, &frame, png)) {
+        kr_log(KR_LOG_ERROR, "calibrate: %s: cannot write the overlay image", png);
+        remove(out); /* all outputs or none */
+        goto done;
+    }
+    printf("%s: %d cards (%d outlines), rms %.2f mm, worst %.2f mm, %.2f px/mm, A at the %s, %s%s\n",
+           out, c->n_cards, c->n_found, c->rms_mm, c->worst_mm, c->px_per_mm,
+           kr_calib_a_side_str(c->a_side), c->ok ? "quality ok" : "quality POOR: ", c->reason);
+    if (!c->ok)
+        kr_log(KR_LOG_WARN, "calibrate: %s: poor calibration: %s", out, c->reason);
+    rc = 0;
+done:
+    free(px);
+    kr_calib_destroy(c);
+    return rc;
 }

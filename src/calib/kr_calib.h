@@ -68,9 +68,10 @@ void kr_calib_config_default(kr_calib_config *cfg);
 
 /* One card outline used by the fit. */
 typedef struct kr_calib_card {
-    double px[4][2];  /* corners in raw px, in the order of the mat corners below */
-    double mm[4][2];  /* fitted mat corners: (-26,-36.5) (26,-36.5) (26,36.5) (-26,36.5)
-                         around the centre, rotated by rot_deg */
+    double px[4][2];  /* detected corners in raw px (card_inset_mm inside the edge), in
+                         the order of the mat corners below */
+    double mm[4][2];  /* fitted mat corners of the whole card: (-26,-36.5) (26,-36.5)
+                         (26,36.5) (-26,36.5) around the centre, rotated by rot_deg */
     double x_mm, y_mm;/* fitted centre */
     double rot_deg;   /* fitted rotation on the mat, counter-clockwise seen from above */
     int    row;       /* -3..-1 A lower/middle/upper, 1..3 B upper/middle/lower; 0 unknown */
@@ -90,6 +91,8 @@ typedef struct kr_calib {
     double  worst_mm;      /* worst corner residual, mm */
     double  rms_px;        /* RMS of card-corner residuals, raw px */
     double  px_per_mm;     /* mean image scale over the field, px per mm */
+    double  card_inset_mm; /* detected card outlines lie this far inside the card edge
+                              (the cards' coloured rim, edge blur), mm; fitted */
     int     n_found;       /* card-like outlines detected */
     int     n_cards;       /* outlines used by the fit (cards[0..n_cards-1]) */
     int     ok;            /* 1 good enough to rule on; 0 poor (reason says why) */
@@ -126,6 +129,25 @@ kr_status kr_calib_fit_cards(const kr_calib_config *cfg, int img_w, int img_h,
 kr_status kr_calib_create_from_model(int img_w, int img_h, double fx, double fy, double cx,
                                      double cy, const double dist[5], const double H[9],
                                      kr_calib_t **out);
+
+/* Calibration from a video file: up to `frames` frames spread over span_us around at_us
+ * are combined by a per-pixel median (a passing hand disappears), after checking the
+ * scene is still. On success *out is caller-owned and, if frame is not NULL, *frame
+ * views the combined BGR frame whose pixels *frame_px owns (caller frees with free()).
+ * Failures (KR_ERR_INVALID / KR_ERR_IO / KR_ERR_FORMAT / KR_ERR_CODEC) leave a one-line
+ * kr_calib_error() naming the file and time: unreadable video, --at outside the video,
+ * moving scene, and everything kr_calib_create_from_frame refuses. */
+typedef struct kr_calib_video_config {
+    int64_t at_us;       /* centre time, us; < 0: default 2 s, or the middle of shorter videos */
+    int     frames;      /* frames combined, 1..9; default 5 */
+    int64_t span_us;     /* time they cover, us; default 800000 */
+    double  max_moving;  /* share of pixels allowed to change between the first and last
+                            frame (|grey difference| > 40); default 0.03 */
+} kr_calib_video_config;
+void kr_calib_video_config_default(kr_calib_video_config *vcfg);
+kr_status kr_calib_create_from_video(const kr_calib_config *cfg, const kr_calib_video_config *vcfg,
+                                     const char *path, kr_calib_t **out, kr_image_t *frame,
+                                     uint8_t **frame_px);
 
 void kr_calib_destroy(kr_calib_t *c); /* NULL-safe */
 

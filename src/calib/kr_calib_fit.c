@@ -23,7 +23,7 @@
  * The final homography in mm and undistorted px is H = K * Hn * diag(1/MS, 1/MS, 1). */
 
 #define MS 500.0
-#define NG_MAX 10
+#define NG_MAX 11 /* H (8), k1, k2, edge inset */
 #define HALF_W (KR_CALIB_CARD_W_MM / 2.0)
 #define HALF_H (KR_CALIB_CARD_H_MM / 2.0)
 
@@ -45,17 +45,18 @@ typedef struct fcard {
 typedef struct fit {
     int     n;
     fcard  *c;
-    int     ng;       /* free globals: 8 (H) or 10 (H, k1, k2) */
+    int     lens_free;/* 1: k1, k2 are g[8], g[9]; 0: the lens is dist, fixed */
     double  g[NG_MAX];
+    double  gmu[NG_MAX], gsig[NG_MAX]; /* prior on each global; gsig <= 0: none */
     double  fx, fy, cx, cy;
-    double  dist[5];  /* k1 k2 from g when ng == 10, the rest fixed */
-    double  sig_px, sig_x, sig_y, sig_th, sig_k1, sig_k2;
+    double  dist[5];
+    double  sig_px, sig_x, sig_y, sig_th;
 } fit;
 
 static void lens_of(const fit *f, const double *g, double d[5])
 {
     memcpy(d, f->dist, sizeof f->dist);
-    if (f->ng == 10) {
+    if (f->lens_free) {
         d[0] = g[8];
         d[1] = g[9];
     }
@@ -66,8 +67,11 @@ static void predict(const fit *f, const double *g, const double d[5], double bas
                     const double *p, int j, double *u, double *v)
 {
     double cs = cos(p[2]), sn = sin(p[2]);
-    double mx = p[0] + cs * LOCAL[j][0] - sn * LOCAL[j][1];
-    double my = base + p[1] + sn * LOCAL[j][0] + cs * LOCAL[j][1];
+    /* the detected outline lies g[10] mm inside the card's edge (a coloured rim) */
+    double lx = LOCAL[j][0] < 0 ? LOCAL[j][0] + g[10] : LOCAL[j][0] - g[10];
+    double ly = LOCAL[j][1] < 0 ? LOCAL[j][1] + g[10] : LOCAL[j][1] - g[10];
+    double mx = p[0] + cs * lx - sn * ly;
+    double my = base + p[1] + sn * lx + cs * ly;
     double X = mx / MS, Y = my / MS;
     double w = g[6] * X + g[7] * Y + 1.0;
     double x = (g[0] * X + g[1] * Y + g[2]) / w;
@@ -94,8 +98,11 @@ static double cost_of(const fit *f, const double *g, const double *cp /* 3n */)
         double a = (p[0] - c->x0) / f->sig_x, b = (p[1] - c->dy0) / f->sig_y, t = p[2] / f->sig_th;
         s += a * a + b * b + t * t;
     }
-    if (f->ng == 10)
-        s += (g[8] / f->sig_k1) * (g[8] / f->sig_k1) + (g[9] / f->sig_k2) * (g[9] / f->sig_k2);
+    for (int k = 0; k < NG_MAX; k++)
+        if (f->gsig[k] > 0) {
+            double r = (g[k] - f->gmu[k]) / f->gsig[k];
+            s += r * r;
+        }
     if (!isfinite(s))
         return INFINITY;
     return s;
@@ -174,12 +181,12 @@ static kr_status lm_run(fit *f, int max_iter)
     memset(&w, 0, sizeof w);
     if (lm_work_alloc(&w, f->n))
         return KR_ERR_NOMEM;
-    const int ng = f->ng;
+    const int ng = NG_MAX;
     for (int i = 0; i < f->n; i++)
         memcpy(w.cp + 3 * i, f->c[i].p, sizeof f->c[i].p);
     double cost = cost_of(f, f->g, w.cp);
     double lambda = 1e-3;
-    static const double gstep[NG_MAX] = {1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-7, 1e-7, 1e-6, 1e-6};
+    static const double gstep[NG_MAX] = {1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-7, 1e-7, 1e-6, 1e-6, 1e-4};
     static const double cstep[3] = {1e-4, 1e-4, 1e-6};
     for (int it = 0; it < max_iter; it++) {
         double U[NG_MAX * NG_MAX], bg[NG_MAX];
@@ -245,12 +252,11 @@ static kr_status lm_run(fit *f, int max_iter)
             V[8] += 1.0 / (f->sig_th * f->sig_th);
             b[2] -= p[2] / (f->sig_th * f->sig_th);
         }
-        if (ng == 10) {
-            U[8 * ng + 8] += 1.0 / (f->sig_k1 * f->sig_k1);
-            bg[8] -= f->g[8] / (f->sig_k1 * f->sig_k1);
-            U[9 * ng + 9] += 1.0 / (f->sig_k2 * f->sig_k2);
-            bg[9] -= f->g[9] / (f->sig_k2 * f->sig_k2);
-        }
+        for (int k = 0; k < ng; k++)
+            if (f->gsig[k] > 0) {
+                U[k * ng + k] += 1.0 / (f->gsig[k] * f->gsig[k]);
+                bg[k] -= (f->g[k] - f->gmu[k]) / (f->gsig[k] * f->gsig[k]);
+            }
         /* damped solve with the Schur complement; retry with more damping on failure */
         int accepted = 0;
         for (int tries = 0; tries < 12 && !accepted; tries++) {
@@ -608,7 +614,12 @@ static void fill_quality(const fit *f, const kr_calib_config *cfg, kr_calib_t *c
             s2px += (u - fc->obs[j][0]) * (u - fc->obs[j][0]) + (v - fc->obs[j][1]) * (v - fc->obs[j][1]);
             if (kr_calib_px_to_mm(c, fc->obs[j][0], fc->obs[j][1], &mx, &my))
                 continue;
-            double e2 = (mx - cc->mm[j][0]) * (mx - cc->mm[j][0]) + (my - cc->mm[j][1]) * (my - cc->mm[j][1]);
+            /* the detected corner is inset from the card's corner */
+            double e = f->g[10];
+            double lx = LOCAL[j][0] < 0 ? LOCAL[j][0] + e : LOCAL[j][0] - e;
+            double ly = LOCAL[j][1] < 0 ? LOCAL[j][1] + e : LOCAL[j][1] - e;
+            double ix = cc->x_mm + cs * lx - sn * ly, iy = cc->y_mm + sn * lx + cs * ly;
+            double e2 = (mx - ix) * (mx - ix) + (my - iy) * (my - iy);
             s2 += e2;
             cs2 += e2;
             worst = fmax(worst, sqrt(e2));
@@ -731,20 +742,22 @@ kr_status kr_calib_fit_cards(const kr_calib_config *cfg_in, int img_w, int img_h
         f.cx = cfg.cx;
         f.cy = cfg.cy;
         memcpy(f.dist, cfg.dist, sizeof f.dist);
-        f.ng = 8;
+        f.lens_free = 0;
+        f.gsig[8] = f.gsig[9] = 1e-9; /* unused */
     } else {
         double foc = cfg.focal_px > 0 ? cfg.focal_px : (img_w > img_h ? img_w : img_h);
         f.fx = f.fy = foc;
         f.cx = (img_w - 1) / 2.0;
         f.cy = (img_h - 1) / 2.0;
-        f.ng = 10; /* k2 is pinned by a tight prior when not fitted */
+        f.lens_free = 1;
+        f.gsig[8] = 1.0;
+        f.gsig[9] = cfg.fit_k2 ? 0.5 : 1e-9;
     }
     f.sig_px = 0.5;
     f.sig_x = 1e4;
     f.sig_y = 1e4;
     f.sig_th = fmax(cfg.card_rot_deg, 0.01) * KR_CALIB_PI / 180.0;
-    f.sig_k1 = 1.0;
-    f.sig_k2 = cfg.fit_k2 ? 0.5 : 1e-6;
+    f.gsig[10] = 1e-9; /* the edge inset needs the rows to be seen: fixed at 0 for now */
     /* affine start: mat (x, y) -> C + s (x u + y v) */
     f.g[0] = MS * s * u[0] / f.fx;
     f.g[1] = MS * s * v[0] / f.fx;
@@ -790,6 +803,7 @@ kr_status kr_calib_fit_cards(const kr_calib_config *cfg_in, int img_w, int img_h
         fc->dy0 = 0;
     }
     f.sig_y = fmax(cfg.row_jitter_mm, 0.01);
+    f.gsig[10] = 2.0; /* rows give the y scale, so card heights now tell the inset */
     for (int round = 0; round < 4; round++) {
         if ((st = lm_run(&f, 100)) != KR_OK)
             goto fail;
@@ -812,6 +826,7 @@ kr_status kr_calib_fit_cards(const kr_calib_config *cfg_in, int img_w, int img_h
     if ((st = export_model(&f, img_w, img_h, c)) != KR_OK)
         goto fail;
     c->intrinsics_known = cfg.intrinsics_known;
+    c->card_inset_mm = f.g[10];
     c->a_side = cfg.a_side;
     c->t_us = t_us;
     c->n_found = n;

@@ -94,6 +94,7 @@ static cJSON *to_json(const kr_calib_t *c)
     e |= add(root, "worst_mm", cJSON_CreateNumber(round_to(c->worst_mm, 1e-4)));
     e |= add(root, "rms_px", cJSON_CreateNumber(round_to(c->rms_px, 1e-4)));
     e |= add(root, "px_per_mm", cJSON_CreateNumber(round_to(c->px_per_mm, 1e-5)));
+    e |= add(root, "card_inset_mm", cJSON_CreateNumber(round_to(c->card_inset_mm, 1e-4)));
     e |= add(root, "cards_found", cJSON_CreateNumber(c->n_found));
     e |= add(root, "cards_used", cJSON_CreateNumber(c->n_cards));
     cJSON *q = cJSON_CreateObject();
@@ -318,6 +319,8 @@ kr_status kr_calib_load(const char *path, kr_calib_t **out)
         c->worst_mm = v;
     if (!get_num(root, "rms_px", &v, path, ""))
         c->rms_px = v;
+    if (!get_num(root, "card_inset_mm", &v, path, ""))
+        c->card_inset_mm = v;
     if (!get_num(root, "cards_found", &v, path, ""))
         c->n_found = (int)v;
     const cJSON *q = cJSON_GetObjectItemCaseSensitive(root, "quality");
