@@ -141,6 +141,46 @@ double kr_recog_score(const kr_recog_model_t *m, const kr_recog_config *cfg,
  * assignment avoids the forbidden entries. Allocates O(n + m) scratch. */
 kr_status kr_recog_assign(const double *w, int n, int m, int *assign, double *total);
 
+/* ---- layouts: cards on the mat ---------------------------------------------- */
+
+/* Maps an image point (raw px) to the mat (mm, geometry.md), e.g. kr_calib_px_to_mm
+ * through a wrapper. Returns 0 on success, non-zero when the point has no mat position. */
+typedef int (*kr_recog_map_fn)(void *ctx, double px, double py, double *x_mm, double *y_mm);
+
+typedef enum { KR_RECOG_OWNER_A = 0, KR_RECOG_OWNER_B = 1 } kr_recog_owner;
+
+typedef struct kr_recog_layout_card {
+    double corners_px[4][2]; /* outline in raw px, upright for the owner: TL TR BR BL */
+    double x_mm, y_mm;       /* centre on the mat, mm */
+    int    owner;            /* KR_RECOG_OWNER_A (y < 0) or _B */
+    int    row;              /* 1 upper, 2 middle, 3 lower; 0 outside the rows */
+    int    cut_off;          /* 1 when the outline touches the image border */
+    int    landscape;        /* 1 when the card lies across (long side along x) */
+    kr_recog_feat   feat;    /* its feature */
+    kr_recog_result res;     /* identification (kr_recog_identify) */
+} kr_recog_layout_card;
+
+/* Reads a layout: for each of the n card outlines quads (8 doubles per card: 4 corners
+ * in raw px, any order along the outline, e.g. from kr_calib_detect_cards) finds its
+ * mat position, owner and row through px_to_mm, samples it upright for its owner from
+ * frame, and identifies all cards jointly. out: caller-owned array of n (large: ~15 KB
+ * per card, allocate it on the heap). Problems (blank, cut off, ambiguous, unknown)
+ * are left in the results: see kr_recog_layout_problem(). */
+kr_status kr_recog_read_layout(const kr_recog_model_t *m, const kr_recog_config *cfg,
+                               const kr_image_t *frame, const double *quads, int n,
+                               kr_recog_map_fn px_to_mm, void *ctx, kr_recog_layout_card *out);
+
+/* Checks a read layout against the expected card count (expected <= 0: any). Returns
+ * KR_OK, or KR_ERR_INVALID with msg holding ONE line that says which cards are wrong
+ * and why (count, face down/blank, cut off, outside the rows, not recognised, two cards
+ * that look alike with both candidate ids and positions in mm). */
+kr_status kr_recog_layout_problem(const kr_recog_layout_card *cards, int n, int expected,
+                                  char *msg, size_t msglen);
+
+/* Row and owner names for the match log: "upper"/"middle"/"lower", "A"/"B". */
+const char *kr_recog_row_str(int row);
+const char *kr_recog_owner_str(int owner);
+
 /* ---- poems and rendering (model building) ----------------------------------- */
 
 typedef struct kr_recog_poem {

@@ -181,7 +181,11 @@ static kr_status prepare(const kr_recog_model_t *m, prepared *p)
     return KR_OK;
 }
 
-/* Scores f (and, if asked, f turned 180 degrees) against every id: best[id], flip[id]. */
+/* Scores f (and, if asked, f turned 180 degrees) against every id: best[id], flip[id].
+ * Two passes: every template unshifted, then the shift search only for the templates
+ * of the KR_RECOG_REFINE best ids (the shifts only ever raise a score a little, so a
+ * card far down the list after the first pass cannot win the second). */
+#define KR_RECOG_REFINE 12
 static void score_all(const kr_recog_model_t *m, const prepared *pp, const kr_recog_config *cfg,
                       const kr_recog_feat *f, double *best, int *flip)
 {
@@ -193,19 +197,35 @@ static void score_all(const kr_recog_model_t *m, const prepared *pp, const kr_re
         best[id] = -2;
         flip[id] = 0;
     }
-    for (int i = 0; i < m->n; i++) {
-        const float *t = pp->tv + (size_t)i * KR_RECOG_FEAT_N;
-        int          id = m->t[i].id;
-        double       s = best_shift(fc, t, shift);
-        if (s > best[id]) {
-            best[id] = s;
-            flip[id] = 0;
+    for (int pass = 0; pass < (shift ? 2 : 1); pass++) {
+        char refine[KR_RECOG_MAX_ID + 1] = {0};
+        if (pass) { /* the KR_RECOG_REFINE best ids so far */
+            for (int k = 0; k < KR_RECOG_REFINE; k++) {
+                int bi = 0;
+                for (int id = 1; id <= KR_RECOG_MAX_ID; id++)
+                    if (!refine[id] && (bi == 0 || best[id] > best[bi]))
+                        bi = id;
+                if (bi)
+                    refine[bi] = 1;
+            }
         }
-        if (cfg->both_orientations) {
-            s = best_shift(tc, t, shift);
+        for (int i = 0; i < m->n; i++) {
+            const float *t = pp->tv + (size_t)i * KR_RECOG_FEAT_N;
+            int          id = m->t[i].id;
+            if (pass && !refine[id])
+                continue;
+            int    sh = pass ? shift : 0;
+            double s = best_shift(fc, t, sh);
             if (s > best[id]) {
                 best[id] = s;
-                flip[id] = 1;
+                flip[id] = 0;
+            }
+            if (cfg->both_orientations) {
+                s = best_shift(tc, t, sh);
+                if (s > best[id]) {
+                    best[id] = s;
+                    flip[id] = 1;
+                }
             }
         }
     }

@@ -1,0 +1,55 @@
+/* kr_recog_scene.h - a layout read from a video: one still frame of the memorisation
+ * period, its calibration and card outlines, identified cards, and the layout record.
+ * SPDX-License-Identifier: MIT                                                        */
+#ifndef KR_RECOG_SCENE_H
+#define KR_RECOG_SCENE_H
+#include "kr_calib.h"
+#include "kr_core.h"
+#include "kr_recog.h"
+
+#include <stdio.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Getting started:
+ *   kr_recog_model_load(kr_recog_default_model(), &m, err, n)
+ *   kr_recog_scene_read(video, at_s, calib_path_or_NULL, m, &cfg, &sc, err, n)
+ *   kr_recog_layout_problem(sc.cards, sc.n, 50, msg, n)     refuse on problems
+ *   kr_recog_layout_write(fp, sc.cards, sc.n, 0, 1)         one `layout` JSON line
+ *   kr_recog_scene_free(&sc)
+ * Used by karuta-ref layout / enroll, and by analyze / review / live when the match
+ * file has no layout. */
+
+typedef struct kr_recog_scene {
+    int64_t               t_us;   /* time of the frame read, us */
+    int                   n;      /* cards found */
+    kr_recog_layout_card *cards;  /* owned: n cards */
+    kr_calib_t           *calib;  /* owned: the calibration used */
+    uint8_t              *px;     /* owned: the frame's pixels */
+    kr_image_t            frame;  /* view of px (BGR) */
+} kr_recog_scene;
+
+/* Path of the default model: models/cards.krm of the source tree this was built from. */
+const char *kr_recog_default_model(void);
+
+/* Reads the frame at at_s seconds of video, calibrates from it (calib_path NULL) or
+ * loads calib_path, finds the card outlines, and reads the layout with model m.
+ * m may be NULL: outlines, positions and features only (no identification).
+ * On failure err holds one line naming the file/time. *out owned by the caller
+ * (kr_recog_scene_free). */
+kr_status kr_recog_scene_read(const char *video, double at_s, const char *calib_path,
+                              const kr_recog_model_t *m, const kr_recog_config *cfg,
+                              kr_recog_scene *out, char *err, size_t errlen);
+void kr_recog_scene_free(kr_recog_scene *s); /* NULL-safe; leaves *s zeroed */
+
+/* Writes the `layout` record (match-log.md) as one JSON line to fp: cards sorted by
+ * owner, row, x; per card "card", "owner", "row", "x_mm", "y_mm", plus "confidence",
+ * "runner_up", "score" and, when ambiguous and mark_confirm, "confirm":true. */
+kr_status kr_recog_layout_write(FILE *fp, const kr_recog_layout_card *cards, int n, int64_t t_us,
+                                int mark_confirm);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* KR_RECOG_SCENE_H */
