@@ -1,12 +1,1246 @@
-/* kr_cmd_live.c - karuta-ref live (not implemented yet).
+/* kr_cmd_live.c - karuta-ref live: GStreamer capture -> calibration, tracking, events
+ * (as analyze) -> rules engine, with outputs appended line by line and a judge's page
+ * (server-sent events, snapshots, typed readings) that never stalls the frame thread.
  * SPDX-License-Identifier: MIT */
 #include "kr_app.h"
+#include "kr_calib.h"
+#include "kr_capture.h"
 #include "kr_core.h"
+#include "kr_cv.h"
+#include "kr_event.h"
+#include "kr_json.h"
+#include "kr_rules.h"
+#include "kr_serve.h"
+#include "kr_track.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- options --------------------------------------------------------------- */
+
+typedef struct live_opts {
+    const char *source, *match, *out, *calib;
+    int         http_port;    /* -1: no server */
+    int64_t     hold_us;      /* observations wait this long to be written in time order */
+    int64_t     tie_us;
+    double      mm_per_px;
+    double      max_s;        /* stop after this much source time (0: never) */
+    bool        exit_on_eof;  /* a file source: stop at its end instead of retrying */
+    bool        no_sync;      /* take frames as fast as the source gives them */
+    double      retry_max_s;  /* longest wait between source retries */
+} live_opts;
+
+static void usage(FILE *f)
+{
+    fputs("usage: karuta-ref live --source PIPELINE --match MATCH.jsonl --out DIR [--http PORT]\n"
+          "  PIPELINE: a GStreamer description ending in raw video, e.g. 'v4l2src',\n"
+          "  'rtspsrc location=rtsp://cam ! decodebin', 'filesrc location=F ! decodebin'\n"
+          "  (a file plays at real speed). MATCH.jsonl is read as it grows (the reader's\n"
+          "  records may arrive while running; they may also be typed into the page).\n"
+          "  Writes DIR/events.jsonl and DIR/rulings.jsonl line by line (flushed),\n"
+          "  DIR/summary.json at the end, and serves the judge's page on\n"
+          "  http://127.0.0.1:PORT/ (server-sent events at /events).\n"
+          "  --calib FILE    camera calibration (default: from the first frames)\n"
+          "  --tie-us N      simultaneous-touch tolerance (default 0)\n"
+          "  --hold-ms N     observations are held this long to be written in time order\n"
+          "                  (default 500; the detector reports touches a few frames late)\n"
+          "  --mm-per-px X   tracker resolution (default 3, as analyze)\n"
+          "  --exit-on-eof   stop when the source ends (default: say so and retry)\n"
+          "  --max-s S       stop after S seconds of source time\n"
+          "  --no-sync       do not pace a file source at real speed\n"
+          "  --retry-max-s S longest wait between source retries (default 8)\n"
+          "SIGINT / SIGTERM end the run cleanly with complete files.\n", f);
+}
+
+static int parse_args(int argc, char **argv, live_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->http_port = -1;
+    o->hold_us = 500000;
+    o->mm_per_px = 3.0;
+    o->retry_max_s = 8;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool        has = i + 1 < argc;
+        char       *end = NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return -1;
+        } else if (!strcmp(a, "--exit-on-eof"))
+            o->exit_on_eof = true;
+        else if (!strcmp(a, "--no-sync"))
+            o->no_sync = true;
+        else if (!has && a[0] == '-') {
+            kr_log(KR_LOG_ERROR, "live: option %s needs a value (see karuta-ref live --help)", a);
+            return 2;
+        } else if (!strcmp(a, "--source"))
+            o->source = argv[++i];
+        else if (!strcmp(a, "--match"))
+            o->match = argv[++i];
+        else if (!strcmp(a, "--out"))
+            o->out = argv[++i];
+        else if (!strcmp(a, "--calib"))
+            o->calib = argv[++i];
+        else if (!strcmp(a, "--http")) {
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || v < 0 || v > 65535) {
+                kr_log(KR_LOG_ERROR, "live: --http: bad port '%s'", argv[i]);
+                return 2;
+            }
+            o->http_port = (int)v;
+        } else if (!strcmp(a, "--hold-ms") || !strcmp(a, "--tie-us")) {
+            long long v = strtoll(argv[++i], &end, 10);
+            if (*end || v < 0) {
+                kr_log(KR_LOG_ERROR, "live: %s: bad value '%s'", a, argv[i]);
+                return 2;
+            }
+            if (!strcmp(a, "--hold-ms"))
+                o->hold_us = v * 1000;
+            else
+                o->tie_us = v;
+        } else if (!strcmp(a, "--mm-per-px") || !strcmp(a, "--max-s") || !strcmp(a, "--retry-max-s")) {
+            double v = strtod(argv[++i], &end);
+            if (*end || !(v >= 0) || (!strcmp(a, "--mm-per-px") && !(v >= 1 && v <= 8))) {
+                kr_log(KR_LOG_ERROR, "live: %s: bad value '%s'", a, argv[i]);
+                return 2;
+            }
+            if (!strcmp(a, "--mm-per-px"))
+                o->mm_per_px = v;
+            else if (!strcmp(a, "--max-s"))
+                o->max_s = v;
+            else
+                o->retry_max_s = v < 0.1 ? 0.1 : v;
+        } else {
+            kr_log(KR_LOG_ERROR, "live: unknown option '%s' (see karuta-ref live --help)", a);
+            return 2;
+        }
+    }
+    if (!o->source || !o->match || !o->out) {
+        kr_log(KR_LOG_ERROR, "live: need --source PIPELINE, --match MATCH.jsonl and --out DIR (see --help)");
+        return 2;
+    }
+    return 0;
+}
+
+/* ---- signals ----------------------------------------------------------------- */
+
+static volatile sig_atomic_t g_stop;
+static void on_signal(int sig)
+{
+    (void)sig;
+    g_stop = 1;
+}
+
+static int64_t wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- pending records: held until the detector can no longer report an earlier one */
+
+typedef struct pend {
+    kr_rules_record rec;
+    kr_event_obs    diag;   /* observations only */
+    bool            is_obs;
+    uint64_t        order;  /* arrival number: ties keep arrival order */
+    int64_t         wall_ms;/* when it entered (realtime ms) */
+} pend;
+
+typedef struct pend_list {
+    pend  *p;
+    size_t n, cap;
+} pend_list;
+
+/* Keeps p sorted by (t_us, log records before observations, arrival). */
+static bool pend_insert(pend_list *l, const pend *e)
+{
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? l->cap * 2 : 64;
+        pend  *np = realloc(l->p, nc * sizeof *np);
+        if (!np)
+            return false;
+        l->p = np;
+        l->cap = nc;
+    }
+    size_t i = l->n;
+    int64_t t = e->rec.has_t ? e->rec.t_us : INT64_MIN;
+    while (i > 0) {
+        const pend *q = &l->p[i - 1];
+        int64_t     tq = q->rec.has_t ? q->rec.t_us : INT64_MIN;
+        if (tq < t || (tq == t && (!q->is_obs || e->is_obs)))
+            break;
+        i--;
+    }
+    memmove(&l->p[i + 1], &l->p[i], (l->n - i) * sizeof *l->p);
+    l->p[i] = *e;
+    l->n++;
+    return true;
+}
+
+/* Observations already written (for the review reasons of later rulings). */
+typedef struct diag_list {
+    kr_event_obs *d;
+    size_t        n, cap;
+} diag_list;
+
+/* ---- snapshot thread: JPEG of the live view, off the frame thread ---------- */
+
+typedef struct snapper {
+    pthread_t        th;
+    pthread_mutex_t  lock;
+    pthread_cond_t   cond;
+    bool             started, stop, have, busy;
+    uint8_t         *px;      /* owned copy of the frame */
+    size_t           cap;
+    kr_image_t       img;
+    char             path[128];
+    kr_serve_http_t *srv;     /* borrowed */
+    uint8_t         *jpeg;    /* owned read-back buffer */
+    size_t           jcap;
+} snapper;
+
+static void *snap_main(void *arg)
+{
+    snapper *s = arg;
+    pthread_mutex_lock(&s->lock);
+    for (;;) {
+        while (!s->have && !s->stop)
+            pthread_cond_wait(&s->cond, &s->lock);
+        if (s->stop)
+            break;
+        s->busy = true;
+        pthread_mutex_unlock(&s->lock);
+        if (kr_cv_write_image(s->path, &s->img) == KR_OK) {
+            FILE *f = fopen(s->path, "rb");
+            if (f) {
+                size_t n = 0, got;
+                for (;;) {
+                    if (n == s->jcap) {
+                        size_t   nc = s->jcap ? s->jcap * 2 : 1 << 18;
+                        uint8_t *nb = realloc(s->jpeg, nc);
+                        if (!nb)
+                            break;
+                        s->jpeg = nb;
+                        s->jcap = nc;
+                    }
+                    got = fread(s->jpeg + n, 1, s->jcap - n, f);
+                    if (!got)
+                        break;
+                    n += got;
+                }
+                fclose(f);
+                if (n)
+                    kr_serve_http_set_snapshot(s->srv, s->jpeg, n);
+            }
+        }
+        pthread_mutex_lock(&s->lock);
+        s->busy = false;
+        s->have = false;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+/* Frame thread: hands a copy of img to the snapshot thread unless it is busy
+ * (then this snapshot is skipped: the live view is best effort, analysis is not). */
+static void snap_offer(snapper *s, const kr_image_t *img)
+{
+    if (!s->started || pthread_mutex_trylock(&s->lock) != 0)
+        return;
+    if (!s->have && !s->busy) {
+        size_t row = (size_t)img->w * (size_t)img->channels, need = row * (size_t)img->h;
+        if (need > s->cap) {
+            uint8_t *nb = realloc(s->px, need); /* only when the frame size changes */
+            if (nb) {
+                s->px = nb;
+                s->cap = need;
+            }
+        }
+        if (need <= s->cap) {
+            for (int y = 0; y < img->h; y++)
+                memcpy(s->px + row * (size_t)y, img->px + (size_t)img->stride * (size_t)y, row);
+            s->img = (kr_image_t){img->w, img->h, (int32_t)row, img->channels, s->px};
+            s->have = true;
+            pthread_cond_signal(&s->cond);
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
+static void snap_stop(snapper *s)
+{
+    if (s->started) {
+        pthread_mutex_lock(&s->lock);
+        s->stop = true;
+        pthread_cond_signal(&s->cond);
+        pthread_mutex_unlock(&s->lock);
+        pthread_join(s->th, NULL);
+        remove(s->path);
+    }
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->cond);
+    free(s->px);
+    free(s->jpeg);
+}
+
+/* ---- the live run -------------------------------------------------------------- */
+
+#define LAT_MAX (1 << 20)   /* latency samples kept (frames) */
+#define CAPT_RING 512       /* (t_us, realtime) of recent frames, for settle times */
+#define RULINGS_KEEP 128    /* rulings kept for the page's state */
+
+typedef struct live {
+    live_opts        o;
+    /* inputs */
+    FILE            *match_fp;
+    char            *line;
+    size_t           line_cap;
+    char             partial[8192];
+    size_t           partial_n;
+    long             match_lineno;
+    bool             have_match, have_layout;
+    kr_rules_record *rec;      /* scratch (large) */
+    kr_rules_record  match_rec, layout_rec;
+    int64_t          last_reading_t;
+    /* pipeline */
+    kr_capture_t    *cap;
+    kr_calib_t      *calib;
+    kr_track_t      *trk;
+    kr_event_t      *evd;
+    struct { const kr_calib_t *calib; double sx, sy; } map;
+    int              frame_w, frame_h;
+    /* ordering and rules */
+    pend_list        pend;
+    uint64_t         order;
+    diag_list        diags;
+    kr_rules_state  *st, *spec;  /* spec: scratch copy for provisional rulings */
+    kr_rules_output *out;
+    int64_t          released_t; /* latest t_us written */
+    int64_t          last_frame_t;
+    int64_t          frames;
+    /* outputs */
+    FILE            *ev_fp, *ru_fp;
+    int              n_rulings, n_review, late_obs;
+    bool             have_end;
+    kr_rules_match_end end;
+    /* page */
+    kr_serve_http_t *srv;
+    snapper          snap;
+    char            *rulings_json[RULINGS_KEEP];
+    int              n_rulings_json;
+    char             status[512];
+    int64_t          capt_t[CAPT_RING], capt_wall[CAPT_RING];
+    uint64_t         capt_n;
+    /* measurements */
+    float           *lat_ms;     /* capture -> frame's events processed */
+    int64_t          n_lat;
+    double           settle_lat_sum, settle_lat_max;
+    int              n_settle_lat;
+    int64_t          wall0_us, t0_us;
+    double           max_lag_ms;
+    bool             behind;
+    int              source_failures;
+} live;
+
+static void publish_status(live *L, const char *source, const char *msg);
+
+/* Appends one line to fp and makes it durable before going on: a crash or a
+ * pulled plug loses at most the line being written. */
+static bool sync_line(FILE *fp)
+{
+    if (fflush(fp) != 0)
+        return false;
+    fdatasync(fileno(fp));
+    return true;
+}
+
+static void set_state(live *L)
+{
+    if (!L->srv)
+        return;
+    size_t n = 512 + strlen(L->status);
+    for (int i = 0; i < L->n_rulings_json; i++)
+        n += strlen(L->rulings_json[i]) + 1;
+    n += 2 * KR_RULES_NAME_MAX * 2;
+    char *s = malloc(n);
+    if (!s)
+        return;
+    char *w = s;
+    w += sprintf(w, "{\"players\":{\"A\":{\"name\":\"");
+    for (int p = 0; p < 2; p++) {
+        for (const char *c = L->match_rec.name[p]; *c; c++)
+            if (*c != '"' && *c != '\\' && (unsigned char)*c >= 32)
+                *w++ = *c;
+        w += sprintf(w, p ? "\"}}," : "\"},\"B\":{\"name\":\"");
+    }
+    w += sprintf(w, "\"counts\":{\"A\":%d,\"B\":%d},\"status\":%s,\"rulings\":[",
+                 kr_rules_count(L->st, KR_SIDE_A), kr_rules_count(L->st, KR_SIDE_B),
+                 L->status[0] ? L->status : "null");
+    for (int i = 0; i < L->n_rulings_json; i++)
+        w += sprintf(w, "%s%s", i ? "," : "", L->rulings_json[i]);
+    sprintf(w, "]}");
+    kr_serve_http_set_state(L->srv, s);
+    free(s);
+}
+
+static void notice(live *L, bool error, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void notice(live *L, bool error, const char *fmt, ...)
+{
+    char    msg[400], js[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    kr_log(error ? KR_LOG_WARN : KR_LOG_INFO, "live: %s", msg);
+    if (!L->srv)
+        return;
+    for (char *c = msg; *c; c++)
+        if (*c == '"' || *c == '\\' || (unsigned char)*c < 32)
+            *c = '\'';
+    snprintf(js, sizeof js, "{\"error\":%s,\"message\":\"%s\"}", error ? "true" : "false", msg);
+    kr_serve_http_publish(L->srv, "notice", js);
+}
+
+/* Realtime (ms) at which the first frame at or after t_us was captured; 0 if unknown. */
+static int64_t capture_wall_of(const live *L, int64_t t_us)
+{
+    int64_t best = 0;
+    uint64_t n = L->capt_n < CAPT_RING ? L->capt_n : CAPT_RING;
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t i = (L->capt_n - 1 - k) % CAPT_RING;
+        if (L->capt_t[i] >= t_us)
+            best = L->capt_wall[i];
+        else
+            break;
+    }
+    return best;
+}
+
+/* Adds fields to a JSON object string (malloc'd result). */
+static char *json_with(const char *obj, const char *extra)
+{
+    size_t n = strlen(obj), m = strlen(extra);
+    char  *s = malloc(n + m + 2);
+    if (!s)
+        return NULL;
+    memcpy(s, obj, n);
+    if (n && s[n - 1] == '}') {
+        s[n - 1] = ',';
+        memcpy(s + n, extra, m);
+        s[n + m] = '}';
+        s[n + m + 1] = '\0';
+    } else
+        s[n] = '\0';
+    return s;
+}
+
+static void publish_ruling(live *L, const kr_rules_output *o, int64_t settle_t)
+{
+    if (!L->srv)
+        return;
+    char *js = kr_json_output_string(o);
+    if (!js)
+        return;
+    char    extra[160];
+    int64_t now = wall_ms(), sw = settle_t >= 0 ? capture_wall_of(L, settle_t) : 0;
+    if (sw > 0) {
+        snprintf(extra, sizeof extra, "\"settle_t_us\":%" PRId64 ",\"settle_wall_ms\":%" PRId64 ",\"pub_wall_ms\":%" PRId64,
+                 settle_t, sw, now);
+        double lat = (double)(now - sw);
+        L->settle_lat_sum += lat;
+        L->n_settle_lat++;
+        if (lat > L->settle_lat_max)
+            L->settle_lat_max = lat;
+    } else
+        snprintf(extra, sizeof extra, "\"pub_wall_ms\":%" PRId64, now);
+    char *full = json_with(js, extra);
+    free(js);
+    if (!full)
+        return;
+    kr_serve_http_publish(L->srv, o->type == KR_OUT_RULING ? "ruling" : "match_end", full);
+    if (o->type == KR_OUT_RULING && o->ruling.final) {
+        if (L->n_rulings_json == RULINGS_KEEP) {
+            free(L->rulings_json[0]);
+            memmove(L->rulings_json, L->rulings_json + 1, (RULINGS_KEEP - 1) * sizeof *L->rulings_json);
+            L->n_rulings_json--;
+        }
+        L->rulings_json[L->n_rulings_json++] = full;
+        set_state(L);
+    } else
+        free(full);
+}
+
+/* analyze's review reasons from the detector's evidence (kept identical). */
+static void add_review_reasons(live *L, kr_ruling *ru)
+{
+#define ADD_REVIEW(msg)                                    \
+    do {                                                   \
+        if (ru->n_review < KR_RULES_MAX_REVIEW) {          \
+            ru->review[ru->n_review++] = msg;              \
+            ru->needs_review = true;                       \
+        }                                                  \
+    } while (0)
+    if (!L->calib->ok)
+        ADD_REVIEW("poor calibration");
+    for (int e = 0; e < ru->n_evidence; e++)
+        for (size_t q = 0; q < L->diags.n; q++) {
+            const kr_event_obs *d = &L->diags.d[q];
+            if (strcmp(d->rec.id, ru->evidence[e]))
+                continue;
+            if (d->hidden)
+                ADD_REVIEW("decisive card or hand hidden on the decisive frames");
+            if (d->gap_us > 0)
+                ADD_REVIEW("frames missing around the decisive moment");
+            if (d->rec.type == KR_REC_PUSH_OUT &&
+                d->line_margin_mm < (L->calib->rms_mm * 2 > 3 ? L->calib->rms_mm * 2 : 3))
+                ADD_REVIEW("card within the calibration error of the line at the push-out");
+        }
+#undef ADD_REVIEW
+}
+
+static bool drain_rulings(live *L)
+{
+    while (kr_rules_next(L->st, L->out)) {
+        if (L->out->type == KR_OUT_RULING) {
+            add_review_reasons(L, &L->out->ruling);
+            L->n_rulings++;
+            L->n_review += L->out->ruling.needs_review;
+        } else {
+            L->have_end = true;
+            L->end = L->out->end;
+        }
+        if (kr_json_write_output(L->ru_fp, L->out) != KR_OK || !sync_line(L->ru_fp)) {
+            kr_log(KR_LOG_ERROR, "live: %s/rulings.jsonl: write failed", L->o.out);
+            return false;
+        }
+        publish_ruling(L, L->out, -1);
+    }
+    return true;
+}
+
+/* Writes one record to events.jsonl and feeds it to the rules engine. */
+static bool release_one(live *L, const pend *e)
+{
+    if (e->rec.has_t && e->rec.t_us > L->released_t)
+        L->released_t = e->rec.t_us;
+    if (kr_json_write_record(L->ev_fp, &e->rec) != KR_OK || !sync_line(L->ev_fp)) {
+        kr_log(KR_LOG_ERROR, "live: %s/events.jsonl: write failed", L->o.out);
+        return false;
+    }
+    if (e->is_obs) {
+        if (L->diags.n == L->diags.cap) {
+            size_t        nc = L->diags.cap ? L->diags.cap * 2 : 256;
+            kr_event_obs *nd = realloc(L->diags.d, nc * sizeof *nd);
+            if (!nd)
+                return false;
+            L->diags.d = nd;
+            L->diags.cap = nc;
+        }
+        L->diags.d[L->diags.n++] = e->diag;
+    }
+    if (kr_rules_feed(L->st, &e->rec) != KR_RULES_OK)
+        notice(L, true, "%s at %.3f s refused by the rules engine: %s", kr_rules_rec_type_name(e->rec.type),
+               e->rec.t_us / 1e6, kr_rules_last_error(L->st));
+    return drain_rulings(L);
+}
+
+/* The latest time up to which nothing earlier can still arrive from the detector:
+ * hold_us behind the last frame, and never past an early-entry window of a
+ * kami_start the frames have not reached yet (the detector reports early entries
+ * at the kami_start frame, up to early_window_us before it). */
+static int64_t watermark(const live *L, int64_t early_window_us)
+{
+    int64_t wm = L->last_frame_t - L->o.hold_us;
+    for (size_t i = 0; i < L->pend.n; i++) {
+        const pend *p = &L->pend.p[i];
+        if (p->rec.type == KR_REC_KAMI_START && p->rec.t_us > L->last_frame_t) {
+            int64_t k = p->rec.t_us - early_window_us - 1;
+            if (k < wm)
+                wm = k;
+            break; /* sorted: the first one is the earliest */
+        }
+    }
+    return wm;
+}
+
+static bool release_until(live *L, int64_t wm)
+{
+    size_t k = 0;
+    while (k < L->pend.n && (!L->pend.p[k].rec.has_t || L->pend.p[k].rec.t_us <= wm)) {
+        if (!release_one(L, &L->pend.p[k]))
+            return false;
+        k++;
+    }
+    if (k) {
+        memmove(L->pend.p, L->pend.p + k, (L->pend.n - k) * sizeof *L->pend.p);
+        L->pend.n -= k;
+    }
+    return true;
+}
+
+/* Provisional ruling for the page at settle: a copy of the engine fed with what is
+ * known so far, then finished. The written rulings are unaffected. */
+static void provisional(live *L, int64_t settle_t)
+{
+    if (!L->srv)
+        return;
+    *L->spec = *L->st;
+    kr_rules_output o;
+    for (size_t i = 0; i < L->pend.n; i++) {
+        const pend *p = &L->pend.p[i];
+        if (p->rec.has_t && p->rec.t_us > L->last_frame_t)
+            break;
+        if (kr_rules_feed(L->spec, &p->rec) != KR_RULES_OK)
+            continue;
+        while (kr_rules_next(L->spec, &o))
+            ;
+    }
+    kr_rules_finish(L->spec);
+    while (kr_rules_next(L->spec, &o))
+        if (o.type == KR_OUT_RULING) {
+            o.ruling.final = false;
+            add_review_reasons(L, &o.ruling);
+            publish_ruling(L, &o, settle_t);
+        }
+}
+
+/* Parses and queues one match-log line from the file or the page. typed: it may
+ * leave out t_us (then: the time of the last frame). */
+static bool take_line(live *L, const char *line, size_t len, const char *where, long lineno, bool typed)
+{
+    char err[KR_JSON_ERR_MAX];
+    char buf[8300];
+    if (kr_json_is_blank(line, len))
+        return true;
+    if (typed && len < 8000) {
+        /* a typed record may leave out t_us: it happens now (the last frame's time) */
+        char tmp[8001];
+        memcpy(tmp, line, len);
+        tmp[len] = '\0';
+        const char *brace = strchr(tmp, '{');
+        if (brace && !strstr(tmp, "\"t_us\"")) {
+            int n = snprintf(buf, sizeof buf, "{\"t_us\":%" PRId64 ",%s", L->last_frame_t, brace + 1);
+            if (n > 0 && (size_t)n < sizeof buf) {
+                line = buf;
+                len = (size_t)n;
+            }
+        }
+    }
+    if (kr_json_read_record(line, len, L->rec, err, sizeof err) != KR_OK) {
+        if (typed)
+            notice(L, true, "typed record refused: %s", err);
+        else
+            notice(L, true, "%s:%ld: %s (line skipped)", where, lineno, err);
+        return true;
+    }
+    kr_rules_record *r = L->rec;
+    if (r->type == KR_REC_MATCH) {
+        if (L->have_match) {
+            notice(L, true, "%s:%ld: a second match record (ignored)", where, lineno);
+            return true;
+        }
+        L->have_match = true;
+        L->match_rec = *r;
+    } else if (r->type == KR_REC_LAYOUT) {
+        if (L->have_layout) {
+            notice(L, true, "%s:%ld: a second layout record (ignored)", where, lineno);
+            return true;
+        }
+        for (int k = 0; k < r->n_cards; k++)
+            if (!r->cards[k].has_pos) {
+                notice(L, true, "%s:%ld: layout card %d has no x_mm/y_mm; live needs card positions", where, lineno,
+                       r->cards[k].card);
+                return false;
+            }
+        L->have_layout = true;
+        L->layout_rec = *r;
+    } else if (r->type == KR_REC_KAMI_START || r->type == KR_REC_KIMARIJI || r->type == KR_REC_READING_VOID ||
+               r->type == KR_REC_SHIMO_START) {
+        if (r->t_us < L->last_reading_t) {
+            notice(L, true, "%s: reading record at %.3f s is older than the previous one (ignored)",
+                   typed ? "page" : where, r->t_us / 1e6);
+            return true;
+        }
+        if (r->t_us < L->released_t)
+            notice(L, true, "reading record at %.3f s came after that time was written; it counts from now",
+                   r->t_us / 1e6);
+        L->last_reading_t = r->t_us;
+        if (L->evd)
+            kr_event_reading(L->evd, r->type, r->seq, r->card, r->t_us);
+    }
+    if (r->type == KR_REC_MATCH && L->evd) {
+        kr_event_declare_hand(L->evd, 0, r->declared[0]);
+        kr_event_declare_hand(L->evd, 1, r->declared[1]);
+    }
+    pend e;
+    memset(&e.diag, 0, sizeof e.diag);
+    e.rec = *r;
+    e.is_obs = false;
+    e.order = L->order++;
+    e.wall_ms = wall_ms();
+    if (!pend_insert(&L->pend, &e))
+        return false;
+    if (typed && L->srv) {
+        char *js = kr_json_record_string(r);
+        if (js) {
+            notice(L, false, "reading accepted: %s", js);
+            free(js);
+        }
+    }
+    return true;
+}
+
+/* Reads what MATCH.jsonl gained since last time (complete lines only). */
+static bool tail_match(live *L)
+{
+    if (!L->match_fp)
+        return true;
+    clearerr(L->match_fp);
+    int c;
+    while ((c = fgetc(L->match_fp)) != EOF) {
+        if (c == '\n') {
+            L->match_lineno++;
+            if (!take_line(L, L->partial, L->partial_n, L->o.match, L->match_lineno, false))
+                return false;
+            L->partial_n = 0;
+        } else if (L->partial_n + 1 < sizeof L->partial)
+            L->partial[L->partial_n++] = (char)c;
+    }
+    return true;
+}
+
+static void take_posts(live *L)
+{
+    char   buf[8192];
+    size_t n;
+    while (L->srv && kr_serve_http_take_post(L->srv, buf, sizeof buf, &n) == KR_OK)
+        take_line(L, buf, n, "page", 0, true);
+}
+
+static int map_scaled(void *ctx, double x, double y, double *px, double *py)
+{
+    const live *L = ctx;
+    double      rx, ry;
+    if (kr_calib_mm_to_px(L->map.calib, x, y, &rx, &ry) != 0)
+        return -1;
+    *px = (rx + 0.5) * L->map.sx - 0.5;
+    *py = (ry + 0.5) * L->map.sy - 0.5;
+    return 0;
+}
+
+/* Opens the source; for a large picture asks GStreamer for half size, as analyze
+ * decodes it (the tracker's resolution is in mm anyway). */
+static kr_status open_source(live *L, int *w, int *h)
+{
+    kr_capture_config cc;
+    kr_capture_config_default(&cc);
+    cc.sync = !L->o.no_sync;
+    kr_capture_t *probe = NULL;
+    kr_frame_t    f;
+    kr_status     s = kr_capture_open2(L->o.source, &cc, &probe);
+    if (s != KR_OK)
+        return s;
+    do
+        s = kr_capture_next(probe, &f, 200);
+    while (s == KR_ERR_AGAIN && !g_stop);
+    if (s != KR_OK) {
+        kr_log(KR_LOG_WARN, "live: source gave no frame: %s", s == KR_ERR_EOF ? "end of stream" : kr_capture_error(probe));
+        kr_capture_destroy(probe);
+        return s == KR_ERR_AGAIN ? KR_ERR_EOF : s;
+    }
+    *w = f.img.w;
+    *h = f.img.h;
+    if (!L->calib && !L->o.calib) {
+        /* calibrate on the full-size first frame, as analyze does */
+        kr_calib_config ccfg;
+        kr_calib_config_default(&ccfg);
+        if (kr_calib_create_from_frame(&ccfg, &f.img, f.t_us, &L->calib) != KR_OK) {
+            kr_log(KR_LOG_ERROR, "live: cannot calibrate from the first frame: %s (give --calib)", kr_calib_error());
+            kr_capture_destroy(probe);
+            return KR_ERR_FORMAT;
+        }
+        if (!L->calib->ok)
+            notice(L, true, "calibration is poor (%s): every ruling will need review", L->calib->reason);
+    }
+    kr_capture_destroy(probe);
+    char desc[4096];
+    if (*w >= 1200)
+        snprintf(desc, sizeof desc, "%s ! videoscale ! video/x-raw,width=%d,height=%d", L->o.source, (*w / 2) & ~1,
+                 (*h / 2) & ~1);
+    else
+        snprintf(desc, sizeof desc, "%s", L->o.source);
+    return kr_capture_open2(desc, &cc, &L->cap);
+}
+
+static bool setup_pipeline(live *L, const kr_frame_t *f0, int src_w, int src_h)
+{
+    if (!L->calib) {
+        if (kr_calib_load(L->o.calib, &L->calib) != KR_OK) {
+            kr_log(KR_LOG_ERROR, "%s", kr_calib_error());
+            return false;
+        }
+        if (L->calib->img_w != src_w || L->calib->img_h != src_h) {
+            kr_log(KR_LOG_ERROR, "%s: calibration is for %dx%d frames, the source gives %dx%d", L->o.calib,
+                   L->calib->img_w, L->calib->img_h, src_w, src_h);
+            return false;
+        }
+        if (!L->calib->ok)
+            notice(L, true, "calibration is poor (%s): every ruling will need review", L->calib->reason);
+    }
+    L->map.calib = L->calib;
+    L->map.sx = (double)f0->img.w / src_w;
+    L->map.sy = (double)f0->img.h / src_h;
+    kr_track_config tcfg;
+    kr_track_config_default(&tcfg);
+    tcfg.mm_per_px = L->o.mm_per_px;
+    kr_status s = kr_track_create(&tcfg, map_scaled, L, f0->img.w, f0->img.h, &L->trk);
+    if (s != KR_OK) {
+        kr_log(KR_LOG_ERROR, "live: tracker: %s", kr_status_str(s));
+        return false;
+    }
+    kr_track_card_init cinit[KR_TRACK_MAX_CARDS];
+    int                nc = 0;
+    for (int k = 0; k < L->layout_rec.n_cards && nc < KR_TRACK_MAX_CARDS; k++) {
+        cinit[nc].id = L->layout_rec.cards[k].card;
+        cinit[nc].owner = L->layout_rec.cards[k].owner == KR_SIDE_B ? KR_TRACK_B : KR_TRACK_A;
+        cinit[nc].x_mm = L->layout_rec.cards[k].x_mm;
+        cinit[nc].y_mm = L->layout_rec.cards[k].y_mm;
+        nc++;
+    }
+    if (kr_track_set_layout(L->trk, cinit, nc) != KR_OK) {
+        kr_log(KR_LOG_ERROR, "live: tracker: %s", kr_track_last_error(L->trk));
+        return false;
+    }
+    L->frame_w = f0->img.w;
+    L->frame_h = f0->img.h;
+    return true;
+}
+
+static void publish_status(live *L, const char *source, const char *msg)
+{
+    double fps = 0;
+    int64_t el = kr_clock_us() - L->wall0_us;
+    if (el > 0 && L->frames > 1)
+        fps = L->frames * 1e6 / (double)el;
+    double p50 = 0;
+    if (L->n_lat) {
+        /* a cheap recent figure: mean of the last 30 samples */
+        int64_t k0 = L->n_lat > 30 ? L->n_lat - 30 : 0;
+        for (int64_t k = k0; k < L->n_lat; k++)
+            p50 += L->lat_ms[k % LAT_MAX];
+        p50 /= (double)(L->n_lat - k0);
+    }
+    char m[200] = "";
+    if (msg)
+        for (size_t i = 0; msg[i] && i + 1 < sizeof m; i++)
+            m[i] = (msg[i] == '"' || msg[i] == '\\' || (unsigned char)msg[i] < 32) ? '\'' : msg[i];
+    snprintf(L->status, sizeof L->status,
+             "{\"source\":\"%s\",\"message\":\"%s\",\"fps\":%.2f,\"frames\":%" PRId64
+             ",\"t_us\":%" PRId64 ",\"lag_ms\":%.1f,\"ev_lat_ms\":%.2f,\"behind\":%s,\"pending\":%zu}",
+             source, m, fps, L->frames, L->last_frame_t, L->max_lag_ms, p50, L->behind ? "true" : "false",
+             L->pend.n);
+    if (L->srv) {
+        kr_serve_http_publish(L->srv, "status", L->status);
+        set_state(L);
+    }
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return x < y ? -1 : x > y;
+}
+
+static bool write_summary(live *L, const char *ended)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/summary.json", L->o.out);
+    kr_outfile_t of;
+    if (kr_outfile_open(path, &of) != KR_OK)
+        return false;
+    int64_t n = L->n_lat < LAT_MAX ? L->n_lat : LAT_MAX;
+    double  p50 = 0, p95 = 0, p99 = 0, mx = 0;
+    if (n > 0) {
+        qsort(L->lat_ms, (size_t)n, sizeof *L->lat_ms, cmp_float);
+        p50 = L->lat_ms[n / 2];
+        p95 = L->lat_ms[(n * 95) / 100];
+        p99 = L->lat_ms[(n * 99) / 100];
+        mx = L->lat_ms[n - 1];
+    }
+    FILE *f = of.fp;
+    fprintf(f, "{\n  \"format\": \"karuta-summary/1\",\n  \"mode\": \"live\",\n  \"source\": \"");
+    for (const char *c = L->o.source; *c; c++)
+        fprintf(f, (*c == '"' || *c == '\\') ? "\\%c" : ((unsigned char)*c < 32 ? " " : "%c"), *c);
+    fprintf(f, "\",\n  \"frames\": %" PRId64 ",\n  \"duration_s\": %.3f,\n", L->frames, L->last_frame_t / 1e6);
+    fprintf(f, "  \"rulings\": %d,\n  \"needs_review\": %d,\n", L->n_rulings, L->n_review);
+    fprintf(f, "  \"counts\": {\"A\": %d, \"B\": %d},\n", kr_rules_count(L->st, KR_SIDE_A), kr_rules_count(L->st, KR_SIDE_B));
+    if (L->have_end && L->end.winner != KR_SIDE_NONE)
+        fprintf(f, "  \"winner\": \"%s\",\n", L->end.winner == KR_SIDE_A ? "A" : "B");
+    else
+        fprintf(f, "  \"winner\": null,\n");
+    fprintf(f, "  \"latency_ms\": {\"capture_to_processed\": {\"p50\": %.2f, \"p95\": %.2f, \"p99\": %.2f, \"max\": %.2f},\n",
+            p50, p95, p99, mx);
+    fprintf(f, "                 \"events_written_after_capture_hold\": %.1f,\n", L->o.hold_us / 1000.0);
+    fprintf(f, "                 \"settle_to_ruling_published\": {\"mean\": %.1f, \"max\": %.1f, \"n\": %d}},\n",
+            L->n_settle_lat ? L->settle_lat_sum / L->n_settle_lat : 0.0, L->settle_lat_max, L->n_settle_lat);
+    fprintf(f, "  \"max_lag_ms\": %.1f,\n  \"late_observations\": %d,\n  \"source_failures\": %d,\n", L->max_lag_ms,
+            L->late_obs, L->source_failures);
+    fprintf(f, "  \"ended\": \"%s\"\n}\n", ended);
+    return kr_outfile_commit(&of) == KR_OK;
+}
+
+static FILE *open_out(const char *dir, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        kr_log(KR_LOG_ERROR, "live: %s: cannot write: %s", path, strerror(errno));
+    return f;
+}
 
 int kr_cmd_live(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    kr_log(KR_LOG_ERROR, "live: not implemented yet");
-    return 1;
+    live *L = calloc(1, sizeof *L);
+    if (!L) {
+        kr_log(KR_LOG_ERROR, "live: out of memory");
+        return 1;
+    }
+    int rc = parse_args(argc, argv, &L->o);
+    if (rc) {
+        free(L);
+        return rc < 0 ? 0 : rc;
+    }
+    rc = 1;
+    const char *ended = "error";
+    L->rec = malloc(sizeof *L->rec);
+    L->st = malloc(sizeof *L->st);
+    L->spec = malloc(sizeof *L->spec);
+    L->out = malloc(sizeof *L->out);
+    L->lat_ms = malloc(LAT_MAX * sizeof *L->lat_ms);
+    pthread_mutex_init(&L->snap.lock, NULL);
+    pthread_cond_init(&L->snap.cond, NULL);
+    if (!L->rec || !L->st || !L->spec || !L->out || !L->lat_ms) {
+        kr_log(KR_LOG_ERROR, "live: out of memory");
+        goto fail;
+    }
+    L->released_t = INT64_MIN;
+    L->last_reading_t = INT64_MIN;
+    kr_rules_config rcfg;
+    kr_rules_config_default(&rcfg);
+    rcfg.tie_us = L->o.tie_us;
+    if (kr_rules_reset(L->st, &rcfg) != KR_RULES_OK) {
+        kr_log(KR_LOG_ERROR, "live: %s", kr_rules_last_error(L->st));
+        goto fail;
+    }
+    struct stat sb;
+    if (stat(L->o.out, &sb) != 0 && mkdir(L->o.out, 0777) != 0) {
+        kr_log(KR_LOG_ERROR, "live: %s: cannot create the output folder: %s", L->o.out, strerror(errno));
+        goto fail;
+    }
+    L->match_fp = fopen(L->o.match, "r");
+    if (!L->match_fp) {
+        kr_log(KR_LOG_ERROR, "live: %s: %s", L->o.match, strerror(errno));
+        goto fail;
+    }
+    L->ev_fp = open_out(L->o.out, "events.jsonl");
+    L->ru_fp = open_out(L->o.out, "rulings.jsonl");
+    if (!L->ev_fp || !L->ru_fp)
+        goto fail;
+
+    kr_event_config ecfg;
+    kr_event_config_default(&ecfg);
+    if (kr_event_create(&ecfg, &L->evd) != KR_OK) {
+        kr_log(KR_LOG_ERROR, "live: out of memory");
+        goto fail;
+    }
+    if (L->o.http_port >= 0) {
+        kr_serve_http_config hc;
+        kr_serve_http_config_default(&hc);
+        hc.port = (uint16_t)L->o.http_port;
+        if (kr_serve_http_create(&hc, &L->srv) != KR_OK)
+            goto fail; /* message logged */
+        kr_log(KR_LOG_INFO, "live: judge's page on http://127.0.0.1:%u/", (unsigned)kr_serve_http_port(L->srv));
+        L->snap.srv = L->srv;
+        snprintf(L->snap.path, sizeof L->snap.path, "/tmp/karuta-live-snap.%ld.jpg", (long)getpid());
+        if (pthread_create(&L->snap.th, NULL, snap_main, &L->snap) == 0)
+            L->snap.started = true;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    g_stop = 0;
+
+    /* the match header and the layout must be there before the tracker can start */
+    int64_t waited = kr_clock_us();
+    bool    told = false;
+    while (!g_stop) {
+        if (!tail_match(L))
+            goto fail;
+        take_posts(L);
+        if (L->have_match && L->have_layout)
+            break;
+        if (!told && kr_clock_us() - waited > 1000000) {
+            notice(L, true, "waiting for the match and layout records in %s", L->o.match);
+            told = true;
+        }
+        struct timespec ts = {0, 100000000L};
+        nanosleep(&ts, NULL);
+    }
+    if (!L->have_match || !L->have_layout) {
+        ended = "signal";
+        rc = 0;
+        goto finish;
+    }
+    publish_status(L, "starting", NULL);
+    set_state(L);
+    /* records read before the detector existed: give it the readings now, in order */
+    for (size_t i = 0; i < L->pend.n; i++) {
+        const kr_rules_record *r = &L->pend.p[i].rec;
+        if (r->type == KR_REC_MATCH) {
+            kr_event_declare_hand(L->evd, 0, r->declared[0]);
+            kr_event_declare_hand(L->evd, 1, r->declared[1]);
+        }
+    }
+
+    /* ---- frames ---- */
+    int     src_w = 0, src_h = 0;
+    double  backoff = 0.5;
+    int64_t last_tail = 0, last_status = 0, last_snap = 0;
+    bool    playing = false;
+    L->wall0_us = kr_clock_us();
+    while (!g_stop) {
+        if (!L->cap) {
+            kr_status s = open_source(L, &src_w, &src_h);
+            if (s != KR_OK) {
+                L->source_failures++;
+                char msg[300];
+                snprintf(msg, sizeof msg, "%s", L->cap ? kr_capture_error(L->cap) : kr_capture_error(NULL));
+                if (s == KR_ERR_EOF && L->o.exit_on_eof && L->frames) {
+                    ended = "eof";
+                    break;
+                }
+                if (s == KR_ERR_INVALID) {
+                    kr_log(KR_LOG_ERROR, "live: --source: %s", msg);
+                    goto fail;
+                }
+                if (s == KR_ERR_FORMAT)
+                    goto fail; /* cannot calibrate: said why */
+                notice(L, true, "source failed (%s); retrying in %.1f s", msg, backoff);
+                publish_status(L, "retrying", msg);
+                for (int64_t until = kr_clock_us() + (int64_t)(backoff * 1e6); kr_clock_us() < until && !g_stop;) {
+                    struct timespec ts = {0, 50000000L};
+                    nanosleep(&ts, NULL);
+                    tail_match(L);
+                    take_posts(L);
+                }
+                backoff = backoff * 2 > L->o.retry_max_s ? L->o.retry_max_s : backoff * 2;
+                continue;
+            }
+        }
+        kr_frame_t f;
+        kr_status  s = kr_capture_next(L->cap, &f, 100);
+        int64_t    now = kr_clock_us();
+        if (s == KR_OK) {
+            int64_t cap_us = now, cap_wall = wall_ms();
+            if (!playing) {
+                playing = true;
+                backoff = 0.5;
+                publish_status(L, "playing", NULL);
+            }
+            if (!L->trk) {
+                if (!setup_pipeline(L, &f, src_w, src_h))
+                    goto fail;
+                L->t0_us = f.t_us;
+                L->wall0_us = now;
+            }
+            if (f.img.w != L->frame_w || f.img.h != L->frame_h) {
+                kr_log(KR_LOG_ERROR, "live: the source changed size (%dx%d, was %dx%d)", f.img.w, f.img.h,
+                       L->frame_w, L->frame_h);
+                goto fail;
+            }
+            if (now - last_tail > 100000) {
+                last_tail = now;
+                if (!tail_match(L))
+                    goto fail;
+            }
+            take_posts(L);
+            const kr_track_frame *tf;
+            if (kr_track_update(L->trk, &f.img, f.t_us, f.gap_us, &tf) != KR_OK) {
+                kr_log(KR_LOG_ERROR, "live: tracker: %s", kr_track_last_error(L->trk));
+                goto fail;
+            }
+            L->frames++;
+            L->last_frame_t = f.t_us;
+            L->capt_t[L->capt_n % CAPT_RING] = f.t_us;
+            L->capt_wall[L->capt_n % CAPT_RING] = cap_wall;
+            L->capt_n++;
+            const kr_event_obs *eo;
+            int                 ne;
+            int64_t             settle_t = -1;
+            kr_event_update(L->evd, tf, &eo, &ne);
+            for (int i = 0; i < ne; i++) {
+                pend e;
+                e.rec = eo[i].rec;
+                e.diag = eo[i];
+                e.is_obs = true;
+                e.order = L->order++;
+                e.wall_ms = cap_wall;
+                if (e.rec.t_us < L->released_t) {
+                    L->late_obs++;
+                    kr_log(KR_LOG_WARN, "live: %s at %.3f s came %.0f ms after it could be written in order "
+                           "(raise --hold-ms); written now",
+                           kr_rules_rec_type_name(e.rec.type), e.rec.t_us / 1e6, (L->released_t - e.rec.t_us) / 1e3);
+                    e.rec.t_us = L->released_t;
+                }
+                if (!pend_insert(&L->pend, &e))
+                    goto fail;
+                if (e.rec.type == KR_REC_SETTLE)
+                    settle_t = e.rec.t_us;
+            }
+            if (!release_until(L, watermark(L, ecfg.early_window_us)))
+                goto fail;
+            if (settle_t >= 0)
+                provisional(L, settle_t);
+            /* capture -> this frame's observations detected and everything due written */
+            float lat = (float)((kr_clock_us() - cap_us) / 1000.0);
+            L->lat_ms[L->n_lat % LAT_MAX] = lat;
+            L->n_lat++;
+            /* behind real time? (only meaningful when the source is paced) */
+            if (!L->o.no_sync) {
+                double lag = ((now - L->wall0_us) - (f.t_us - L->t0_us)) / 1000.0;
+                if (lag > L->max_lag_ms)
+                    L->max_lag_ms = lag;
+                bool behind = lag > 250;
+                if (behind != L->behind) {
+                    L->behind = behind;
+                    if (behind)
+                        kr_log(KR_LOG_WARN, "live: analysis is %.0f ms behind real time (no frame is dropped)", lag);
+                    publish_status(L, "playing", behind ? "behind real time" : NULL);
+                }
+            }
+            if (L->srv && now - last_snap > 300000) {
+                last_snap = now;
+                snap_offer(&L->snap, &f.img);
+            }
+            if (now - last_status > 1000000) {
+                last_status = now;
+                publish_status(L, "playing", NULL);
+            }
+            if (L->o.max_s > 0 && f.t_us - L->t0_us >= (int64_t)(L->o.max_s * 1e6)) {
+                ended = "max-s";
+                break;
+            }
+        } else if (s == KR_ERR_AGAIN) {
+            tail_match(L);
+            take_posts(L);
+            if (now - last_status > 1000000) {
+                last_status = now;
+                publish_status(L, playing ? "waiting" : "starting", NULL);
+            }
+        } else {
+            bool eof = s == KR_ERR_EOF;
+            char msg[300];
+            snprintf(msg, sizeof msg, "%s", eof ? "end of stream" : kr_capture_error(L->cap));
+            playing = false;
+            if (eof && L->o.exit_on_eof) {
+                ended = "eof";
+                break;
+            }
+            L->source_failures++;
+            notice(L, true, "source %s: %s; retrying", eof ? "ended" : "failed", msg);
+            publish_status(L, eof ? "ended" : "error", msg);
+            for (int64_t until = kr_clock_us() + (int64_t)(backoff * 1e6); kr_clock_us() < until && !g_stop;) {
+                struct timespec ts = {0, 50000000L};
+                nanosleep(&ts, NULL);
+                tail_match(L);
+                take_posts(L);
+            }
+            backoff = backoff * 2 > L->o.retry_max_s ? L->o.retry_max_s : backoff * 2;
+            if (kr_capture_reopen(L->cap) != KR_OK)
+                notice(L, true, "source reopen failed: %s", kr_capture_error(L->cap));
+        }
+    }
+    if (g_stop)
+        ended = "signal";
+
+finish:
+    /* end: everything still held goes out in order, then the engine finishes */
+    tail_match(L);
+    take_posts(L);
+    if (L->trk) {
+        const kr_event_obs *eo;
+        int                 ne;
+        kr_event_finish(L->evd, &eo, &ne);
+        for (int i = 0; i < ne; i++) {
+            pend e;
+            e.rec = eo[i].rec;
+            e.diag = eo[i];
+            e.is_obs = true;
+            e.order = L->order++;
+            e.wall_ms = wall_ms();
+            if (e.rec.t_us < L->released_t)
+                e.rec.t_us = L->released_t;
+            pend_insert(&L->pend, &e);
+        }
+    }
+    if (L->ev_fp && L->ru_fp) {
+        /* records of the log beyond the last frame stay unruled-for-frames but are written */
+        if (!release_until(L, INT64_MAX))
+            goto fail;
+        kr_rules_finish(L->st);
+        if (!drain_rulings(L))
+            goto fail;
+    }
+    if (L->srv)
+        publish_status(L, "stopped", ended);
+    if (!write_summary(L, ended))
+        kr_log(KR_LOG_WARN, "live: %s/summary.json: cannot write", L->o.out);
+    kr_log(KR_LOG_INFO, "live: stopped (%s) after %" PRId64 " frames, %d rulings", ended, L->frames, L->n_rulings);
+    rc = 0;
+fail:
+    snap_stop(&L->snap);
+    kr_serve_http_destroy(L->srv);
+    kr_capture_destroy(L->cap);
+    kr_event_destroy(L->evd);
+    kr_track_destroy(L->trk);
+    kr_calib_destroy(L->calib);
+    if (L->ev_fp)
+        fclose(L->ev_fp);
+    if (L->ru_fp)
+        fclose(L->ru_fp);
+    if (L->match_fp)
+        fclose(L->match_fp);
+    for (int i = 0; i < L->n_rulings_json; i++)
+        free(L->rulings_json[i]);
+    free(L->pend.p);
+    free(L->diags.d);
+    free(L->line);
+    free(L->rec);
+    free(L->st);
+    free(L->spec);
+    free(L->out);
+    free(L->lat_ms);
+    free(L);
+    return rc;
 }
