@@ -1,10 +1,13 @@
 /* test_media.c - kr_media reader/writer round trips: counts, sizes, presentation
  * times (constant and variable rate), seeking, damaged files and output hygiene.
  * SPDX-License-Identifier: MIT */
+#include "kr_app.h"
+#include "kr_cv.h"
 #include "kr_media.h"
 
 #include <CUnit/Basic.h>
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,6 +319,152 @@ static void test_writer_rejects_bad_input(void)
     CU_ASSERT_NOT_EQUAL(access(p, F_OK), 0);
 }
 
+
+/* ---- karuta-ref clip (kr_cmd_clip, run in process) ---------------------------- */
+static int run_clip(const char *a0, ...)
+{
+    char *argv[32];
+    int argc = 0;
+    va_list ap;
+    va_start(ap, a0);
+    for (const char *a = a0; a && argc < 31; a = va_arg(ap, const char *))
+        argv[argc++] = (char *)a;
+    va_end(ap);
+    argv[argc] = NULL;
+    return kr_cmd_clip(argc, argv);
+}
+
+/* Reads a clip back: frame count, first/last time, and which source frame the first shows. */
+static int read_clip(const char *p, int *n, int64_t *first_t, int64_t *last_t, int *first_shown,
+                     int64_t *duration_us)
+{
+    kr_media_reader_t *r = NULL;
+    if (kr_media_reader_open(p, &r) != KR_OK)
+        return 0;
+    kr_media_info_t info;
+    kr_media_reader_info(r, &info);
+    *duration_us = info.duration_us;
+    kr_frame_t f;
+    *n = 0;
+    while (kr_media_reader_next(r, &f) == KR_OK) {
+        if (*n == 0) {
+            *first_t = f.t_us;
+            *first_shown = frame_shown(&f.img);
+        }
+        *last_t = f.t_us;
+        (*n)++;
+    }
+    kr_media_reader_destroy(r);
+    return 1;
+}
+
+static void test_clip_window_frames_and_sheet(void)
+{
+    char src[128], out[128], png[128];
+    path_in_dir(src, sizeof src, "match.mp4");
+    path_in_dir(out, sizeof out, "clip.mp4");
+    path_in_dir(png, sizeof png, "clip.png");
+    CU_ASSERT_EQUAL_FATAL(write_clip(src, 90, NULL), KR_OK); /* 3 s at 30 fps */
+    CU_ASSERT_EQUAL_FATAL(run_clip("clip", src, "--at", "1.5", "--before", "0.5", "--after", "1.0", "-o", out,
+                                   (char *)NULL), 0);
+    int n = 0, shown = -1;
+    int64_t t0 = -1, t1 = -1, dur = 0;
+    CU_ASSERT_FATAL(read_clip(out, &n, &t0, &t1, &shown, &dur));
+    /* [1.0, 2.5) s: source frames 30 .. 74 */
+    CU_ASSERT_EQUAL(n, 45);
+    CU_ASSERT_EQUAL(t0, 0);
+    CU_ASSERT(llabs(t1 - 44 * 1000000 / 30) <= 1);
+    CU_ASSERT(llabs(dur - 1500000) <= 1000);
+    CU_ASSERT(abs(shown - square_x(30)) <= 1);
+    kr_image_t sheet;
+    uint8_t *px_sheet = NULL;
+    CU_ASSERT_EQUAL(kr_cv_read_image(png, &sheet, &px_sheet), KR_OK);
+    CU_ASSERT(sheet.w > 4 * 100 && sheet.h > 2 * 60);
+    free(px_sheet);
+    remove(out);
+    remove(png);
+
+    /* slowed down 4 times: same frames, 4 times the duration */
+    CU_ASSERT_EQUAL_FATAL(run_clip("clip", src, "--at", "1.5", "--before", "0.5", "--after", "1.0", "--slow", "4",
+                                   "-o", out, (char *)NULL), 0);
+    CU_ASSERT_FATAL(read_clip(out, &n, &t0, &t1, &shown, &dur));
+    CU_ASSERT_EQUAL(n, 45);
+    CU_ASSERT(llabs(t1 - 4 * 44 * 1000000 / 30) <= 4);
+    CU_ASSERT(llabs(dur - 6000000) <= 4000);
+    remove(out);
+    remove(png);
+    remove(src);
+}
+
+static void test_clip_marks_contacts(void)
+{
+    char src[128], out[128], png[128], ev[128];
+    path_in_dir(src, sizeof src, "m2.mp4");
+    path_in_dir(out, sizeof out, "c2.mp4");
+    path_in_dir(png, sizeof png, "c2.png");
+    path_in_dir(ev, sizeof ev, "events.jsonl");
+    CU_ASSERT_EQUAL_FATAL(write_clip(src, 60, NULL), KR_OK);
+    FILE *f = fopen(ev, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("{\"type\":\"match\",\"format\":\"karuta-match/1\"}\n"
+          "{\"type\":\"kami_start\",\"seq\":1,\"card\":17,\"t_us\":100000}\n"
+          "{\"type\":\"touch\",\"id\":\"e1\",\"t_us\":1010000,\"player\":\"B\",\"hand\":\"right\",\"card\":17,"
+          "\"territory\":\"A\"}\n", f);
+    fclose(f);
+    CU_ASSERT_EQUAL_FATAL(run_clip("clip", src, "--at", "1.0", "--before", "0.5", "--after", "0.5", "--events", ev,
+                                   "-o", out, (char *)NULL), 0);
+    /* the first frame at or after the touch (t = 1.0333 s, clip frame 16) has a B-coloured
+     * (orange) border, the frame before it has not */
+    kr_media_reader_t *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_media_reader_open(out, &r), KR_OK);
+    kr_frame_t fr;
+    int k = 0, orange_before = -1, orange_at = -1;
+    while (kr_media_reader_next(r, &fr) == KR_OK) {
+        const uint8_t *p = fr.img.px + (size_t)(fr.img.h / 2) * fr.img.stride + 1 * 3;
+        int orange = p[2] > 180 && p[0] < 120;
+        if (k == 15)
+            orange_before = orange;
+        if (k == 16)
+            orange_at = orange;
+        k++;
+    }
+    kr_media_reader_destroy(r);
+    CU_ASSERT_EQUAL(orange_before, 0);
+    CU_ASSERT_EQUAL(orange_at, 1);
+    remove(out);
+    remove(png);
+
+    /* a broken events file names its line and leaves nothing */
+    f = fopen(ev, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("{\"type\":\"touch\",\"t_us\":1}\n{\"type\":\"touch\"\n", f);
+    fclose(f);
+    CU_ASSERT_EQUAL(run_clip("clip", src, "--at", "1.0", "--events", ev, "-o", out, (char *)NULL), 1);
+    CU_ASSERT_NOT_EQUAL(access(out, F_OK), 0);
+    remove(ev);
+    remove(src);
+}
+
+static void test_clip_bad_input_leaves_nothing(void)
+{
+    char src[128], out[128];
+    path_in_dir(src, sizeof src, "m3.mp4");
+    path_in_dir(out, sizeof out, "c3.mp4");
+    CU_ASSERT_EQUAL_FATAL(write_clip(src, 30, NULL), KR_OK); /* 1 s */
+    int before = dir_entries();
+    CU_ASSERT_EQUAL(run_clip("clip", src, "--at", "5", "-o", out, (char *)NULL), 1);     /* after the end */
+    CU_ASSERT_EQUAL(run_clip("clip", src, "--at", "-1", "-o", out, (char *)NULL), 1);    /* before the start */
+    CU_ASSERT_EQUAL(run_clip("clip", src, "--at", "0.5", "--before", "0", "--after", "0", "-o", out,
+                             (char *)NULL), 1);                                           /* empty window */
+    CU_ASSERT_EQUAL(run_clip("clip", src, "--at", "0.5", "--before", "-1", "-o", out, (char *)NULL), 1);
+    CU_ASSERT_EQUAL(run_clip("clip", src, "--at", "0.5", "-o", "/nonexistent-dir/c.mp4", (char *)NULL), 1);
+    CU_ASSERT_EQUAL(run_clip("clip", src, "--at", "abc", "-o", out, (char *)NULL), 2);   /* usage */
+    CU_ASSERT_EQUAL(run_clip("clip", src, "-o", out, (char *)NULL), 2);                  /* no --at */
+    CU_ASSERT_EQUAL(run_clip("clip", src, "--at", "0.5", "--slow", "0", "-o", out, (char *)NULL), 2);
+    CU_ASSERT_EQUAL(dir_entries(), before); /* no output, no temporary */
+    remove(src);
+}
+
 static int suite_init(void)
 {
     snprintf(dir, sizeof dir, "/tmp/kr_media_XXXXXX");
@@ -341,6 +490,9 @@ int main(void)
     CU_add_test(s, "writer_destroy_without_close_leaves_nothing",
                 test_writer_destroy_without_close_leaves_nothing);
     CU_add_test(s, "writer_rejects_bad_input", test_writer_rejects_bad_input);
+    CU_add_test(s, "clip_window_frames_and_sheet", test_clip_window_frames_and_sheet);
+    CU_add_test(s, "clip_marks_contacts", test_clip_marks_contacts);
+    CU_add_test(s, "clip_bad_input_leaves_nothing", test_clip_bad_input_leaves_nothing);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures() + CU_get_number_of_suites_failed();

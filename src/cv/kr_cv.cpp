@@ -70,6 +70,24 @@ extern "C" kr_status kr_cv_read_image(const char *path, kr_image_t *out, uint8_t
     KR_CV_CATCH
 }
 
+extern "C" kr_status kr_cv_resize(const kr_image_t *src, kr_image_t *dst)
+{
+    KR_CV_TRY
+    if (!src || !dst || !src->px || !dst->px || src->w <= 0 || src->h <= 0 || dst->w <= 0 || dst->h <= 0)
+        return KR_ERR_INVALID;
+    cv::Mat s = view(src), d = view(dst);
+    int interp = (dst->w < src->w) ? cv::INTER_AREA : cv::INTER_LINEAR;
+    if (src->channels == dst->channels) {
+        cv::resize(s, d, d.size(), 0, 0, interp);
+    } else {
+        static thread_local cv::Mat tmp; /* reused: no allocation once sized */
+        cv::resize(s, tmp, d.size(), 0, 0, interp);
+        cv::cvtColor(tmp, d, src->channels == 3 ? cv::COLOR_BGR2GRAY : cv::COLOR_GRAY2BGR);
+    }
+    return KR_OK;
+    KR_CV_CATCH
+}
+
 /* ---- synth (rendering helpers) ---------------------------------------- */
 
 /* ---- calib ------------------------------------------------------------ */
@@ -258,3 +276,200 @@ extern "C" kr_status kr_cv_track_upscale(const kr_image_t *src, kr_image_t *dst,
 }
 
 /* ---- draw (overlays) -------------------------------------------------- */
+static const int draw_shift = 4; /* 1/16 px sub-pixel precision */
+
+static cv::Scalar draw_color(const kr_image_t *img, const uint8_t bgr[3])
+{
+    if (img->channels == 1)
+        return cv::Scalar(0.114 * bgr[0] + 0.587 * bgr[1] + 0.299 * bgr[2]);
+    return cv::Scalar(bgr[0], bgr[1], bgr[2]);
+}
+
+static bool draw_ok(const kr_image_t *img)
+{
+    return img && img->px && img->w > 0 && img->h > 0 && (img->channels == 1 || img->channels == 3);
+}
+
+static cv::Point draw_pt(double x, double y)
+{
+    const double k = (double)(1 << draw_shift);
+    /* clamp far-away points so the fixed-point coordinates cannot overflow */
+    x = std::fmax(-1e6, std::fmin(1e6, x));
+    y = std::fmax(-1e6, std::fmin(1e6, y));
+    return cv::Point((int)std::lround(x * k), (int)std::lround(y * k));
+}
+
+extern "C" kr_status kr_cv_draw_line(kr_image_t *img, double x0, double y0, double x1, double y1,
+                                     const uint8_t bgr[3], int thickness)
+{
+    KR_CV_TRY
+    if (!draw_ok(img) || !bgr || thickness < 1)
+        return KR_ERR_INVALID;
+    cv::Mat m = view(img);
+    cv::line(m, draw_pt(x0, y0), draw_pt(x1, y1), draw_color(img, bgr), thickness, cv::LINE_AA, draw_shift);
+    return KR_OK;
+    KR_CV_CATCH
+}
+
+extern "C" kr_status kr_cv_draw_polyline(kr_image_t *img, const double *xy, int n, int closed,
+                                         const uint8_t bgr[3], int thickness)
+{
+    KR_CV_TRY
+    if (!draw_ok(img) || !bgr || !xy || n < 2 || thickness < 1)
+        return KR_ERR_INVALID;
+    static thread_local std::vector<cv::Point> pts;
+    pts.clear();
+    for (int i = 0; i < n; i++)
+        pts.push_back(draw_pt(xy[2 * i], xy[2 * i + 1]));
+    const cv::Point *pp = pts.data();
+    cv::Mat m = view(img);
+    cv::polylines(m, &pp, &n, 1, closed != 0, draw_color(img, bgr), thickness, cv::LINE_AA, draw_shift);
+    return KR_OK;
+    KR_CV_CATCH
+}
+
+/* Blends a shape drawn by fn into img at alpha, touching only the shape's bounding
+ * box (scratch buffer reused across calls). */
+template <typename F>
+static void draw_blended(cv::Mat &m, cv::Rect box, double alpha, F fn)
+{
+    box &= cv::Rect(0, 0, m.cols, m.rows);
+    if (box.area() <= 0)
+        return;
+    if (alpha >= 1.0) {
+        fn(m);
+        return;
+    }
+    static thread_local cv::Mat scratch_buf; /* grows only: no allocation per call */
+    if (scratch_buf.rows < box.height || scratch_buf.cols < box.width || scratch_buf.type() != m.type())
+        scratch_buf.create(std::max(box.height, scratch_buf.rows), std::max(box.width, scratch_buf.cols), m.type());
+    cv::Mat scratch = scratch_buf(cv::Rect(0, 0, box.width, box.height));
+    cv::Mat roi = m(box);
+    roi.copyTo(scratch);
+    fn(m);
+    cv::addWeighted(roi, alpha, scratch, 1.0 - alpha, 0.0, roi);
+}
+
+extern "C" kr_status kr_cv_draw_polygon_fill(kr_image_t *img, const double *xy, int n,
+                                             const uint8_t bgr[3], double alpha)
+{
+    KR_CV_TRY
+    if (!draw_ok(img) || !bgr || !xy || n < 3 || !(alpha >= 0.0 && alpha <= 1.0))
+        return KR_ERR_INVALID;
+    if (alpha == 0.0)
+        return KR_OK;
+    static thread_local std::vector<cv::Point> pts;
+    pts.clear();
+    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+    for (int i = 0; i < n; i++) {
+        pts.push_back(draw_pt(xy[2 * i], xy[2 * i + 1]));
+        x0 = std::fmin(x0, xy[2 * i]);
+        x1 = std::fmax(x1, xy[2 * i]);
+        y0 = std::fmin(y0, xy[2 * i + 1]);
+        y1 = std::fmax(y1, xy[2 * i + 1]);
+    }
+    x0 = std::fmax(x0, -1.0); y0 = std::fmax(y0, -1.0);
+    x1 = std::fmin(x1, img->w + 1.0); y1 = std::fmin(y1, img->h + 1.0);
+    if (x1 < x0 || y1 < y0)
+        return KR_OK; /* entirely outside */
+    cv::Rect box((int)std::floor(x0) - 1, (int)std::floor(y0) - 1, (int)std::ceil(x1 - x0) + 3,
+                 (int)std::ceil(y1 - y0) + 3);
+    cv::Mat m = view(img);
+    cv::Scalar c = draw_color(img, bgr);
+    draw_blended(m, box, alpha, [&](cv::Mat &mm) {
+        const cv::Point *pp = pts.data();
+        int np = n;
+        cv::fillPoly(mm, &pp, &np, 1, c, cv::LINE_AA, draw_shift);
+    });
+    return KR_OK;
+    KR_CV_CATCH
+}
+
+extern "C" kr_status kr_cv_draw_circle(kr_image_t *img, double cx, double cy, double r,
+                                       const uint8_t bgr[3], int thickness)
+{
+    KR_CV_TRY
+    if (!draw_ok(img) || !bgr || !(r >= 0.0))
+        return KR_ERR_INVALID;
+    cv::Mat m = view(img);
+    int rr = (int)std::lround(std::fmin(r, 1e6) * (1 << draw_shift));
+    cv::circle(m, draw_pt(cx, cy), rr, draw_color(img, bgr), thickness > 0 ? thickness : cv::FILLED,
+               cv::LINE_AA, draw_shift);
+    return KR_OK;
+    KR_CV_CATCH
+}
+
+extern "C" kr_status kr_cv_draw_rect_fill(kr_image_t *img, int x, int y, int w, int h,
+                                          const uint8_t bgr[3], double alpha)
+{
+    KR_CV_TRY
+    if (!draw_ok(img) || !bgr || w < 0 || h < 0 || !(alpha >= 0.0 && alpha <= 1.0))
+        return KR_ERR_INVALID;
+    cv::Rect box = cv::Rect(x, y, w, h) & cv::Rect(0, 0, img->w, img->h);
+    if (box.area() <= 0 || alpha == 0.0)
+        return KR_OK;
+    cv::Mat m = view(img);
+    cv::Mat roi = m(box);
+    cv::Scalar c = draw_color(img, bgr);
+    if (alpha >= 1.0) {
+        roi.setTo(c);
+    } else {
+        roi.convertTo(roi, -1, 1.0 - alpha); /* in place, no temporary image */
+        cv::add(roi, c * alpha, roi);
+    }
+    return KR_OK;
+    KR_CV_CATCH
+}
+
+static double text_scale(double height_px, int thickness)
+{
+    return cv::getFontScaleFromHeight(cv::FONT_HERSHEY_SIMPLEX, (int)std::lround(height_px), thickness);
+}
+
+extern "C" kr_status kr_cv_text_size(const char *ascii, double height_px, int thickness, int *w, int *h)
+{
+    KR_CV_TRY
+    if (!ascii || !w || !h || !(height_px >= 1.0) || thickness < 1)
+        return KR_ERR_INVALID;
+    int base = 0;
+    cv::Size sz = cv::getTextSize(ascii, cv::FONT_HERSHEY_SIMPLEX, text_scale(height_px, thickness), thickness,
+                                  &base);
+    *w = sz.width;
+    *h = sz.height + base;
+    return KR_OK;
+    KR_CV_CATCH
+}
+
+extern "C" kr_status kr_cv_draw_text(kr_image_t *img, const char *ascii, int x, int y, double height_px,
+                                     const uint8_t bgr[3], int thickness, const uint8_t *bg, double bg_alpha)
+{
+    KR_CV_TRY
+    if (!draw_ok(img) || !ascii || !bgr || !(height_px >= 1.0) || thickness < 1)
+        return KR_ERR_INVALID;
+    double scale = text_scale(height_px, thickness);
+    int base = 0;
+    cv::Size sz = cv::getTextSize(ascii, cv::FONT_HERSHEY_SIMPLEX, scale, thickness, &base);
+    if (bg) {
+        kr_status st = kr_cv_draw_rect_fill(img, x - 3, y - 3, sz.width + 6, sz.height + base + 6, bg, bg_alpha);
+        if (st != KR_OK)
+            return st;
+    }
+    cv::Mat m = view(img);
+    cv::putText(m, ascii, cv::Point(x, y + sz.height), cv::FONT_HERSHEY_SIMPLEX, scale, draw_color(img, bgr),
+                thickness, cv::LINE_AA);
+    return KR_OK;
+    KR_CV_CATCH
+}
+
+extern "C" kr_status kr_cv_draw_blend(kr_image_t *dst, const kr_image_t *src, double alpha)
+{
+    KR_CV_TRY
+    if (!draw_ok(dst) || !draw_ok(src) || dst->w != src->w || dst->h != src->h ||
+        dst->channels != src->channels || !(alpha >= 0.0 && alpha <= 1.0))
+        return KR_ERR_INVALID;
+    cv::Mat d = view(dst), s = view(src);
+    cv::addWeighted(d, 1.0 - alpha, s, alpha, 0.0, d);
+    return KR_OK;
+    KR_CV_CATCH
+}
+

@@ -19,6 +19,11 @@ kr_status kr_cv_write_image(const char *path, const kr_image_t *img);
 /* Reads an image file into a malloc'd BGR buffer (*px caller-freed with free()). */
 kr_status kr_cv_read_image(const char *path, kr_image_t *out, uint8_t **px);
 
+/* Resizes src into dst (its own size and channels; dst may be a sub-view of a larger
+ * image, e.g. a contact-sheet cell). Area averaging when shrinking, bilinear when
+ * growing. 1 <-> 3 channel conversion included. */
+kr_status kr_cv_resize(const kr_image_t *src, kr_image_t *dst);
+
 /* ---- synth (rendering helpers) ---------------------------------------- */
 
 /* ---- calib ------------------------------------------------------------ */
@@ -65,6 +70,33 @@ kr_status kr_cv_track_text(kr_image_t *img, double x, double y, const char *text
 kr_status kr_cv_track_upscale(const kr_image_t *src, kr_image_t *dst, int factor);
 
 /* ---- draw (overlays) -------------------------------------------------- */
+/* Overlay drawing, in place on a 3-channel BGR (or 1-channel grey: the colour's
+ * luma is used) view. Coordinates are image px, sub-pixel (drawn anti-aliased with
+ * 1/16 px precision); thickness in px; alpha in [0,1] blends the shape over the
+ * image (1 = opaque). Shapes may extend outside the image (clipped). bgr: 3 bytes. */
+kr_status kr_cv_draw_line(kr_image_t *img, double x0, double y0, double x1, double y1,
+                          const uint8_t bgr[3], int thickness);
+/* xy: n points (x0,y0,x1,y1,...); closed != 0 joins the last point to the first. */
+kr_status kr_cv_draw_polyline(kr_image_t *img, const double *xy, int n, int closed,
+                              const uint8_t bgr[3], int thickness);
+/* Filled polygon (n >= 3 points) blended with alpha. */
+kr_status kr_cv_draw_polygon_fill(kr_image_t *img, const double *xy, int n, const uint8_t bgr[3],
+                                  double alpha);
+/* Circle of radius r px: thickness > 0 outline, thickness <= 0 filled. */
+kr_status kr_cv_draw_circle(kr_image_t *img, double cx, double cy, double r, const uint8_t bgr[3],
+                            int thickness);
+/* Axis-aligned filled rectangle blended with alpha (label backgrounds, dimming). */
+kr_status kr_cv_draw_rect_fill(kr_image_t *img, int x, int y, int w, int h, const uint8_t bgr[3],
+                               double alpha);
+/* ASCII text (Hershey simplex, cv::putText) whose capital letters are about
+ * height_px tall, top-left corner of its box at (x, y). bg: NULL for none, else a
+ * box of that colour blended at bg_alpha behind the text (with a 3 px margin). */
+kr_status kr_cv_draw_text(kr_image_t *img, const char *ascii, int x, int y, double height_px,
+                          const uint8_t bgr[3], int thickness, const uint8_t *bg, double bg_alpha);
+/* Size in px of the box kr_cv_draw_text would fill (without the bg margin). */
+kr_status kr_cv_text_size(const char *ascii, double height_px, int thickness, int *w, int *h);
+/* dst = dst * (1 - alpha) + src * alpha; same size and channels. */
+kr_status kr_cv_draw_blend(kr_image_t *dst, const kr_image_t *src, double alpha);
 
 #ifdef __cplusplus
 }

@@ -184,6 +184,13 @@ static kr_status decode_one(kr_media_reader_t *r)
             return set_err(r, KR_ERR_FORMAT, "%s: truncated or corrupt data after t=%.3f s (frame %lld)",
                            r->path, pos_s(r), (long long)r->next_index);
         }
+        /* while seeking, frames before the target that nothing refers to need not be
+         * decoded at all (B-frames: a good part of the pre-roll after a keyframe) */
+        enum AVDiscard skip = AVDISCARD_DEFAULT;
+        if (r->seek_us >= 0 && r->pkt->pts != AV_NOPTS_VALUE &&
+            pts_to_us(r, r->pkt->pts) + r->period_us < r->seek_us)
+            skip = AVDISCARD_NONREF;
+        r->dec->skip_frame = skip;
         ret = avcodec_send_packet(r->dec, r->pkt);
         av_packet_unref(r->pkt);
         if (ret < 0 && ret != AVERROR(EAGAIN))
