@@ -30,7 +30,8 @@ static void usage(FILE *f)
             "  --tie-us N       simultaneous-touch tolerance for the rules engine (default 0)\n"
             "  --debug-dir D    write tracker overlay PNGs to D (every --debug-every frames)\n"
             "  --debug-every N  default 10\n"
-            "  --mm-per-px X    tracker resolution in mm per mat pixel (default 3)\n");
+            "  --mm-per-px X    tracker resolution in mm per mat pixel (default 3)\n"
+            "  --trace FILE     per-frame tracker state as JSON lines (for tools/eval_track.py)\n");
 }
 
 /* Maps mat mm to the (possibly downscaled) decoded frame through the calibration. */
@@ -118,11 +119,37 @@ static int cmp_idx(const void *a, const void *b)
     return i < j ? -1 : i > j;
 }
 
+/* One line of tracker state per frame (mat mm), for the evaluators. */
+static void write_trace(FILE *f, const kr_track_frame *tf)
+{
+    fprintf(f, "{\"t_us\":%lld,\"ready\":%d,\"gap_us\":%lld,\"contact\":%d,\"hands\":[", (long long)tf->t_us,
+            tf->ready, (long long)tf->gap_us, tf->hand_contact);
+    for (int p = 0; p < 2; p++) {
+        const kr_track_hand *h = &tf->hands[p];
+        fprintf(f, "%s{\"player\":\"%c\",\"present\":%d", p ? "," : "", p ? 'B' : 'A', h->present);
+        if (h->present)
+            fprintf(f, ",\"lead\":[%.1f,%.1f],\"v\":[%.0f,%.0f],\"area\":%.0f,\"in_field\":%d,\"side\":%d,"
+                       "\"shadow_px\":%.0f,\"shadow_dist\":%.1f",
+                    h->lead_x_mm, h->lead_y_mm, h->vx_mm_s, h->vy_mm_s, h->area_mm2, h->in_field, h->side,
+                    h->shadow_px, h->shadow_dist_mm);
+        fputc('}', f);
+    }
+    fprintf(f, "],\"cards\":[");
+    for (int k = 0; k < tf->n_cards; k++) {
+        const kr_track_card *c = &tf->cards[k];
+        fprintf(f, "%s[%d,%.1f,%.1f,%d,%d,%d,%d,%d,%.2f,%.2f,%.2f,%.2f]", k ? "," : "", c->id, c->x_mm, c->y_mm,
+                c->moving, c->displaced, c->occluded, c->out_of_field, c->lost, c->change, c->hand_cover[0],
+                c->hand_cover[1], c->visible);
+    }
+    fprintf(f, "]}\n");
+}
+
 static const char *side_name(kr_rules_side s) { return s == KR_SIDE_A ? "A" : s == KR_SIDE_B ? "B" : NULL; }
 
 int kr_cmd_analyze(int argc, char **argv)
 {
     const char *video = NULL, *match = NULL, *calib_path = NULL, *out_dir = NULL, *debug_dir = NULL;
+    const char *trace_path = NULL;
     int debug_every = 10;
     double mmpp = 3.0;
     kr_rules_config rcfg;
@@ -139,6 +166,8 @@ int kr_cmd_analyze(int argc, char **argv)
             calib_path = argv[++i];
         else if (!strcmp(a, "--out") && has)
             out_dir = argv[++i];
+        else if (!strcmp(a, "--trace") && has)
+            trace_path = argv[++i];
         else if (!strcmp(a, "--debug-dir") && has)
             debug_dir = argv[++i];
         else if (!strcmp(a, "--debug-every") && has) {
@@ -187,7 +216,7 @@ int kr_cmd_analyze(int argc, char **argv)
     kr_calib_t *calib = NULL;
     kr_track_t *trk = NULL;
     kr_event_t *evd = NULL;
-    kr_outfile_t of_ev = {0}, of_ru = {0}, of_su = {0};
+    kr_outfile_t of_ev = {0}, of_ru = {0}, of_su = {0}, of_tr = {0};
     size_t *order = NULL;
     int64_t *keys = NULL;
     char broke[512] = "";
@@ -332,6 +361,10 @@ int kr_cmd_analyze(int argc, char **argv)
         goto fail;
     }
 
+    if (trace_path && kr_outfile_open(trace_path, &of_tr) != KR_OK) {
+        kr_log(KR_LOG_ERROR, "%s: cannot write", trace_path);
+        goto fail;
+    }
     /* ---- frames ---- */
     int tty = isatty(2);
     int64_t t0 = kr_clock_us(), last_prog = 0, frames = 0, last_t = 0, max_gap = 0;
@@ -375,6 +408,8 @@ int kr_cmd_analyze(int argc, char **argv)
                 kr_log(KR_LOG_ERROR, "analyze: out of memory");
                 goto fail;
             }
+        if (of_tr.fp)
+            write_trace(of_tr.fp, tf);
         if (debug_dir && frames % debug_every == 0) {
             kr_image_t ov;
             if (kr_track_draw_overlay(trk, tf, 2, &ov) == KR_OK) {
@@ -550,6 +585,10 @@ int kr_cmd_analyze(int argc, char **argv)
         fprintf(sf, "\"\n}\n");
     } else
         fprintf(sf, "  \"complete\": true,\n  \"error\": null\n}\n");
+    if (of_tr.fp && kr_outfile_commit(&of_tr) != KR_OK) {
+        kr_log(KR_LOG_ERROR, "%s: could not write", trace_path);
+        goto fail;
+    }
     if (kr_outfile_commit(&of_ev) != KR_OK || kr_outfile_commit(&of_ru) != KR_OK ||
         kr_outfile_commit(&of_su) != KR_OK) {
         kr_log(KR_LOG_ERROR, "%s: could not write the outputs", out_dir);
@@ -567,6 +606,8 @@ fail:
         kr_outfile_abort(&of_ru);
     if (of_su.fp)
         kr_outfile_abort(&of_su);
+    if (of_tr.fp)
+        kr_outfile_abort(&of_tr);
     if (in)
         fclose(in);
     free(line);

@@ -40,6 +40,7 @@ typedef struct cp_state {    /* per card and player */
 typedef struct card_state {
     int     id, territory;   /* 0 A, 1 B */
     int     was_moving, was_out, was_lost;
+    int64_t still_t;         /* last frame it was seen, uncovered, at rest */
     int     last_toucher;    /* -1 none */
     double  px, py;          /* previous centre */
     int64_t pt;
@@ -72,6 +73,9 @@ struct kr_event {
     int64_t last_gap_us, last_gap_t;
     int     have_prev;
     kr_track_hand prev_hand[2];
+    double  lx[2][HIST], ly[2][HIST]; /* leading points, newest first */
+    int64_t lt[2][HIST];
+    int     lpresent[2][HIST];
 };
 
 void kr_event_config_default(kr_event_config *cfg)
@@ -191,19 +195,88 @@ static void push_hist(cp_state *s, double sd, int64_t t)
         s->n++;
 }
 
-/* Time the leading point crossed into the outline (grown by margin), interpolated;
- * -1 if it did not cross within the history. sd[0] is the current frame. */
-static int64_t crossing_time(const cp_state *s, double margin, int64_t *err)
+/* Time the leading point crossed into the outline (grown by margin), interpolated: the
+ * earliest crossing at or after t_min within the history (the leading point jitters, so
+ * it may leave and re-enter); -1 if none. sd[0] is the current frame. */
+static int64_t crossing_time_after(const cp_state *s, double margin, int64_t t_min, int64_t *err)
 {
+    int64_t best = -1;
     for (int k = 0; k + 1 < s->n; k++) {
         if (s->sd[k] <= margin && s->sd[k + 1] > margin) {
             double a = s->sd[k + 1] - margin, b = margin - s->sd[k];
             double f = a / (a + b);
             int64_t dt = s->t[k] - s->t[k + 1];
-            *err = (int64_t)(dt * 0.12) + 1500;
-            return s->t[k + 1] + (int64_t)(f * dt);
+            int64_t t = s->t[k + 1] + (int64_t)(f * dt);
+            if (t >= t_min) {
+                best = t;
+                *err = (int64_t)(dt * 0.12) + 1500;
+            }
         }
     }
+    return best;
+}
+
+/* Liang-Barsky: entry parameter (0..1) of segment a->b into the box |x - cx| <= hx,
+ * |y - cy| <= hy; -1 if it does not enter (or starts inside). */
+static double seg_entry(double ax, double ay, double bx, double by, double cx, double cy, double hx, double hy)
+{
+    double dx = bx - ax, dy = by - ay, u0 = 0, u1 = 1;
+    double p[4] = {-dx, dx, -dy, dy};
+    double q[4] = {ax - (cx - hx), (cx + hx) - ax, ay - (cy - hy), (cy + hy) - ay};
+    if (q[0] >= 0 && q[1] >= 0 && q[2] >= 0 && q[3] >= 0)
+        return -1; /* starts inside */
+    for (int i = 0; i < 4; i++) {
+        if (p[i] == 0) {
+            if (q[i] < 0)
+                return -1;
+            continue;
+        }
+        double r = q[i] / p[i];
+        if (p[i] < 0) {
+            if (r > u1)
+                return -1;
+            if (r > u0)
+                u0 = r;
+        } else {
+            if (r < u0)
+                return -1;
+            if (r < u1)
+                u1 = r;
+        }
+    }
+    return u0;
+}
+
+/* Earliest time at or after t_min that player p's leading-point path (straight between
+ * frames) entered the card's rest outline grown by margin; -1 if none in the history. */
+static int64_t path_entry(const kr_event_t *ev, int p, const kr_track_card *c, double margin, int64_t t_min,
+                          int64_t *err)
+{
+    int64_t best = -1;
+    double hx = KR_TRACK_CARD_W_MM / 2 + margin, hy = KR_TRACK_CARD_H_MM / 2 + margin;
+    for (int k = HIST - 2; k >= 0; k--) {
+        if (!ev->lpresent[p][k] || !ev->lpresent[p][k + 1] || ev->lt[p][k] < t_min)
+            continue;
+        double u = seg_entry(ev->lx[p][k + 1], ev->ly[p][k + 1], ev->lx[p][k], ev->ly[p][k], c->rest_x_mm,
+                             c->rest_y_mm, hx, hy);
+        if (u < 0)
+            continue;
+        int64_t dt = ev->lt[p][k] - ev->lt[p][k + 1];
+        int64_t t = ev->lt[p][k + 1] + (int64_t)(u * dt);
+        if (t >= t_min) {
+            *err = (int64_t)(dt * 0.15) + 1500;
+            return t;
+        }
+        (void)best;
+    }
+    return best;
+}
+
+static int64_t crossing_time(const cp_state *s, double margin, int64_t *err)
+{
+    for (int k = 0; k + 1 < s->n; k++)
+        if (s->sd[k] <= margin && s->sd[k + 1] > margin)
+            return crossing_time_after(s, margin, s->t[k + 1], err);
     return -1;
 }
 
@@ -254,6 +327,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             cs->px = fr->cards[k].x_mm;
             cs->py = fr->cards[k].y_mm;
             cs->pt = fr->t_us;
+            cs->still_t = fr->t_us;
             cs->cp[0].rest_t = cs->cp[1].rest_t = -1;
             cs->cp[0].away_t = cs->cp[1].away_t = -1;
         }
@@ -281,6 +355,16 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             ev->entered_t[p] = t;
         }
         ev->in_field[p] = in;
+    }
+    for (int p = 0; p < 2; p++) {
+        memmove(ev->lx[p] + 1, ev->lx[p], (HIST - 1) * sizeof(double));
+        memmove(ev->ly[p] + 1, ev->ly[p], (HIST - 1) * sizeof(double));
+        memmove(ev->lt[p] + 1, ev->lt[p], (HIST - 1) * sizeof(int64_t));
+        memmove(ev->lpresent[p] + 1, ev->lpresent[p], (HIST - 1) * sizeof(int));
+        ev->lx[p][0] = fr->hands[p].lead_x_mm;
+        ev->ly[p][0] = fr->hands[p].lead_y_mm;
+        ev->lt[p][0] = fr->t_us;
+        ev->lpresent[p][0] = fr->hands[p].present;
     }
     apply_marks(ev, fr);
     /* per card: motion, contact cues */
@@ -329,34 +413,51 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             }
         }
         if (newly_moving) {
-            /* sweep: blame the nearest hand */
+            /* sweep: the card moved between still_t (last seen at rest) and now. The pusher
+             * is the hand that came over it in that window: its leading point crossed into
+             * the outline (interpolated crossing = contact), or it already covered it. Two
+             * candidates (a hover above a sweep): the faster hand pushes. */
+            int64_t lo = cs->still_t, hi = fr->t_us;
             int bp = -1;
-            double bsd = cfg->sweep_near_mm;
+            int64_t bt = -1, berr = 0;
+            double bscore = -1e30;
             for (int p = 0; p < 2; p++) {
-                if (!fr->hands[p].present)
+                const kr_track_hand *h = &fr->hands[p];
+                const cp_state *s = &cs->cp[p];
+                int64_t err = 0, tc = path_entry(ev, p, c, cfg->touch_margin_mm, lo - 2 * dt, &err);
+                int near = 0;
+                for (int q = 0; q < s->n && s->t[q] >= lo - dt; q++)
+                    if (s->sd[q] < cfg->sweep_near_mm * 0.5)
+                        near = 1;
+                int boxed = h->present && h->bbox_mm[0] - 30 < c->rest_x_mm + KR_TRACK_CARD_W_MM / 2 &&
+                            h->bbox_mm[2] + 30 > c->rest_x_mm - KR_TRACK_CARD_W_MM / 2 &&
+                            h->bbox_mm[1] - 30 < c->rest_y_mm + KR_TRACK_CARD_H_MM / 2 &&
+                            h->bbox_mm[3] + 30 > c->rest_y_mm - KR_TRACK_CARD_H_MM / 2;
+                if (!near && !boxed && !(h->present && c->hand_cover[p] > 0.05))
                     continue;
-                double sd = cs->cp[p].sd[0] - c->hand_cover[p] * 50;
-                if (sd < bsd) {
-                    bsd = sd;
+                double speed = sqrt(sqr(h->vx_mm_s) + sqr(h->vy_mm_s));
+                const kr_track_hand *ph = &ev->prev_hand[p];
+                double pspeed = ph->present ? sqrt(sqr(ph->vx_mm_s) + sqr(ph->vy_mm_s)) : 0;
+                double score = (speed > pspeed ? speed : pspeed) - 10 * (s->sd[0] > 0 ? s->sd[0] : 0);
+                if (score > bscore) {
+                    bscore = score;
                     bp = p;
+                    if (tc >= lo - 2 * dt && tc <= hi) {
+                        bt = tc; /* still_t may lag: a small shift does not show */
+                        berr = err;
+                    } else {
+                        bt = lo + (hi - lo) / 2;
+                        berr = (int64_t)((hi - lo) / sqrt(12.0)) + 1000;
+                    }
                 }
             }
-            if (bp >= 0 && !cs->cp[bp].contact) {
-                cp_state *s = &cs->cp[bp];
-                int64_t err = 0, tc = crossing_time(s, cfg->touch_margin_mm, &err);
-                int64_t lo = fr->t_us - 2 * dt, hi = fr->t_us;
-                int64_t t;
-                if (tc >= lo && tc <= hi) {
-                    t = tc;
-                } else {
-                    t = fr->t_us - dt / 2;
-                    err = (int64_t)(dt / sqrt(12.0)) + 1000;
-                }
-                touch(ev, fr, k, bp, t, err, 0.95, 1);
-            } else if (bp >= 0) {
+            if (bp >= 0 && !cs->cp[bp].contact)
+                touch(ev, fr, k, bp, bt, berr, hi - lo > 3 * dt ? 0.8 : 0.95, 1);
+            else if (bp >= 0)
                 cs->last_toucher = bp;
-            }
         }
+        if (!c->occluded && !c->moving && !c->displaced && c->visible > 0.6)
+            cs->still_t = fr->t_us;
         cs->was_moving = c->moving || c->displaced;
         /* push-out: the whole outline beyond the field */
         if ((c->out_of_field && !cs->was_out) || (c->lost && !cs->was_lost && !c->out_of_field)) {
