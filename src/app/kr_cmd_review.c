@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -334,8 +335,11 @@ static void finish_clip(const review_opts *o, const char *stage, kr_serve_review
         kr_log(KR_LOG_WARN, "review: clip of reading %d unreadable: %s", (int)j->want.seq, kr_media_reader_error(rd));
         goto fail;
     }
-    int64_t         start = j->want.at_us - (int64_t)(o->before_s * 1e6);
-    kr_serve_clip_t c = {j->want.seq, j->mp4, is_file(png) ? j->png : NULL, info.fps, start < 0 ? 0 : start, o->slow};
+    /* the clip starts at the first source frame at or after at - before (constant rate) */
+    double  src_fps = info.fps * o->slow;
+    double  start_s = (double)j->want.at_us / 1e6 - o->before_s;
+    int64_t start = start_s <= 0 ? 0 : (int64_t)llround(ceil(start_s * src_fps - 1e-3) / src_fps * 1e6);
+    kr_serve_clip_t c = {j->want.seq, j->mp4, is_file(png) ? j->png : NULL, info.fps, start, o->slow};
     kr_serve_review_add_clip(r, &c);
     if (!write_sidecar(side, &c))
         kr_log(KR_LOG_WARN, "review: cannot write %s", side);

@@ -977,7 +977,8 @@ kr_status kr_serve_review_write(const kr_serve_review_t *r, FILE *o)
         esc(o, r->source);
         fputs("</span> &middot; ", o);
     }
-    fprintf(o, "%d readings &middot; %d takes &middot; %d faults</p>", n, n_take, n_fault);
+    fprintf(o, "%d reading%s &middot; %d take%s &middot; %d fault%s</p>", n, n == 1 ? "" : "s", n_take,
+            n_take == 1 ? "" : "s", n_fault, n_fault == 1 ? "" : "s");
     fputs("<div class=\"result\">", o);
     if (r->match_end) {
         const cJSON *c = jget(r->match_end, "counts");
