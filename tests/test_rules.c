@@ -905,6 +905,40 @@ static void test_next_kami_start_or_finish_completes_a_reading(void)
     CU_ASSERT_EQUAL(kr_rules_feed(&st, &rec), KR_RULES_ERR_USAGE);
 }
 
+static void test_provisional_ruling_at_settle_changes_nothing(void)
+{
+    const int a[] = {87, 0}, b[] = {70, 22, 0};
+    kr_rules_config cfg;
+    kr_rules_config_default(&cfg);
+    cfg.provisional = true;
+    CU_ASSERT_EQUAL_FATAL(kr_rules_reset(&st, &cfg), KR_RULES_OK);
+    n_outs = 0;
+    kr_rules_record_init(&rec, KR_REC_MATCH);
+    FEED_OK();
+    kr_rules_record_init(&rec, KR_REC_LAYOUT);
+    rec.cards[rec.n_cards++] = (kr_rules_layout_card){a[0], KR_SIDE_A, KR_ROW_NONE, false, 0, 0};
+    rec.cards[rec.n_cards++] = (kr_rules_layout_card){b[0], KR_SIDE_B, KR_ROW_NONE, false, 0, 0};
+    rec.cards[rec.n_cards++] = (kr_rules_layout_card){b[1], KR_SIDE_B, KR_ROW_NONE, false, 0, 0};
+    FEED_OK();
+    open_reading(1, 87, 10000000);
+    touch(10500000, A, R, 70, B); /* A's fault: B owes her a card */
+    touch(10700000, A, R, 87, A);
+    settle(12000000);
+    CU_ASSERT_EQUAL_FATAL(n_outs, 1);
+    CU_ASSERT_FALSE(outs[0].ruling.final);
+    CU_ASSERT_EQUAL(outs[0].ruling.counts[0], 0);
+    CU_ASSERT_PTR_NULL(match_end()); /* no match end from a provisional ruling */
+    CU_ASSERT_EQUAL(kr_rules_location(&st, 87), A);
+    CU_ASSERT_EQUAL(kr_rules_valid_hand(&st, A), KR_HAND_NONE);
+    send(12500000, B, 22);
+    close_reading(1, 10000000);
+    CU_ASSERT_EQUAL_FATAL(n_outs, 2);
+    CU_ASSERT_TRUE(outs[1].ruling.final);
+    CU_ASSERT_EQUAL(outs[1].ruling.counts[0], 1);
+    CU_ASSERT_PTR_NULL(match_end());
+    CU_ASSERT_EQUAL(kr_rules_valid_hand(&st, A), KR_HAND_RIGHT);
+}
+
 static void test_same_records_give_same_rulings(void)
 {
     kr_ruling first;
@@ -1141,6 +1175,7 @@ int main(void)
         T(test_force_majeure_gives_card_to_owner),
         T(test_ruling_is_final_only_at_shimo_start),
         T(test_next_kami_start_or_finish_completes_a_reading),
+        T(test_provisional_ruling_at_settle_changes_nothing),
         T(test_same_records_give_same_rulings),
         T(test_duplicate_layout_card_is_rejected),
         T(test_out_of_range_card_is_rejected),

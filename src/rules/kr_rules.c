@@ -66,6 +66,7 @@ void kr_rules_config_default(kr_rules_config *cfg)
         return;
     cfg->tie_us = 0;
     cfg->mora_us = 250000;
+    cfg->provisional = false;
 }
 
 /* ---- error text without stdio: "<a><number><b><number><c>" ---------------- */
@@ -514,6 +515,28 @@ static void finalise(kr_rules_state *st, int64_t t)
     rd->active = false;
 }
 
+/* A provisional ruling at settle: rules the reading as if it ended now, queues the
+ * ruling with final = false and puts the match state back (no match end). */
+static void preview(kr_rules_state *st, int64_t t)
+{
+    kr_rules_side loc[KR_RULES_CARDS + 1];
+    bool unread[KR_RULES_CARDS + 1];
+    kr_rules_hand valid[2] = {st->valid[0], st->valid[1]};
+    bool ended = st->ended;
+    int32_t n_before = st->n_out;
+    memcpy(loc, st->loc, sizeof loc);
+    memcpy(unread, st->unread, sizeof unread);
+    finalise(st, t);
+    st->out[(st->out_head + n_before) % 4].ruling.final = false;
+    st->n_out = n_before + 1;
+    memcpy(st->loc, loc, sizeof loc);
+    memcpy(st->unread, unread, sizeof unread);
+    st->valid[0] = valid[0];
+    st->valid[1] = valid[1];
+    st->ended = ended;
+    st->rd.active = true;
+}
+
 /* ---- reading start ---------------------------------------------------------------- */
 
 static void begin_reading(kr_rules_state *st, const kr_rules_record *r)
@@ -808,6 +831,8 @@ kr_rules_status kr_rules_feed(kr_rules_state *st, const kr_rules_record *r)
         }
         break;
     case KR_REC_SETTLE:
+        if (rd->active && rd->in_play && st->cfg.provisional && !rd->voided)
+            preview(st, r->t_us);
         if (rd->active)
             rd->in_play = false;
         break;

@@ -223,6 +223,7 @@ typedef enum {
 typedef struct kr_rules_config {
     int64_t tie_us;  /* touches of both players within this are simultaneous, given to the owner; >= 0, default 0 */
     int64_t mora_us; /* duration of one kana when a reading has no kimariji record; > 0, default 250000 */
+    bool    provisional; /* also queue a provisional ruling (final = false) at each settle; default false */
 } kr_rules_config;
 
 void kr_rules_config_default(kr_rules_config *cfg);
