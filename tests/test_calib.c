@@ -85,6 +85,7 @@ static kr_calib_t *make_camera(const cam *cm)
 typedef struct layout {
     int    n;
     double x[64], y[64], rot[64]; /* centre mm, rotation rad */
+    double rim_mm;                /* width of a dark rim around each card's face (render only) */
 } layout;
 
 /* 25 cards per territory in 3 rows, random gaps, centred on x = 0 as the calibration
@@ -93,6 +94,7 @@ static void make_layout(layout *L, int per_side, double jitter_mm, double rot_de
 {
     static const double rows[6] = {-217.5, -134.5, -51.5, 51.5, 134.5, 217.5};
     L->n = 0;
+    L->rim_mm = 0;
     for (int r = 0; r < 6; r++) {
         int k = per_side / 3 + (r % 3 < per_side % 3);
         double gap = (800.0 - k * 52.0) / (k > 1 ? k - 1 : 1);
@@ -158,6 +160,18 @@ static void field_error(const kr_calib_t *truth, const kr_calib_t *est, double *
             *worst = fmax(*worst, e);
         }
     *rms = n ? sqrt(s / n) : 1e9;
+}
+
+/* Where the true camera shows A, by the calibration's rule (near 90 degrees: A left
+ * counts as bottom). */
+static kr_calib_a_side truth_a_side(const kr_calib_t *t)
+{
+    double ax, ay, bx, by;
+    kr_calib_mm_to_px(t, 0, -134.5, &ax, &ay);
+    kr_calib_mm_to_px(t, 0, 134.5, &bx, &by);
+    if (fabs(ay - by) > 0.2 * hypot(ax - bx, ay - by))
+        return ay > by ? KR_CALIB_A_BOTTOM : KR_CALIB_A_TOP;
+    return ax < bx ? KR_CALIB_A_BOTTOM : KR_CALIB_A_TOP;
 }
 
 /* ---- unit: model and fit --------------------------------------------------- */
@@ -247,10 +261,7 @@ static void test_fit_any_rotation(void)
             cm.dist_mm = 2200;
         /* the calibration puts A at the bottom: compare with the truth turned to match */
         kr_calib_t *truth = make_camera(&cm);
-        double ax, ay, bx, by;
-        kr_calib_mm_to_px(truth, 0, -134.5, &ax, &ay);
-        kr_calib_mm_to_px(truth, 0, 134.5, &bx, &by);
-        int a_bottom = fabs(ay - by) > 0.2 * hypot(ax - bx, ay - by) ? ay > by : ax < bx;
+        int a_bottom = truth_a_side(truth) == KR_CALIB_A_BOTTOM;
         kr_calib_destroy(truth);
         if (!a_bottom)
             cm.yaw_deg += 180;
@@ -336,7 +347,7 @@ static void test_field_cut_off(void)
     double quads[8 * 64];
     int n = 0;
     for (int i = 0; i < L.n; i++) { /* keep the cards that are inside the picture */
-        layout one = {1, {L.x[i]}, {L.y[i]}, {0}};
+        layout one = {1, {L.x[i]}, {L.y[i]}, {0}, 0};
         double q[8];
         if (project_cards(truth, &one, 0.05, q) != 1)
             continue;
@@ -458,9 +469,20 @@ static void render_frame(const kr_calib_t *truth, const layout *L, uint8_t *buf)
                             double dx = mx - L->x[i], dy = my - L->y[i];
                             double c = cos(L->rot[i]), s = sin(L->rot[i]);
                             double lx = c * dx + s * dy, ly = -s * dx + c * dy;
-                            if (fabs(lx) > 26 || fabs(ly) > 36.5)
+                            if (fabs(lx) > 26 || fabs(ly) > 36.5) {
+                                /* contact shadow, offset down-right by 0.8 mm */
+                                if (fabs(lx - 0.8) <= 26 && fabs(ly + 0.8) <= 36.5)
+                                    for (int k = 0; k < 3; k++)
+                                        col[k] *= 0.7;
                                 continue;
+                            }
                             double v = 228;
+                            if (L->rim_mm > 0 && (fabs(lx) > 26 - L->rim_mm || fabs(ly) > 36.5 - L->rim_mm)) {
+                                col[0] = 50; /* dark green rim: the detected edge is inside */
+                                col[1] = 78;
+                                col[2] = 40;
+                                break;
+                            }
                             /* three vertical text columns, broken into characters */
                             for (int k = -1; k <= 1; k++)
                                 if (fabs(lx - k * 13) < 2.2 && fabs(ly) < 28 &&
@@ -485,27 +507,32 @@ static void render_frame(const kr_calib_t *truth, const layout *L, uint8_t *buf)
         }
 }
 
-static void check_frame(const cam *cm, double max_rms, double max_worst)
+static void check_frame(const cam *cm, double rim_mm, double max_rms, double max_worst)
 {
     kr_calib_t *truth = make_camera(cm);
     CU_ASSERT_PTR_NOT_NULL_FATAL(truth);
     layout L;
-    make_layout(&L, 25, 0, 0.5);
+    make_layout(&L, 25, 0.8, 0.8);
+    L.rim_mm = rim_mm;
     uint8_t *buf = malloc((size_t)cm->w * cm->h * 3);
     CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
     render_frame(truth, &L, buf);
     kr_image_t img = {cm->w, cm->h, cm->w * 3, 3, buf};
     kr_calib_t *est = NULL;
-    kr_status st = kr_calib_create_from_frame(NULL, &img, 0, &est);
+    kr_calib_config cfg;
+    kr_calib_config_default(&cfg);
+    cfg.a_side = truth_a_side(truth);
+    kr_status st = kr_calib_create_from_frame(&cfg, &img, 0, &est);
     if (st != KR_OK)
         fprintf(stderr, "\ncalibration failed: %s\n", kr_calib_error());
     CU_ASSERT_EQUAL_FATAL(st, KR_OK);
     double rms, worst;
     field_error(truth, est, &rms, &worst);
     fprintf(stderr, "\n  rendered yaw %.0f tilt %.0f k1 %.2f: %d cards, field error rms %.3f "
-            "worst %.3f mm, fit rms %.3f mm ", cm->yaw_deg, cm->tilt_deg, cm->k1, est->n_cards,
-            rms, worst, est->rms_mm);
+            "worst %.3f mm, fit rms %.3f mm, inset %.2f mm ", cm->yaw_deg, cm->tilt_deg, cm->k1,
+            est->n_cards, rms, worst, est->rms_mm, est->card_inset_mm);
     CU_ASSERT(est->n_cards >= 45);
+    CU_ASSERT(fabs(est->card_inset_mm - rim_mm) < 0.4); /* the rim is measured, not assumed */
     CU_ASSERT(rms < max_rms);
     CU_ASSERT(worst < max_worst);
     if (getenv("KR_TEST_KEEP")) {
@@ -520,7 +547,13 @@ static void check_frame(const cam *cm, double max_rms, double max_worst)
 static void test_frame_tilted_barrel(void)
 {
     cam cm = {1280, 720, 950, 8, 9, 120, 1250, -0.2, 0.03, 0, 0};
-    check_frame(&cm, 2.0, 5.0);
+    check_frame(&cm, 0.0, 2.0, 5.0);
+}
+
+static void test_frame_rimmed_cards_rotated(void)
+{
+    cam cm = {1280, 720, 1000, 205, 7, 300, 1200, -0.12, 0.0, 0, 0};
+    check_frame(&cm, 1.2, 2.0, 5.0);
 }
 
 static void test_blank_frame(void)
@@ -595,6 +628,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "json_round_trip_and_grid", test_json_round_trip_and_grid);
     if (images) {
         CU_add_test(s, "frame_tilted_barrel", test_frame_tilted_barrel);
+        CU_add_test(s, "frame_rimmed_cards_rotated", test_frame_rimmed_cards_rotated);
         CU_add_test(s, "blank_frame", test_blank_frame);
         CU_add_test(s, "warp_top_down", test_warp_top_down);
     }

@@ -118,10 +118,10 @@ extern "C" kr_status kr_cv_calib_find_quads(const kr_image_t *grey, const kr_cv_
     int block = p->block_px < 3 ? 3 : (p->block_px | 1);
     cv::adaptiveThreshold(smooth, bin, 255, cv::ADAPTIVE_THRESH_MEAN_C, cv::THRESH_BINARY, block,
                           -p->offset);
-    /* opening cuts thin bright texture bridging cards; closing fills text strokes */
+    /* opening cuts thin bright texture bridging cards (no closing: it would bridge the
+     * few-pixel gaps between neighbouring cards; text holes do not matter to outer contours) */
     cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
     cv::morphologyEx(bin, bin, cv::MORPH_OPEN, k3);
-    cv::morphologyEx(bin, bin, cv::MORPH_CLOSE, k3, cv::Point(-1, -1), 2);
     std::vector<std::vector<cv::Point>> contours;
     cv::findContours(bin, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
     for (const auto &ct : contours) {
