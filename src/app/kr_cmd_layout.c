@@ -17,9 +17,10 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: karuta-ref layout VIDEO [--at SECONDS] [--calib CALIB.json] [--model MODEL.krm]\n"
             "                         [--cards N] [--force] -o LAYOUT.jsonl\n"
-            "  Reads the card layout from the frame at SECONDS (default 1.0) of the memorisation\n"
-            "  period and writes one `layout` record (karuta-match/1) with, per card, its id,\n"
-            "  owner, row, centre in mm, confidence and runner-up id.\n"
+            "  Reads the card layout at SECONDS (default 2, or the middle of a shorter video) of\n"
+            "  the memorisation period (a median of a few frames when calibrating from the video)\n"
+            "  and writes one `layout` record (karuta-match/1) with, per card, its id, owner,\n"
+            "  row, centre in mm, confidence and runner-up id.\n"
             "  --calib    camera calibration (default: calibrate from the same frame)\n"
             "  --model    card model (default %s; see models/README.md, karuta-ref enroll)\n"
             "  --cards N  expected number of cards (default 50; 0 = any)\n"
@@ -44,7 +45,7 @@ static int parse_num(const char *s, double lo, double hi, double *out)
 int kr_cmd_layout(int argc, char **argv)
 {
     const char *video = NULL, *out = NULL, *calib_path = NULL, *model_path = NULL;
-    double      at_s = 1.0;
+    double      at_s = -1;
     int         expected = 50, force = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];

@@ -70,7 +70,7 @@ typedef struct kr_recog_config {
     int    both_orientations; /* 1: also score each patch turned 180 degrees (a card
                                put down the wrong way, or the wrong owner side); default 1 */
     double min_contrast;    /* face contrast below this (grey levels) = blank / face down; default 35 */
-    double min_ink;         /* ink share below this = blank / face down; default 0.015 */
+    double min_ink;         /* ink share below this = blank / face down; default 0.004 */
     double min_score;       /* assigned correlation below this = not recognised; default 0.30 */
     double min_margin;      /* joint-assignment margin (correlation units) below this =
                                ambiguous, a person must confirm; default 0.04 */

@@ -97,44 +97,58 @@ kr_status kr_recog_scene_read(const char *video, double at_s, const char *calib_
                               const kr_recog_model_t *m, const kr_recog_config *cfg,
                               kr_recog_scene *out, char *err, size_t errlen)
 {
-    if (!video || !out || !cfg || at_s < 0)
+    if (!video || !out || !cfg)
         return KR_ERR_INVALID;
     memset(out, 0, sizeof *out);
     kr_media_reader_t *r = NULL;
     double            *quads = NULL;
-    kr_status          s = kr_media_reader_open(video, &r);
-    if (s != KR_OK) {
-        set_err(err, errlen, "%s", kr_media_reader_error(NULL));
-        goto fail;
-    }
-    kr_frame_t f;
-    if ((s = kr_media_reader_seek(r, (int64_t)(at_s * 1e6))) == KR_OK)
-        s = kr_media_reader_next(r, &f);
-    if (s == KR_ERR_EOF) {
-        set_err(err, errlen, "%s: --at %.2f s is past the end of the video", video, at_s);
-        s = KR_ERR_INVALID;
-        goto fail;
-    }
-    if (s != KR_OK) {
-        set_err(err, errlen, "%s at %.2f s: %s", video, at_s, kr_media_reader_error(r));
-        goto fail;
-    }
-    size_t row = (size_t)f.img.w * 3;
-    out->px = malloc(row * (size_t)f.img.h);
-    if (!out->px) {
-        s = KR_ERR_NOMEM;
-        goto fail;
-    }
-    for (int y = 0; y < f.img.h; y++)
-        memcpy(out->px + row * (size_t)y, f.img.px + (size_t)f.img.stride * (size_t)y, row);
-    out->frame = (kr_image_t){f.img.w, f.img.h, (int32_t)row, 3, out->px};
-    out->t_us = f.t_us;
-    kr_media_reader_destroy(r);
-    r = NULL;
-
-    kr_calib_config ccfg;
+    kr_status          s = KR_OK;
+    kr_calib_config    ccfg;
     kr_calib_config_default(&ccfg);
-    if (calib_path) {
+    if (!calib_path) {
+        /* Calibrate from the video itself: the calib module combines a few frames
+         * around the time by a per-pixel median (a passing hand disappears). */
+        kr_calib_video_config vc;
+        kr_calib_video_config_default(&vc);
+        if (at_s >= 0)
+            vc.at_us = (int64_t)(at_s * 1e6);
+        s = kr_calib_create_from_video(&ccfg, &vc, video, &out->calib, &out->frame, &out->px);
+        if (s != KR_OK) {
+            set_err(err, errlen, "cannot calibrate: %s", kr_calib_error());
+            goto fail;
+        }
+        out->t_us = out->calib->t_us;
+    } else {
+        if ((s = kr_media_reader_open(video, &r)) != KR_OK) {
+            set_err(err, errlen, "%s", kr_media_reader_error(NULL));
+            goto fail;
+        }
+        kr_frame_t f;
+        if (at_s < 0)
+            at_s = 2.0;
+        if ((s = kr_media_reader_seek(r, (int64_t)(at_s * 1e6))) == KR_OK)
+            s = kr_media_reader_next(r, &f);
+        if (s == KR_ERR_EOF) {
+            set_err(err, errlen, "%s: --at %.2f s is past the end of the video", video, at_s);
+            s = KR_ERR_INVALID;
+            goto fail;
+        }
+        if (s != KR_OK) {
+            set_err(err, errlen, "%s at %.2f s: %s", video, at_s, kr_media_reader_error(r));
+            goto fail;
+        }
+        size_t row = (size_t)f.img.w * 3;
+        out->px = malloc(row * (size_t)f.img.h);
+        if (!out->px) {
+            s = KR_ERR_NOMEM;
+            goto fail;
+        }
+        for (int y = 0; y < f.img.h; y++)
+            memcpy(out->px + row * (size_t)y, f.img.px + (size_t)f.img.stride * (size_t)y, row);
+        out->frame = (kr_image_t){f.img.w, f.img.h, (int32_t)row, 3, out->px};
+        out->t_us = f.t_us;
+        kr_media_reader_destroy(r);
+        r = NULL;
         if ((s = kr_calib_load(calib_path, &out->calib)) != KR_OK) {
             set_err(err, errlen, "%s", kr_calib_error());
             goto fail;
@@ -145,9 +159,6 @@ kr_status kr_recog_scene_read(const char *video, double at_s, const char *calib_
             s = KR_ERR_INVALID;
             goto fail;
         }
-    } else if ((s = kr_calib_create_from_frame(&ccfg, &out->frame, out->t_us, &out->calib)) != KR_OK) {
-        set_err(err, errlen, "%s at %.2f s: cannot calibrate: %s", video, at_s, kr_calib_error());
-        goto fail;
     }
     quads = malloc(sizeof *quads * 8 * KR_CALIB_MAX_CARDS);
     if (!quads) {
@@ -156,7 +167,8 @@ kr_status kr_recog_scene_read(const char *video, double at_s, const char *calib_
     }
     int n = 0;
     if ((s = kr_calib_detect_cards(&ccfg, &out->frame, quads, KR_CALIB_MAX_CARDS, &n)) != KR_OK) {
-        set_err(err, errlen, "%s at %.2f s: card detection failed: %s", video, at_s, kr_calib_error());
+        set_err(err, errlen, "%s at %.2f s: card detection failed: %s", video, out->t_us / 1e6,
+                kr_calib_error());
         goto fail;
     }
     n = split_merged(out->calib, quads, n, KR_CALIB_MAX_CARDS);
@@ -180,7 +192,8 @@ kr_status kr_recog_scene_read(const char *video, double at_s, const char *calib_
         }
     }
     if (s != KR_OK) {
-        set_err(err, errlen, "%s at %.2f s: reading the cards failed (%s)", video, at_s, kr_status_str(s));
+        set_err(err, errlen, "%s at %.2f s: reading the cards failed (%s)", video, out->t_us / 1e6,
+                kr_status_str(s));
         goto fail;
     }
     free(quads);

@@ -33,8 +33,12 @@ typedef struct kr_recog_scene {
 /* Path of the default model: models/cards.krm of the source tree this was built from. */
 const char *kr_recog_default_model(void);
 
-/* Reads the frame at at_s seconds of video, calibrates from it (calib_path NULL) or
- * loads calib_path, finds the card outlines, and reads the layout with model m.
+/* Reads the frame at at_s seconds of video (at_s < 0: the calib module's default, 2 s
+ * or the middle of a shorter video). Without calib_path, calibrates from the video
+ * (kr_calib_create_from_video: median of a few frames around that time, so a passing
+ * hand disappears) and reads the cards from that combined frame; with it, loads the
+ * calibration and uses the single frame. Then finds the card outlines (cards laid edge
+ * to edge are split),  and reads the layout with model m.
  * m may be NULL: outlines, positions and features only (no identification).
  * On failure err holds one line naming the file/time. *out owned by the caller
  * (kr_recog_scene_free). */
