@@ -320,6 +320,79 @@ static void test_writer_rejects_bad_input(void)
 }
 
 
+/* ---- kr_cv draw (overlays) and resize ------------------------------------------- */
+static void test_draw_shapes_text_and_blending(void)
+{
+    enum { DW = 200, DH = 120 };
+    static uint8_t buf[DW * DH * 3];
+    memset(buf, 0, sizeof buf);
+    kr_image_t img = {DW, DH, DW * 3, 3, buf};
+    const uint8_t white[3] = {255, 255, 255}, red[3] = {0, 0, 255};
+    /* opaque polygon: inside takes the colour, outside stays black */
+    double tri[6] = {20, 20, 80, 20, 20, 80};
+    CU_ASSERT_EQUAL(kr_cv_draw_polygon_fill(&img, tri, 3, red, 1.0), KR_OK);
+    const uint8_t *in = buf + (30 * DW + 30) * 3, *out = buf + (70 * DW + 70) * 3;
+    CU_ASSERT(in[2] == 255 && in[0] == 0);
+    CU_ASSERT(out[2] == 0);
+    /* half-transparent rectangle over black: about half the colour */
+    CU_ASSERT_EQUAL(kr_cv_draw_rect_fill(&img, 100, 10, 50, 30, white, 0.5), KR_OK);
+    const uint8_t *half = buf + (20 * DW + 120) * 3;
+    CU_ASSERT(abs((int)half[1] - 128) <= 2);
+    CU_ASSERT_EQUAL(buf[(20 * DW + 99) * 3 + 1], 0); /* just left of it: untouched */
+    /* text: ink inside the measured box, none far outside it */
+    int tw = 0, th = 0;
+    CU_ASSERT_EQUAL(kr_cv_text_size("A 91.702 s", 16, 1, &tw, &th), KR_OK);
+    CU_ASSERT(tw > 40 && tw < 200 && th >= 14 && th < 30);
+    memset(buf, 0, sizeof buf);
+    CU_ASSERT_EQUAL(kr_cv_draw_text(&img, "A 91.702 s", 10, 60, 16, white, 1, NULL, 0), KR_OK);
+    int ink_in = 0, ink_out = 0;
+    for (int y = 0; y < DH; y++)
+        for (int x = 0; x < DW; x++) {
+            int lit = buf[(y * DW + x) * 3] > 60;
+            int inside = x >= 8 && x <= 12 + tw && y >= 58 && y <= 62 + th;
+            ink_in += lit && inside;
+            ink_out += lit && !inside;
+        }
+    CU_ASSERT(ink_in > 50);
+    CU_ASSERT_EQUAL(ink_out, 0);
+    /* lines and circles clip at the border instead of failing */
+    CU_ASSERT_EQUAL(kr_cv_draw_line(&img, -50, -50, 500, 300, white, 2), KR_OK);
+    CU_ASSERT_EQUAL(kr_cv_draw_circle(&img, 190, 110, 30, red, 0), KR_OK);
+    CU_ASSERT_EQUAL(buf[(115 * DW + 195) * 3 + 2], 255);
+    /* grey images take the colour's luma */
+    static uint8_t g[64 * 64];
+    memset(g, 0, sizeof g);
+    kr_image_t gi = {64, 64, 64, 1, g};
+    CU_ASSERT_EQUAL(kr_cv_draw_rect_fill(&gi, 0, 0, 64, 64, red, 1.0), KR_OK);
+    CU_ASSERT(abs((int)g[100] - 76) <= 1); /* 0.299 * 255 */
+    /* bad arguments are refused, not drawn */
+    CU_ASSERT_EQUAL(kr_cv_draw_polygon_fill(&img, tri, 2, red, 1.0), KR_ERR_INVALID);
+    CU_ASSERT_EQUAL(kr_cv_draw_rect_fill(&img, 0, 0, 5, 5, red, 1.5), KR_ERR_INVALID);
+    CU_ASSERT_EQUAL(kr_cv_draw_line(&img, 0, 0, 5, 5, red, 0), KR_ERR_INVALID);
+}
+
+static void test_resize_into_subview_touches_only_it(void)
+{
+    static uint8_t src_px[40 * 40 * 3], dst_px[100 * 100 * 3];
+    memset(src_px, 200, sizeof src_px);
+    memset(dst_px, 0, sizeof dst_px);
+    kr_image_t src = {40, 40, 40 * 3, 3, src_px};
+    kr_image_t cell = {20, 20, 100 * 3, 3, dst_px + (10 * 100 + 30) * 3}; /* at (30,10) */
+    CU_ASSERT_EQUAL(kr_cv_resize(&src, &cell), KR_OK);
+    int inside_ok = 1, outside_ok = 1;
+    for (int y = 0; y < 100; y++)
+        for (int x = 0; x < 100; x++) {
+            int v = dst_px[(y * 100 + x) * 3];
+            int in = x >= 30 && x < 50 && y >= 10 && y < 30;
+            if (in && v != 200)
+                inside_ok = 0;
+            if (!in && v != 0)
+                outside_ok = 0;
+        }
+    CU_ASSERT(inside_ok);
+    CU_ASSERT(outside_ok);
+}
+
 /* ---- karuta-ref clip (kr_cmd_clip, run in process) ---------------------------- */
 static int run_clip(const char *a0, ...)
 {
@@ -490,6 +563,8 @@ int main(void)
     CU_add_test(s, "writer_destroy_without_close_leaves_nothing",
                 test_writer_destroy_without_close_leaves_nothing);
     CU_add_test(s, "writer_rejects_bad_input", test_writer_rejects_bad_input);
+    CU_add_test(s, "draw_shapes_text_and_blending", test_draw_shapes_text_and_blending);
+    CU_add_test(s, "resize_into_subview_touches_only_it", test_resize_into_subview_touches_only_it);
     CU_add_test(s, "clip_window_frames_and_sheet", test_clip_window_frames_and_sheet);
     CU_add_test(s, "clip_marks_contacts", test_clip_marks_contacts);
     CU_add_test(s, "clip_bad_input_leaves_nothing", test_clip_bad_input_leaves_nothing);

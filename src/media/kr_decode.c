@@ -8,6 +8,7 @@
 #include <libavformat/avformat.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/mem.h>
+#include <libavutil/opt.h>
 #include <libswscale/swscale.h>
 
 #include <errno.h>
@@ -24,7 +25,10 @@ struct kr_media_reader {
     int                    vidx;
     AVPacket              *pkt;
     AVFrame               *frame;       /* last decoded frame (holds zero-copy pixels) */
-    struct SwsContext     *sws;
+    struct SwsContext     *sws;         /* grey / luma path (sws_scale) */
+    struct SwsContext     *tsws;        /* colour path: sliced over threads (sws_scale_frame) */
+    int                    tsws_w, tsws_h, tsws_fmt;
+    AVFrame               *out_frame;   /* wraps buf for sws_scale_frame */
     uint8_t               *buf;         /* converted output, out_stride * out_h bytes */
     int                    out_w, out_h, out_ch, out_stride;
     kr_media_info_t        info;
@@ -212,6 +216,46 @@ static kr_status convert(kr_media_reader_t *r, kr_image_t *img)
         img->stride = f->linesize[0];
         return KR_OK;
     }
+    if (!r->cfg.gray) { /* colour: the costly conversion, spread over threads */
+        if (!r->tsws || r->tsws_w != f->width || r->tsws_h != f->height || r->tsws_fmt != f->format) {
+            sws_freeContext(r->tsws);
+            r->tsws = sws_alloc_context();
+            if (!r->tsws)
+                return set_err(r, KR_ERR_NOMEM, "%s: out of memory", r->path);
+            av_opt_set_int(r->tsws, "srcw", f->width, 0);
+            av_opt_set_int(r->tsws, "srch", f->height, 0);
+            av_opt_set_int(r->tsws, "src_format", f->format, 0);
+            av_opt_set_int(r->tsws, "dstw", r->out_w, 0);
+            av_opt_set_int(r->tsws, "dsth", r->out_h, 0);
+            av_opt_set_int(r->tsws, "dst_format", AV_PIX_FMT_BGR24, 0);
+            av_opt_set_int(r->tsws, "sws_flags", same ? SWS_POINT : SWS_BILINEAR, 0);
+            av_opt_set_int(r->tsws, "threads", r->cfg.threads, 0);
+            if (sws_init_context(r->tsws, NULL, NULL) < 0) {
+                sws_freeContext(r->tsws);
+                r->tsws = NULL;
+                return set_err(r, KR_ERR_CODEC, "%s: cannot convert %dx%d %s frames", r->path, f->width, f->height,
+                               av_get_pix_fmt_name(f->format) ? av_get_pix_fmt_name(f->format) : "?");
+            }
+            /* colour matrix and range from the stream (BT.709 for HD, full range for yuvj) */
+            int spc = f->colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : SWS_CS_ITU601;
+            int full = f->color_range == AVCOL_RANGE_JPEG || f->format == AV_PIX_FMT_YUVJ420P ||
+                       f->format == AV_PIX_FMT_YUVJ422P || f->format == AV_PIX_FMT_YUVJ444P;
+            sws_setColorspaceDetails(r->tsws, sws_getCoefficients(spc), full, sws_getCoefficients(SWS_CS_DEFAULT),
+                                     1, 0, 1 << 16, 1 << 16);
+            r->tsws_w = f->width;
+            r->tsws_h = f->height;
+            r->tsws_fmt = f->format;
+        }
+        int ret = sws_scale_frame(r->tsws, r->out_frame, f);
+        if (ret < 0) {
+            char d[128];
+            return set_err(r, KR_ERR_CODEC, "%s: colour conversion failed: %s", r->path,
+                           kr_media_averr(ret, d, sizeof d));
+        }
+        img->px = r->buf;
+        img->stride = r->out_stride;
+        return KR_OK;
+    }
     const uint8_t *src[4] = {f->data[0], f->data[1], f->data[2], f->data[3]};
     int src_ls[4] = {f->linesize[0], f->linesize[1], f->linesize[2], f->linesize[3]};
     enum AVPixelFormat sfmt = (enum AVPixelFormat)f->format;
@@ -239,6 +283,12 @@ static kr_status convert(kr_media_reader_t *r, kr_image_t *img)
     img->px = r->buf;
     img->stride = r->out_stride;
     return KR_OK;
+}
+
+static void buf_keep(void *opaque, uint8_t *data)
+{
+    (void)opaque;
+    (void)data; /* buf belongs to the reader, freed in destroy */
 }
 
 kr_status kr_media_reader_open(const char *path, kr_media_reader_t **out)
@@ -368,6 +418,19 @@ kr_status kr_media_reader_open2(const char *path, const kr_media_reader_config *
         st = set_err(r, KR_ERR_NOMEM, "%s: out of memory", path);
         goto fail;
     }
+    /* a frame over buf (not owned: the no-op free) for sws_scale_frame */
+    r->out_frame = av_frame_alloc();
+    if (r->out_frame)
+        r->out_frame->buf[0] = av_buffer_create(r->buf, (size_t)r->out_stride * (size_t)r->out_h, buf_keep, NULL, 0);
+    if (!r->out_frame || !r->out_frame->buf[0]) {
+        st = set_err(r, KR_ERR_NOMEM, "%s: out of memory", path);
+        goto fail;
+    }
+    r->out_frame->data[0] = r->buf;
+    r->out_frame->linesize[0] = r->out_stride;
+    r->out_frame->width = r->out_w;
+    r->out_frame->height = r->out_h;
+    r->out_frame->format = AV_PIX_FMT_BGR24;
     r->info.out_w = r->out_w;
     r->info.out_h = r->out_h;
     r->info.out_channels = r->out_ch;
@@ -466,6 +529,8 @@ void kr_media_reader_destroy(kr_media_reader_t *r)
     if (!r)
         return;
     sws_freeContext(r->sws);
+    sws_freeContext(r->tsws);
+    av_frame_free(&r->out_frame);
     av_free(r->buf);
     av_frame_free(&r->frame);
     av_packet_free(&r->pkt);
