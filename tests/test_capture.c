@@ -69,6 +69,9 @@ static void test_real_time_source_and_timeout(void)
                                           "video/x-raw,width=64,height=48,framerate=10/1", &c), KR_OK);
     kr_frame_t f;
     CU_ASSERT_EQUAL(kr_capture_next(c, &f, 5000), KR_OK);
+    /* a live source stamps a frame when its capture starts and hands it over a period
+     * later (10 fps: ~100 ms, plus scheduling; generous bound for ASan and load) */
+    CU_ASSERT(kr_capture_frame_age_us(c) >= 90000 && kr_capture_frame_age_us(c) < 400000);
     int64_t t0 = kr_clock_us();
     kr_status st = kr_capture_next(c, &f, 5); /* 5 ms: too soon for the next frame */
     CU_ASSERT_EQUAL(st, KR_ERR_AGAIN);

@@ -31,6 +31,7 @@ struct kr_capture {
     int64_t           index;
     guint64           last_offset;
     int64_t           dropped;
+    int64_t           age_us;      /* see kr_capture_frame_age_us */
     kr_media_gaps_t   gaps;
     int               eos;
     char              err[512];
@@ -284,6 +285,14 @@ kr_status kr_capture_next(kr_capture_t *c, kr_frame_t *out, int timeout_ms)
     if (GST_BUFFER_PTS_IS_VALID(c->buf))
         rt = seg ? gst_segment_to_running_time(seg, GST_FORMAT_TIME, GST_BUFFER_PTS(c->buf))
                  : GST_BUFFER_PTS(c->buf);
+    c->age_us = -1;
+    GstClock *clk = gst_element_get_clock(c->pipeline);
+    if (clk) {
+        GstClockTime now = gst_clock_get_time(clk), base = gst_element_get_base_time(c->pipeline);
+        if (GST_CLOCK_TIME_IS_VALID(rt) && now >= base)
+            c->age_us = ((int64_t)(now - base) - (int64_t)rt) / 1000;
+        gst_object_unref(clk);
+    }
     int64_t t;
     if (!c->have_first) {
         int fps_n = GST_VIDEO_INFO_FPS_N(&vi), fps_d = GST_VIDEO_INFO_FPS_D(&vi);
@@ -315,6 +324,8 @@ kr_status kr_capture_next(kr_capture_t *c, kr_frame_t *out, int timeout_ms)
 }
 
 int64_t kr_capture_dropped(const kr_capture_t *c) { return c ? c->dropped : 0; }
+
+int64_t kr_capture_frame_age_us(const kr_capture_t *c) { return c ? c->age_us : -1; }
 
 const char *kr_capture_error(const kr_capture_t *c) { return c ? c->err : open_error; }
 

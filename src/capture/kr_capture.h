@@ -59,6 +59,11 @@ kr_status kr_capture_reopen(kr_capture_t *cap);
  * this can be non-zero; detected from gaps in buffer offsets when the source numbers
  * them). */
 int64_t kr_capture_dropped(const kr_capture_t *cap);
+/* Age of the last frame returned by kr_capture_next when it was handed over: the
+ * pipeline clock's running time at that moment minus the buffer's running time,
+ * in microseconds (how far behind real time the consumer is; capture-to-pull
+ * latency). -1 when unknown (no clock or no timestamps). */
+int64_t kr_capture_frame_age_us(const kr_capture_t *cap);
 /* Last error text of cap; cap == NULL: the calling thread's last failed open. Never NULL. */
 const char *kr_capture_error(const kr_capture_t *cap);
 void kr_capture_destroy(kr_capture_t *cap); /* NULL-safe; stops the pipeline */
