@@ -468,7 +468,10 @@ static void publish_ruling(live *L, const kr_rules_output *o, int64_t settle_t)
         L->n_settle_lat++;
         if (lat > L->settle_lat_max)
             L->settle_lat_max = lat;
-    } else
+    } else if (o->type == KR_OUT_RULING && o->ruling.final && capture_wall_of(L, o->ruling.t_us) > 0)
+        snprintf(extra, sizeof extra, "\"final_wall_ms\":%" PRId64 ",\"pub_wall_ms\":%" PRId64,
+                 capture_wall_of(L, o->ruling.t_us), now);
+    else
         snprintf(extra, sizeof extra, "\"pub_wall_ms\":%" PRId64, now);
     char *full = json_with(js, extra);
     free(js);

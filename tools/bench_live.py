@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+# bench_live.py - latency of `karuta-ref live` on a video played at real speed:
+# frame capture -> its events processed/written (from DIR/summary.json, measured per
+# frame inside live) and a reading's settle -> its ruling on the page (a server-sent
+# events client here, on the same machine clock). Also checks live keeps real time.
+# Usage: tools/bench_live.py KARUTA_REF VIDEO MATCH.jsonl [OUT_DIR] [--hold-ms N]
+# SPDX-License-Identifier: MIT
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(('127.0.0.1', 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+def sse_client(port, got, stop):
+    """Collects (arrival realtime ms, event, data) until stop is set."""
+    for _ in range(100):
+        try:
+            c = socket.create_connection(('127.0.0.1', port), timeout=0.5)
+            break
+        except OSError:
+            time.sleep(0.1)
+    else:
+        return
+    c.sendall(b'GET /events HTTP/1.1\r\nHost: x\r\n\r\n')
+    c.settimeout(0.5)
+    buf = b''
+    ev = None
+    while not stop.is_set():
+        try:
+            d = c.recv(65536)
+        except socket.timeout:
+            continue
+        except OSError:
+            break
+        if not d:
+            break
+        now = time.time() * 1000
+        buf += d
+        while b'\n' in buf:
+            line, buf = buf.split(b'\n', 1)
+            line = line.decode('utf-8', 'replace')
+            if line.startswith('event: '):
+                ev = line[7:]
+            elif line.startswith('data: ') and ev:
+                got.append((now, ev, line[6:]))
+    c.close()
+
+
+def main():
+    args = [a for a in sys.argv[1:]]
+    hold = []
+    if '--hold-ms' in args:
+        i = args.index('--hold-ms')
+        hold = ['--hold-ms', args[i + 1]]
+        del args[i:i + 2]
+    if len(args) < 3:
+        sys.exit(__doc__ if __doc__ else 'usage: bench_live.py KARUTA_REF VIDEO MATCH.jsonl [OUT_DIR]')
+    exe, video, match = args[:3]
+    out = args[3] if len(args) > 3 else tempfile.mkdtemp(prefix='bench_live_')
+    port = free_port()
+    cmd = [exe, 'live', '--source', 'filesrc location=%s ! decodebin' % os.path.abspath(video),
+           '--match', match, '--out', out, '--http', str(port), '--exit-on-eof'] + hold
+    got, stop = [], threading.Event()
+    t = threading.Thread(target=sse_client, args=(port, got, stop))
+    t0 = time.time()
+    p = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True)
+    t.start()
+    _, err = p.communicate()
+    wall = time.time() - t0
+    stop.set()
+    t.join()
+    if p.returncode != 0:
+        sys.stderr.write(err)
+        sys.exit('live failed (%d)' % p.returncode)
+    summ = json.load(open(os.path.join(out, 'summary.json')))
+    settle, final = [], []
+    for now, ev, data in got:
+        if ev != 'ruling':
+            continue
+        r = json.loads(data)
+        if 'settle_wall_ms' in r and not r.get('final', True):
+            settle.append(now - r['settle_wall_ms'])
+        if 'final_wall_ms' in r and r.get('final'):
+            final.append(now - r['final_wall_ms'])
+    lat = summ['latency_ms']
+    print('command: %s' % ' '.join(cmd))
+    print('source: %.1f s of video, %d frames; wall %.1f s' % (summ['duration_s'], summ['frames'], wall))
+    c = lat['capture_to_processed']
+    print('capture -> frame processed and due events written (ms): p50 %.2f  p95 %.2f  p99 %.2f  max %.2f'
+          % (c['p50'], c['p95'], c['p99'], c['max']))
+    print('events.jsonl: an observation is written %.0f ms (--hold-ms) after its frame, to keep time order'
+          % lat['events_written_after_capture_hold'])
+    if settle:
+        settle.sort()
+        print('settle (capture of its frame) -> ruling on the page (ms): n %d  median %.0f  max %.0f'
+              % (len(settle), settle[len(settle) // 2], settle[-1]))
+    else:
+        print('settle -> ruling on the page: no settle was detected in this footage')
+    if final:
+        final.sort()
+        print('moment a ruling became final (its shimo_start frame) -> on the page (ms): n %d  median %.0f  max %.0f'
+              % (len(final), final[len(final) // 2], final[-1]))
+    print('max lag behind real time: %.1f ms; late observations: %d; rulings: %d'
+          % (summ['max_lag_ms'], summ['late_observations'], summ['rulings']))
+
+
+if __name__ == '__main__':
+    main()
