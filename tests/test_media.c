@@ -256,6 +256,56 @@ static void test_truncated_file_reports_where(void)
     remove(q);
 }
 
+static void test_corrupt_middle_stops_or_keeps_going(void)
+{
+    char p[128];
+    path_in_dir(p, sizeof p, "corrupt.mp4");
+    CU_ASSERT_EQUAL_FATAL(write_clip(p, 60, NULL), KR_OK);
+    FILE *f = fopen(p, "r+b");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, size / 2, SEEK_SET);
+    unsigned seed = 99;
+    for (int i = 0; i < 3000; i++) { /* a burst of garbage in the middle of the frames */
+        seed = seed * 1103515245u + 12345u;
+        fputc((int)(seed >> 16) & 255, f);
+    }
+    fclose(f);
+    /* default: stops at the damage, saying where */
+    kr_media_reader_t *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_media_reader_open(p, &r), KR_OK);
+    kr_frame_t fr;
+    kr_status st;
+    int n = 0;
+    while ((st = kr_media_reader_next(r, &fr)) == KR_OK)
+        n++;
+    CU_ASSERT(st == KR_ERR_CODEC || st == KR_ERR_FORMAT);
+    CU_ASSERT(n > 10 && n < 60);
+    CU_ASSERT_PTR_NOT_NULL(strstr(kr_media_reader_error(r), "t="));
+    kr_media_reader_destroy(r);
+    /* keep_going: reads on past it; what was lost shows as a gap and is counted */
+    kr_media_reader_config cfg;
+    kr_media_reader_config_default(&cfg);
+    cfg.keep_going = 1;
+    CU_ASSERT_EQUAL_FATAL(kr_media_reader_open2(p, &cfg, &r), KR_OK);
+    int m = 0, gaps = 0;
+    int64_t last = 0;
+    while ((st = kr_media_reader_next(r, &fr)) == KR_OK) {
+        gaps += fr.gap_us > 0;
+        last = fr.t_us;
+        m++;
+    }
+    CU_ASSERT_EQUAL(st, KR_ERR_EOF);
+    CU_ASSERT(m > n);
+    CU_ASSERT(last >= 50 * 1000000 / 30); /* reached the end */
+    CU_ASSERT(kr_media_reader_damage(r) > 0);
+    CU_ASSERT(m < 60 && gaps > 0); /* the skipped frames left holes */
+    CU_ASSERT_PTR_NOT_NULL(strstr(kr_media_reader_error(r), "t="));
+    kr_media_reader_destroy(r);
+    remove(p);
+}
+
 static void test_garbage_and_missing_files_fail_cleanly(void)
 {
     char p[128];
@@ -559,6 +609,7 @@ int main(void)
     CU_add_test(s, "seek_lands_on_first_frame_at_or_after", test_seek_lands_on_first_frame_at_or_after);
     CU_add_test(s, "gray_and_downscaled_output", test_gray_and_downscaled_output);
     CU_add_test(s, "truncated_file_reports_where", test_truncated_file_reports_where);
+    CU_add_test(s, "corrupt_middle_stops_or_keeps_going", test_corrupt_middle_stops_or_keeps_going);
     CU_add_test(s, "garbage_and_missing_files_fail_cleanly", test_garbage_and_missing_files_fail_cleanly);
     CU_add_test(s, "writer_destroy_without_close_leaves_nothing",
                 test_writer_destroy_without_close_leaves_nothing);

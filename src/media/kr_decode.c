@@ -44,6 +44,8 @@ struct kr_media_reader {
     int                    seek_tries;
     int                    pending;     /* frame holds a decoded frame not yet returned */
     int                    flushing;    /* demuxer at end; decoder draining */
+    int64_t                damage;      /* keep_going: damaged packets/frames skipped */
+    int                    read_errs;   /* keep_going: consecutive demuxer errors */
     char                   err[512];
 };
 
@@ -70,6 +72,24 @@ static kr_status set_err(kr_media_reader_t *r, kr_status st, const char *fmt, ..
     vsnprintf(r->err, sizeof r->err, fmt, ap);
     va_end(ap);
     return st;
+}
+
+/* Damaged input: without keep_going it is the caller's error (returns st); with it,
+ * counted, the first message kept, and KR_OK returned so decoding goes on. */
+static kr_status damaged(kr_media_reader_t *r, kr_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static kr_status damaged(kr_media_reader_t *r, kr_status st, const char *fmt, ...)
+{
+    if (r->cfg.keep_going && r->damage++ > 0)
+        return KR_OK;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->err, sizeof r->err, fmt, ap);
+    va_end(ap);
+    return r->cfg.keep_going ? KR_OK : st;
 }
 
 /* FFmpeg's own last error line is often more precise than av_strerror. */
@@ -113,9 +133,14 @@ static kr_status decode_one(kr_media_reader_t *r)
         int ret = avcodec_receive_frame(r->dec, r->frame);
         if (ret == 0) {
             r->decoded++;
-            if (r->frame->flags & AV_FRAME_FLAG_CORRUPT)
-                return set_err(r, KR_ERR_CODEC, "%s: corrupt frame decoded after t=%.3f s (frame %lld)",
-                               r->path, pos_s(r), (long long)r->next_index);
+            if (r->frame->flags & AV_FRAME_FLAG_CORRUPT) {
+                kr_status st = damaged(r, KR_ERR_CODEC, "%s: corrupt frame decoded after t=%.3f s (frame %lld)",
+                                       r->path, pos_s(r), (long long)r->next_index);
+                if (st != KR_OK)
+                    return st;
+                av_frame_unref(r->frame); /* skipped: shows as a gap */
+                continue;
+            }
             int64_t pts = r->frame->best_effort_timestamp;
             if (pts == AV_NOPTS_VALUE)
                 pts = r->frame->pts;
@@ -156,10 +181,13 @@ static kr_status decode_one(kr_media_reader_t *r)
                 return set_err(r, KR_ERR_IO, "%s: read error after t=%.3f s (frame %lld): %s",
                                r->path, pos_s(r), (long long)r->next_index,
                                kr_media_averr(r->fmt->pb->error, d, sizeof d));
-            if (!r->seeked && r->st->nb_frames > 0 && r->decoded < r->st->nb_frames)
-                return set_err(r, KR_ERR_FORMAT,
-                               "%s: truncated: stream ends after t=%.3f s (frame %lld) but the container lists %lld frames",
-                               r->path, pos_s(r), (long long)r->decoded, (long long)r->st->nb_frames);
+            if (!r->seeked && r->st->nb_frames > 0 && r->decoded < r->st->nb_frames && !r->damage) {
+                kr_status st = damaged(r, KR_ERR_FORMAT,
+                                       "%s: truncated: stream ends after t=%.3f s (frame %lld) but the container lists %lld frames",
+                                       r->path, pos_s(r), (long long)r->decoded, (long long)r->st->nb_frames);
+                if (st != KR_OK)
+                    return st;
+            }
             return KR_ERR_EOF;
         }
         if (ret != AVERROR(EAGAIN))
@@ -175,18 +203,30 @@ static kr_status decode_one(kr_media_reader_t *r)
             avcodec_send_packet(r->dec, NULL);
             continue;
         }
-        if (ret < 0)
-            return set_err(r, ret == AVERROR(EIO) ? KR_ERR_IO : KR_ERR_FORMAT,
-                           "%s: cannot read past t=%.3f s (frame %lld): %s", r->path, pos_s(r),
-                           (long long)r->next_index, ff_detail(ret, d, sizeof d));
+        if (ret < 0) {
+            kr_status st = damaged(r, ret == AVERROR(EIO) ? KR_ERR_IO : KR_ERR_FORMAT,
+                                   "%s: cannot read past t=%.3f s (frame %lld): %s", r->path, pos_s(r),
+                                   (long long)r->next_index, ff_detail(ret, d, sizeof d));
+            if (st != KR_OK)
+                return st;
+            if (++r->read_errs > 10000) { /* the demuxer cannot get past it: end here */
+                r->flushing = 1;
+                avcodec_send_packet(r->dec, NULL);
+            }
+            continue;
+        }
+        r->read_errs = 0;
         if (r->pkt->stream_index != r->vidx) {
             av_packet_unref(r->pkt);
             continue;
         }
         if (r->pkt->flags & AV_PKT_FLAG_CORRUPT) {
             av_packet_unref(r->pkt);
-            return set_err(r, KR_ERR_FORMAT, "%s: truncated or corrupt data after t=%.3f s (frame %lld)",
-                           r->path, pos_s(r), (long long)r->next_index);
+            kr_status st = damaged(r, KR_ERR_FORMAT, "%s: truncated or corrupt data after t=%.3f s (frame %lld)",
+                                   r->path, pos_s(r), (long long)r->next_index);
+            if (st != KR_OK)
+                return st;
+            continue;
         }
         /* while seeking, frames before the target that nothing refers to need not be
          * decoded at all (B-frames: a good part of the pre-roll after a keyframe) */
@@ -197,9 +237,12 @@ static kr_status decode_one(kr_media_reader_t *r)
         r->dec->skip_frame = skip;
         ret = avcodec_send_packet(r->dec, r->pkt);
         av_packet_unref(r->pkt);
-        if (ret < 0 && ret != AVERROR(EAGAIN))
-            return set_err(r, KR_ERR_CODEC, "%s: undecodable data after t=%.3f s (frame %lld): %s",
-                           r->path, pos_s(r), (long long)r->next_index, ff_detail(ret, d, sizeof d));
+        if (ret < 0 && ret != AVERROR(EAGAIN)) {
+            kr_status st = damaged(r, KR_ERR_CODEC, "%s: undecodable data after t=%.3f s (frame %lld): %s",
+                                   r->path, pos_s(r), (long long)r->next_index, ff_detail(ret, d, sizeof d));
+            if (st != KR_OK)
+                return st;
+        }
     }
 }
 
@@ -518,6 +561,8 @@ kr_status kr_media_reader_seek(kr_media_reader_t *r, int64_t t_us)
     r->last_t_us = t_us;
     return KR_OK;
 }
+
+int64_t kr_media_reader_damage(const kr_media_reader_t *r) { return r ? r->damage : 0; }
 
 const char *kr_media_reader_error(const kr_media_reader_t *r)
 {

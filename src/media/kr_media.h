@@ -69,7 +69,12 @@ typedef struct kr_media_reader_config {
                     scaling and the source is planar YUV), 0: 3-channel BGR. Default 0 */
     int out_w;   /* output width in px; 0 = source width (or keep aspect if out_h set). Default 0 */
     int out_h;   /* output height in px; 0 = source height (or keep aspect if out_w set). Default 0 */
-    int threads; /* decoder threads; 0 = automatic (all cores). Default 0 */
+    int threads; /* decoder (and colour conversion) threads; 0 = automatic. Default 0 */
+    int keep_going; /* 1: skip damaged packets/frames instead of failing (frames lost
+                       inside the stream show as gap_us, a lost tail does not;
+                       kr_media_reader_damage() > 0 tells, and the error text keeps
+                       where the first damage was); the end is then always KR_ERR_EOF.
+                       0: the first damage is an error. Default 0 */
 } kr_media_reader_config;
 void kr_media_reader_config_default(kr_media_reader_config *cfg);
 
@@ -92,6 +97,8 @@ kr_status kr_media_reader_next(kr_media_reader_t *r, kr_frame_t *out);
  * with t_us >= t_us (decoding from the previous keyframe). t_us past the last frame:
  * next() returns KR_ERR_EOF. Negative t_us is treated as 0. */
 kr_status kr_media_reader_seek(kr_media_reader_t *r, int64_t t_us);
+/* keep_going readers: damaged packets/frames skipped so far (0 for NULL). */
+int64_t kr_media_reader_damage(const kr_media_reader_t *r);
 /* Last error text of r; r == NULL: the calling thread's last failed open. Never NULL. */
 const char *kr_media_reader_error(const kr_media_reader_t *r);
 void kr_media_reader_destroy(kr_media_reader_t *r); /* NULL-safe */
