@@ -25,6 +25,23 @@ kr_status kr_cv_read_image(const char *path, kr_image_t *out, uint8_t **px);
 kr_status kr_cv_resize(const kr_image_t *src, kr_image_t *dst);
 
 /* ---- synth (rendering helpers) ---------------------------------------- */
+/* Precomputed bilinear remap (the synthetic camera: mat-space canvas -> image).
+ * map_x/map_y: w*h floats each, the source px for every destination px (copied).
+ * *out caller-owned: kr_cv_synth_remap_destroy (NULL-safe). */
+typedef struct kr_cv_synth_remap kr_cv_synth_remap_t;
+kr_status kr_cv_synth_remap_create(const float *map_x, const float *map_y, int w, int h,
+                                   kr_cv_synth_remap_t **out);
+void      kr_cv_synth_remap_destroy(kr_cv_synth_remap_t *m);
+/* dst = src sampled at the maps (bilinear); outside src -> border (BGR). dst: the
+ * maps' size, same channels as src, caller-owned. */
+kr_status kr_cv_synth_remap(const kr_cv_synth_remap_t *m, const kr_image_t *src, kr_image_t *dst,
+                            const uint8_t border[3]);
+/* Anti-aliased filled polygons in place (1 or 3 channels): n_poly polygons, polygon
+ * k has counts[k] points; xy: all points (px, sub-pixel), ox/oy subtracted first. */
+kr_status kr_cv_synth_fill_polys(kr_image_t *img, const double *xy, const int *counts, int n_poly,
+                                 double ox, double oy, const uint8_t color[3]);
+/* Gaussian blur in place, sigma in px (<= 0: nothing). */
+kr_status kr_cv_synth_blur(kr_image_t *img, double sigma);
 
 /* ---- calib ------------------------------------------------------------ */
 /* Bright quadrilateral (card) candidates: adaptive mean threshold, external contours,

@@ -1,0 +1,157 @@
+/* kr_synth.c - karuta-synth object: create (scenario + simulation + renderer),
+ * frame timing, truth accessors, destroy.
+ * SPDX-License-Identifier: MIT                                               */
+#include "kr_synth_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef KR_SOURCE_ROOT
+#define KR_SOURCE_ROOT "."
+#endif
+
+void kr_synth_opts_default(kr_synth_opts *o)
+{
+    memset(o, 0, sizeof *o);
+}
+
+kr_status kr_synth_create(const char *scenario_path, const kr_synth_opts *o, kr_synth_t **out,
+                          char *err, size_t errlen)
+{
+    char dummy[8];
+    if (!err) {
+        err = dummy;
+        errlen = sizeof dummy;
+    }
+    err[0] = 0;
+    *out = NULL;
+    kr_synth_opts def;
+    if (!o) {
+        kr_synth_opts_default(&def);
+        o = &def;
+    }
+    kr_synth_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return KR_ERR_NOMEM;
+    kr_status st;
+    char poems[1024];
+    if (o->poems_path)
+        snprintf(poems, sizeof poems, "%s", o->poems_path);
+    else if (access("models/hyakunin-isshu.json", R_OK) == 0)
+        snprintf(poems, sizeof poems, "models/hyakunin-isshu.json");
+    else
+        snprintf(poems, sizeof poems, "%s/models/hyakunin-isshu.json", KR_SOURCE_ROOT);
+    if ((st = kr_synth_poems_load(poems, s->poems, err, errlen)) != KR_OK)
+        goto fail;
+    if ((st = kr_synth_scenario_parse(s, scenario_path, o, err, errlen)) != KR_OK)
+        goto fail;
+    double period = (double)s->fps_den / s->fps_num;
+    s->n_frames = (int)floor(s->duration / period + 1e-9) + 1;
+    if ((st = kr_synth_sim_run(s, err, errlen)) != KR_OK) {
+        if (!strstr(err, scenario_path)) {
+            char tmp[512];
+            snprintf(tmp, sizeof tmp, "%s: %s", scenario_path, err);
+            snprintf(err, errlen, "%s", tmp);
+        }
+        goto fail;
+    }
+    if ((st = kr_synth_render_init(s, err, errlen)) != KR_OK)
+        goto fail;
+    *out = s;
+    return KR_OK;
+fail:
+    kr_synth_destroy(s);
+    return st;
+}
+
+void kr_synth_destroy(kr_synth_t *s)
+{
+    if (!s)
+        return;
+    kr_synth_render_free(s->render);
+    free(s);
+}
+
+int kr_synth_frame_count(const kr_synth_t *s) { return s->n_frames; }
+
+int64_t kr_synth_frame_t_us(const kr_synth_t *s, int frame)
+{
+    /* exact rational frame times, rounded to the microsecond */
+    return (int64_t)(((int64_t)frame * 1000000LL * s->fps_den + s->fps_num / 2) / s->fps_num);
+}
+
+void kr_synth_frame_size(const kr_synth_t *s, int *w, int *h)
+{
+    *w = s->w;
+    *h = s->h;
+}
+
+void kr_synth_fps(const kr_synth_t *s, int *num, int *den)
+{
+    *num = s->fps_num;
+    *den = s->fps_den;
+}
+
+int kr_synth_crf(const kr_synth_t *s) { return s->look.crf; }
+
+kr_status kr_synth_render_frame(kr_synth_t *s, int frame, kr_image_t *out)
+{
+    if (!s || frame < 0 || frame >= s->n_frames || !out)
+        return KR_ERR_INVALID;
+    return kr_synth_render_do(s, frame, out);
+}
+
+void kr_synth_events(const kr_synth_t *s, const kr_synth_event **ev, int *n)
+{
+    *ev = s->events;
+    *n = s->n_events;
+}
+
+kr_status kr_synth_card_outline(const kr_synth_t *s, int card, int64_t t_us, double mm[8], double px[8])
+{
+    if (card < 1 || card > 100 || !s->cards[card].id)
+        return KR_ERR_INVALID;
+    kr_synth_pose p;
+    double z;
+    kr_synth_card_pose(s, &s->cards[card], (double)t_us / 1e6, &p, &z);
+    double c[8];
+    kr_synth_card_corners(&p, c);
+    for (int i = 0; i < 4; i++) {
+        if (mm) {
+            mm[2 * i] = c[2 * i];
+            mm[2 * i + 1] = c[2 * i + 1];
+        }
+        if (px)
+            kr_synth_cam_project(&s->cam, c[2 * i], c[2 * i + 1], z, &px[2 * i]);
+    }
+    return KR_OK;
+}
+
+kr_status kr_synth_hand_state(const kr_synth_t *s, int player, int hand, int64_t t_us,
+                              double tip_mm[2], double *h_mm, double tip_px[2])
+{
+    if (player < 0 || player > 1 || hand < 0 || hand > 1)
+        return KR_ERR_INVALID;
+    const kr_synth_hand *hd = &s->hands[player * 2 + hand];
+    if (!hd->used)
+        return KR_ERR_INVALID;
+    double p[3];
+    kr_synth_hand_eval(hd, (double)t_us / 1e6, p, NULL);
+    if (tip_mm) {
+        tip_mm[0] = p[0];
+        tip_mm[1] = p[1];
+    }
+    if (h_mm)
+        *h_mm = p[2];
+    if (tip_px)
+        kr_synth_cam_project(&s->cam, p[0], p[1], p[2], tip_px);
+    return KR_OK;
+}
+
+void kr_synth_skin_bgr(const kr_synth_t *s, int player, uint8_t bgr[3])
+{
+    for (int c = 0; c < 3; c++)
+        bgr[c] = (uint8_t)lround(s->players[player & 1].skin[c]);
+}

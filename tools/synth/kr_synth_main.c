@@ -1,0 +1,226 @@
+/* kr_synth_main.c - karuta-synth SCENARIO.json -o DIR: renders the scenario to
+ * DIR/video.mp4 (H.264) and writes match.jsonl, truth.jsonl, meta.json, truth_frames.jsonl.
+ * SPDX-License-Identifier: MIT                                                         */
+#include "kr_synth.h"
+#include "kr_cv.h"
+#include "kr_media.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: karuta-synth SCENARIO.json -o DIR [options]\n"
+            "  -o, --out DIR        output folder (created): video.mp4, match.jsonl, truth.jsonl,\n"
+            "                       meta.json, truth_frames.jsonl\n"
+            "  --fps N[/D]          frame rate (default: the scenario's, else 60)\n"
+            "  --size WxH           frame size (default: the scenario's, else 1280x720)\n"
+            "  --seed N             PRNG seed (default: the scenario's)\n"
+            "  --duration S         render at most S seconds\n"
+            "  --still SEC:FILE.png also write the frame nearest SEC seconds as a PNG (repeatable)\n"
+            "  --no-video           write the logs only\n"
+            "  --poems FILE         poem data (default models/hyakunin-isshu.json)\n"
+            "  --bench              report render speed (frames/s, without and with encoding)\n");
+}
+
+/* mkdir -p */
+static int make_dirs(const char *dir)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", dir);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static bool parse_int(const char *s, long lo, long hi, long *out)
+{
+    char *e;
+    errno = 0;
+    long v = strtol(s, &e, 10);
+    if (errno || e == s || *e || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    kr_log_set_program("karuta-synth");
+    const char *scen = NULL, *dir = NULL;
+    kr_synth_opts o;
+    kr_synth_opts_default(&o);
+    bool video = true, bench = false;
+    const char *stills[32];
+    double still_t[32];
+    int n_stills = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
+            if (!v) goto missing;
+            dir = v; i++;
+        } else if (!strcmp(a, "--fps")) {
+            if (!v) goto missing;
+            long n, d = 1;
+            char buf[64];
+            snprintf(buf, sizeof buf, "%s", v);
+            char *sl = strchr(buf, '/');
+            if (sl) {
+                *sl = 0;
+                if (!parse_int(sl + 1, 1, 1000, &d)) goto bad;
+            }
+            if (!parse_int(buf, 1, 100000, &n)) goto bad;
+            o.fps_num = (int)n; o.fps_den = (int)d; i++;
+        } else if (!strcmp(a, "--size")) {
+            if (!v) goto missing;
+            int w, h;
+            char x;
+            if (sscanf(v, "%d%c%d", &w, &x, &h) != 3 || x != 'x' || w <= 0 || h <= 0) goto bad;
+            o.w = w; o.h = h; i++;
+        } else if (!strcmp(a, "--seed")) {
+            if (!v) goto missing;
+            char *e;
+            errno = 0;
+            unsigned long long sd = strtoull(v, &e, 10);
+            if (errno || *e || e == v) goto bad;
+            o.seed = sd; o.seed_set = true; i++;
+        } else if (!strcmp(a, "--duration")) {
+            if (!v) goto missing;
+            char *e;
+            double d = strtod(v, &e);
+            if (*e || e == v || d <= 0) goto bad;
+            o.max_duration_s = d; i++;
+        } else if (!strcmp(a, "--still")) {
+            if (!v) goto missing;
+            const char *c = strchr(v, ':');
+            char *e;
+            if (!c || n_stills >= 32) goto bad;
+            still_t[n_stills] = strtod(v, &e);
+            if (e != c) goto bad;
+            stills[n_stills++] = c + 1; i++;
+        } else if (!strcmp(a, "--poems")) {
+            if (!v) goto missing;
+            o.poems_path = v; i++;
+        } else if (!strcmp(a, "--no-video")) {
+            video = false;
+        } else if (!strcmp(a, "--bench")) {
+            bench = true;
+        } else if (a[0] == '-') {
+            kr_log(KR_LOG_ERROR, "unknown option '%s' (see --help)", a);
+            return 2;
+        } else if (!scen) {
+            scen = a;
+        } else {
+            kr_log(KR_LOG_ERROR, "unexpected argument '%s' (see --help)", a);
+            return 2;
+        }
+        continue;
+    missing:
+        kr_log(KR_LOG_ERROR, "option %s needs a value", a);
+        return 2;
+    bad:
+        kr_log(KR_LOG_ERROR, "option %s: bad value '%s'", a, v);
+        return 2;
+    }
+    if (!scen || !dir) {
+        usage(stderr);
+        return 2;
+    }
+    if (make_dirs(dir) != 0) {
+        kr_log(KR_LOG_ERROR, "%s: cannot create output folder: %s", dir, strerror(errno));
+        return 1;
+    }
+    char err[600];
+    kr_synth_t *s = NULL;
+    kr_status st = kr_synth_create(scen, &o, &s, err, sizeof err);
+    if (st != KR_OK) {
+        kr_log(KR_LOG_ERROR, "%s", err[0] ? err : kr_status_str(st));
+        return 1;
+    }
+    int rc = 1;
+    kr_media_writer_t *w = NULL;
+    char path[1200];
+    int fw, fh, fn, fd;
+    kr_synth_frame_size(s, &fw, &fh);
+    kr_synth_fps(s, &fn, &fd);
+    int n = kr_synth_frame_count(s);
+    if (video) {
+        snprintf(path, sizeof path, "%s/video.mp4", dir);
+        if ((st = kr_media_writer_create(path, fw, fh, fn, fd, kr_synth_crf(s), &w)) != KR_OK) {
+            kr_log(KR_LOG_ERROR, "%s: %s", path, kr_media_writer_error(NULL));
+            goto done;
+        }
+    }
+    int64_t t_render = 0, t0 = kr_clock_us();
+    clock_t c_render = 0;
+    for (int f = 0; f < n; f++) {
+        bool want_still = false;
+        for (int k = 0; k < n_stills; k++) {
+            double per = (double)fd / fn;
+            int sf = (int)(still_t[k] / per + 0.5);
+            if (sf == f || (f == n - 1 && sf >= n))
+                want_still = true;
+        }
+        if (!video && !want_still && !bench)
+            continue;
+        kr_image_t img;
+        int64_t a = kr_clock_us();
+        clock_t ca = clock();
+        if ((st = kr_synth_render_frame(s, f, &img)) != KR_OK) {
+            kr_log(KR_LOG_ERROR, "%s: frame %d: %s (%s)", scen, f, kr_status_str(st), kr_cv_last_error());
+            goto done;
+        }
+        t_render += kr_clock_us() - a;
+        c_render += clock() - ca;
+        for (int k = 0; k < n_stills; k++) {
+            double per = (double)fd / fn;
+            int sf = (int)(still_t[k] / per + 0.5);
+            if (sf == f || (f == n - 1 && sf >= n)) {
+                if ((st = kr_cv_write_image(stills[k], &img)) != KR_OK) {
+                    kr_log(KR_LOG_ERROR, "%s: cannot write still", stills[k]);
+                    goto done;
+                }
+            }
+        }
+        if (w && (st = kr_media_writer_write(w, &img, kr_synth_frame_t_us(s, f))) != KR_OK) {
+            kr_log(KR_LOG_ERROR, "%s: frame %d: %s", path, f, kr_media_writer_error(w));
+            goto done;
+        }
+    }
+    if (w) {
+        if ((st = kr_media_writer_close(w)) != KR_OK) {
+            kr_log(KR_LOG_ERROR, "%s: %s", path, kr_media_writer_error(w));
+            goto done;
+        }
+    }
+    int64_t t_all = kr_clock_us() - t0;
+    if ((st = kr_synth_write_logs(s, dir)) != KR_OK) {
+        kr_log(KR_LOG_ERROR, "%s: cannot write the logs: %s", dir, kr_status_str(st));
+        goto done;
+    }
+    if (bench)
+        printf("frames %d size %dx%d: render %.1f frames/s wall (%.1f frames/s of CPU time), "
+               "render+encode %.1f frames/s wall\n", n, fw, fh,
+               n * 1e6 / (double)(t_render > 0 ? t_render : 1),
+               n / ((double)(c_render > 0 ? c_render : 1) / CLOCKS_PER_SEC),
+               n * 1e6 / (double)(t_all > 0 ? t_all : 1));
+    rc = 0;
+done:
+    kr_media_writer_destroy(w);
+    kr_synth_destroy(s);
+    return rc;
+}
