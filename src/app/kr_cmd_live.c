@@ -9,6 +9,7 @@
 #include "kr_cv.h"
 #include "kr_event.h"
 #include "kr_json.h"
+#include "kr_media.h"
 #include "kr_rules.h"
 #include "kr_serve.h"
 #include "kr_track.h"
@@ -296,6 +297,181 @@ static void snap_stop(snapper *s)
     free(s->jpeg);
 }
 
+/* ---- instant replay: recent frames in a preallocated ring, cut to an MP4 by a
+ * thread of its own (the frame thread only copies one frame per stored frame) ---- */
+
+#define REPLAY_MAX_BYTES (96u << 20) /* ring memory */
+#define REPLAY_MAX_SLOTS 150          /* 5 s at 30 frames/s */
+#define REPLAY_FPS 30                 /* frames kept per second at most */
+
+typedef struct replayer {
+    pthread_t        th;
+    pthread_mutex_t  lock;  /* guards slots' contents and times, and the job */
+    pthread_cond_t   cond;
+    bool             started, stop;
+    uint8_t         *ring;  /* owned: n_slots frames of w x h x 3 */
+    int64_t         *slot_t;/* owned: t_us per slot (-1 empty) */
+    int              n_slots, w, h;
+    uint64_t         n_stored;
+    int64_t          last_t;
+    /* job */
+    bool             job;
+    int32_t          job_seq;
+    int64_t          job_from, job_to;
+    int32_t          done_seq; /* last reading replayed */
+    uint8_t         *frame;    /* owned: the thread's copy */
+    char             dir[4096];
+    double           fps;
+    kr_serve_http_t *srv;      /* borrowed */
+} replayer;
+
+static bool replay_init(replayer *r, int w, int h, double fps, const char *out_dir, kr_serve_http_t *srv);
+
+static void *replay_main(void *arg)
+{
+    replayer *r = arg;
+    pthread_mutex_lock(&r->lock);
+    for (;;) {
+        while (!r->job && !r->stop)
+            pthread_cond_wait(&r->cond, &r->lock);
+        if (r->stop)
+            break;
+        int32_t seq = r->job_seq;
+        int64_t from = r->job_from, to = r->job_to;
+        r->job = false;
+        pthread_mutex_unlock(&r->lock);
+        char path[4200], url[64];
+        snprintf(path, sizeof path, "%s/seq%d.mp4", r->dir, (int)seq);
+        snprintf(url, sizeof url, "/files/seq%d.mp4", (int)seq);
+        kr_media_writer_t *w = NULL;
+        int                slow = 2, n = 0;
+        int64_t            t_prev = INT64_MIN;
+        if (kr_media_writer_create(path, r->w, r->h, (int)lround(r->fps * 1000), 1000 * slow, 23, &w) == KR_OK) {
+            for (;;) {
+                /* the oldest stored frame after t_prev within the window */
+                pthread_mutex_lock(&r->lock);
+                int     best = -1;
+                int64_t bt = INT64_MAX;
+                for (int k = 0; k < r->n_slots; k++)
+                    if (r->slot_t[k] > t_prev && r->slot_t[k] >= from && r->slot_t[k] <= to && r->slot_t[k] < bt) {
+                        bt = r->slot_t[k];
+                        best = k;
+                    }
+                if (best >= 0)
+                    memcpy(r->frame, r->ring + (size_t)best * r->w * r->h * 3, (size_t)r->w * r->h * 3);
+                pthread_mutex_unlock(&r->lock);
+                if (best < 0)
+                    break;
+                kr_image_t img = {r->w, r->h, r->w * 3, 3, r->frame};
+                if (kr_media_writer_write(w, &img, (bt - from) * slow) != KR_OK)
+                    break;
+                t_prev = bt;
+                n++;
+            }
+            if (n > 1 && kr_media_writer_close(w) == KR_OK) {
+                char js[200];
+                snprintf(js, sizeof js, "{\"seq\":%d,\"url\":\"%s\",\"slow\":%d,\"from_us\":%" PRId64 ",\"frames\":%d}",
+                         (int)seq, url, slow, from, n);
+                kr_serve_http_publish(r->srv, "replay", js);
+            }
+            kr_media_writer_destroy(w);
+        } else
+            kr_log(KR_LOG_WARN, "live: replay: %s", kr_media_writer_error(NULL));
+        pthread_mutex_lock(&r->lock);
+    }
+    pthread_mutex_unlock(&r->lock);
+    return NULL;
+}
+
+static bool replay_init(replayer *r, int w, int h, double fps, const char *out_dir, kr_serve_http_t *srv)
+{
+    size_t fb = (size_t)w * (size_t)h * 3;
+    int    n = (int)(REPLAY_MAX_BYTES / fb);
+    if (n > REPLAY_MAX_SLOTS)
+        n = REPLAY_MAX_SLOTS;
+    if (n < 8 || (w & 1) || (h & 1))
+        return false;
+    snprintf(r->dir, sizeof r->dir, "%s/replay", out_dir);
+    if (mkdir(r->dir, 0777) != 0 && errno != EEXIST)
+        return false;
+    r->ring = malloc(fb * (size_t)n);
+    r->slot_t = malloc((size_t)n * sizeof *r->slot_t);
+    r->frame = malloc(fb);
+    if (!r->ring || !r->slot_t || !r->frame)
+        return false;
+    for (int k = 0; k < n; k++)
+        r->slot_t[k] = -1;
+    r->n_slots = n;
+    r->w = w;
+    r->h = h;
+    r->fps = fps > REPLAY_FPS ? REPLAY_FPS : fps;
+    r->srv = srv;
+    r->last_t = INT64_MIN;
+    if (pthread_create(&r->th, NULL, replay_main, r) != 0)
+        return false;
+    r->started = true;
+    return true;
+}
+
+/* Frame thread: keeps the frame if a 1/REPLAY_FPS has passed since the last kept one. */
+static void replay_store(replayer *r, const kr_image_t *img, int64_t t_us)
+{
+    if (!r->started || img->w != r->w || img->h != r->h || img->channels != 3 ||
+        (r->last_t != INT64_MIN && t_us - r->last_t < 1000000 / REPLAY_FPS - 2000))
+        return;
+    int    k = (int)(r->n_stored % (uint64_t)r->n_slots);
+    size_t row = (size_t)r->w * 3;
+    pthread_mutex_lock(&r->lock);
+    uint8_t *dst = r->ring + (size_t)k * row * (size_t)r->h;
+    for (int y = 0; y < r->h; y++)
+        memcpy(dst + row * (size_t)y, img->px + (size_t)img->stride * (size_t)y, row);
+    r->slot_t[k] = t_us;
+    pthread_mutex_unlock(&r->lock);
+    r->n_stored++;
+    r->last_t = t_us;
+}
+
+/* Asks for the replay of reading seq around its deciding moment (once per reading). */
+static void replay_request(replayer *r, int32_t seq, int64_t at_us, int64_t now_t)
+{
+    if (!r->started || seq == r->done_seq)
+        return;
+    pthread_mutex_lock(&r->lock);
+    r->job = true;
+    r->job_seq = seq;
+    r->job_from = at_us - 1500000;
+    r->job_to = at_us + 1000000 < now_t ? at_us + 1000000 : now_t;
+    r->done_seq = seq;
+    pthread_cond_signal(&r->cond);
+    pthread_mutex_unlock(&r->lock);
+}
+
+static void replay_stop(replayer *r)
+{
+    if (r->started) {
+        pthread_mutex_lock(&r->lock);
+        r->stop = true;
+        pthread_cond_signal(&r->cond);
+        pthread_mutex_unlock(&r->lock);
+        pthread_join(r->th, NULL);
+    }
+    pthread_mutex_destroy(&r->lock);
+    pthread_cond_destroy(&r->cond);
+    free(r->ring);
+    free(r->slot_t);
+    free(r->frame);
+}
+
+/* The deciding moment of a ruling: its take, else its first fault; -1 if neither. */
+static int64_t deciding_t(const kr_ruling *ru)
+{
+    if (ru->has_take)
+        return ru->take_t_us;
+    if (ru->n_faults > 0)
+        return ru->faults[0].t_us;
+    return -1;
+}
+
 /* ---- the live run -------------------------------------------------------------- */
 
 #define LAT_MAX (1 << 20)   /* latency samples kept (frames) */
@@ -339,14 +515,17 @@ typedef struct live {
     /* page */
     kr_serve_http_t *srv;
     snapper          snap;
+    replayer         replay;
     char            *rulings_json[RULINGS_KEEP];
     int              n_rulings_json;
     char             status[512];
     int64_t          capt_t[CAPT_RING], capt_wall[CAPT_RING];
     uint64_t         capt_n;
     /* measurements */
-    float           *lat_ms;     /* capture -> frame's events processed */
+    float           *lat_ms;     /* frame handed over by the source -> processed */
+    float           *e2e_ms;     /* frame's own time (capture, or its due time when played) -> processed */
     int64_t          n_lat;
+    int64_t          base_us;    /* min over frames of (arrival - t_us): the undelayed offset */
     double           settle_lat_sum, settle_lat_max;
     int              n_settle_lat;
     int64_t          wall0_us, t0_us;
@@ -534,6 +713,8 @@ static bool drain_rulings(live *L)
             return false;
         }
         publish_ruling(L, L->out, -1);
+        if (L->out->type == KR_OUT_RULING && deciding_t(&L->out->ruling) >= 0)
+            replay_request(&L->replay, L->out->ruling.seq, deciding_t(&L->out->ruling), L->last_frame_t);
     }
     return true;
 }
@@ -621,6 +802,8 @@ static void provisional(live *L, int64_t settle_t)
             o.ruling.final = false;
             add_review_reasons(L, &o.ruling);
             publish_ruling(L, &o, settle_t);
+            if (deciding_t(&o.ruling) >= 0)
+                replay_request(&L->replay, o.ruling.seq, deciding_t(&o.ruling), L->last_frame_t);
         }
 }
 
@@ -879,13 +1062,14 @@ static bool write_summary(live *L, const char *ended)
     if (kr_outfile_open(path, &of) != KR_OK)
         return false;
     int64_t n = L->n_lat < LAT_MAX ? L->n_lat : LAT_MAX;
-    double  p50 = 0, p95 = 0, p99 = 0, mx = 0;
-    if (n > 0) {
-        qsort(L->lat_ms, (size_t)n, sizeof *L->lat_ms, cmp_float);
-        p50 = L->lat_ms[n / 2];
-        p95 = L->lat_ms[(n * 95) / 100];
-        p99 = L->lat_ms[(n * 99) / 100];
-        mx = L->lat_ms[n - 1];
+    double  q[2][4] = {{0}};
+    for (int a = 0; a < 2 && n > 0; a++) {
+        float *v = a ? L->e2e_ms : L->lat_ms;
+        qsort(v, (size_t)n, sizeof *v, cmp_float);
+        q[a][0] = v[n / 2];
+        q[a][1] = v[(n * 95) / 100];
+        q[a][2] = v[(n * 99) / 100];
+        q[a][3] = v[n - 1];
     }
     FILE *f = of.fp;
     fprintf(f, "{\n  \"format\": \"karuta-summary/1\",\n  \"mode\": \"live\",\n  \"source\": \"");
@@ -898,8 +1082,10 @@ static bool write_summary(live *L, const char *ended)
         fprintf(f, "  \"winner\": \"%s\",\n", L->end.winner == KR_SIDE_A ? "A" : "B");
     else
         fprintf(f, "  \"winner\": null,\n");
-    fprintf(f, "  \"latency_ms\": {\"capture_to_processed\": {\"p50\": %.2f, \"p95\": %.2f, \"p99\": %.2f, \"max\": %.2f},\n",
-            p50, p95, p99, mx);
+    fprintf(f, "  \"latency_ms\": {\"arrival_to_processed\": {\"p50\": %.2f, \"p95\": %.2f, \"p99\": %.2f, \"max\": %.2f},\n",
+            q[0][0], q[0][1], q[0][2], q[0][3]);
+    fprintf(f, "                 \"capture_to_processed\": {\"p50\": %.2f, \"p95\": %.2f, \"p99\": %.2f, \"max\": %.2f},\n",
+            q[1][0], q[1][1], q[1][2], q[1][3]);
     fprintf(f, "                 \"events_written_after_capture_hold\": %.1f,\n", L->o.hold_us / 1000.0);
     fprintf(f, "                 \"settle_to_ruling_published\": {\"mean\": %.1f, \"max\": %.1f, \"n\": %d}},\n",
             L->n_settle_lat ? L->settle_lat_sum / L->n_settle_lat : 0.0, L->settle_lat_max, L->n_settle_lat);
@@ -938,9 +1124,13 @@ int kr_cmd_live(int argc, char **argv)
     L->spec = malloc(sizeof *L->spec);
     L->out = malloc(sizeof *L->out);
     L->lat_ms = malloc(LAT_MAX * sizeof *L->lat_ms);
+    L->e2e_ms = malloc(LAT_MAX * sizeof *L->e2e_ms);
     pthread_mutex_init(&L->snap.lock, NULL);
     pthread_cond_init(&L->snap.cond, NULL);
-    if (!L->rec || !L->st || !L->spec || !L->out || !L->lat_ms) {
+    pthread_mutex_init(&L->replay.lock, NULL);
+    pthread_cond_init(&L->replay.cond, NULL);
+    L->replay.done_seq = -1;
+    if (!L->rec || !L->st || !L->spec || !L->out || !L->lat_ms || !L->e2e_ms) {
         kr_log(KR_LOG_ERROR, "live: out of memory");
         goto fail;
     }
@@ -978,6 +1168,9 @@ int kr_cmd_live(int argc, char **argv)
         kr_serve_http_config hc;
         kr_serve_http_config_default(&hc);
         hc.port = (uint16_t)L->o.http_port;
+        char replay_dir[4200];
+        snprintf(replay_dir, sizeof replay_dir, "%s/replay", L->o.out);
+        hc.files_dir = replay_dir;
         if (kr_serve_http_create(&hc, &L->srv) != KR_OK)
             goto fail; /* message logged */
         kr_log(KR_LOG_INFO, "live: judge's page on http://127.0.0.1:%u/", (unsigned)kr_serve_http_port(L->srv));
@@ -1077,6 +1270,9 @@ int kr_cmd_live(int argc, char **argv)
                 L->t0_us = f.t_us;
                 L->wall0_us = now;
             }
+            if (L->srv && !L->replay.started && !L->replay.n_slots && !replay_init(&L->replay, f.img.w, f.img.h,
+                                                                                  REPLAY_FPS, L->o.out, L->srv))
+                L->replay.n_slots = -1; /* no replay (said once) */
             if (f.img.w != L->frame_w || f.img.h != L->frame_h) {
                 kr_log(KR_LOG_ERROR, "live: the source changed size (%dx%d, was %dx%d)", f.img.w, f.img.h,
                        L->frame_w, L->frame_h);
@@ -1125,13 +1321,21 @@ int kr_cmd_live(int argc, char **argv)
                 goto fail;
             if (settle_t >= 0)
                 provisional(L, settle_t);
-            /* capture -> this frame's observations detected and everything due written */
-            float lat = (float)((kr_clock_us() - cap_us) / 1000.0);
-            L->lat_ms[L->n_lat % LAT_MAX] = lat;
+            /* latency of this frame: from its arrival (processing only) and from its own
+             * time on the source clock (capture, or when a played file shows it), which
+             * includes any wait in the source's queue; the offset between the two clocks
+             * is the smallest seen (the frame that waited least) */
+            int64_t done = kr_clock_us(), age = kr_capture_frame_age_us(L->cap);
+            if (L->n_lat == 0 || cap_us - f.t_us < L->base_us)
+                L->base_us = cap_us - f.t_us;
+            /* the pipeline clock's own age of the frame when GStreamer has one */
+            int64_t born = age >= 0 ? cap_us - age : f.t_us + L->base_us;
+            L->lat_ms[L->n_lat % LAT_MAX] = (float)((done - cap_us) / 1000.0);
+            L->e2e_ms[L->n_lat % LAT_MAX] = (float)((done - born) / 1000.0);
             L->n_lat++;
             /* behind real time? (only meaningful when the source is paced) */
             if (!L->o.no_sync) {
-                double lag = ((now - L->wall0_us) - (f.t_us - L->t0_us)) / 1000.0;
+                double lag = (cap_us - born) / 1000.0;
                 if (lag > L->max_lag_ms)
                     L->max_lag_ms = lag;
                 bool behind = lag > 250;
@@ -1142,6 +1346,8 @@ int kr_cmd_live(int argc, char **argv)
                     publish_status(L, "playing", behind ? "behind real time" : NULL);
                 }
             }
+            if (L->srv)
+                replay_store(&L->replay, &f.img, f.t_us);
             if (L->srv && now - last_snap > 300000) {
                 last_snap = now;
                 snap_offer(&L->snap, &f.img);
@@ -1223,6 +1429,7 @@ finish:
     rc = 0;
 fail:
     snap_stop(&L->snap);
+    replay_stop(&L->replay);
     kr_serve_http_destroy(L->srv);
     kr_capture_destroy(L->cap);
     kr_event_destroy(L->evd);
@@ -1244,6 +1451,7 @@ fail:
     free(L->spec);
     free(L->out);
     free(L->lat_ms);
+    free(L->e2e_ms);
     free(L);
     return rc;
 }

@@ -1,0 +1,56 @@
+#!/bin/sh
+# live_vs_analyze.sh - the same footage through `karuta-ref analyze` and through
+# `karuta-ref live` (the file played at real speed by GStreamer, with sync) must give
+# the same rulings: same readings, takers, ways of taking, faults, sends and counts, and
+# times within one frame. The first SECONDS of the video are cut to 640x360 first (both
+# commands then read the same picture size: no scaler differs between them).
+# Usage: live_vs_analyze.sh KARUTA_REF [VIDEO MATCH.jsonl [SECONDS]]   (exit 77: skipped)
+# SPDX-License-Identifier: MIT
+set -eu
+bin=$1
+video=${2:-samples/demo/video.mp4}
+match=${3:-samples/demo/match.jsonl}
+secs=${4:-20}
+[ -f "$video" ] || { echo "SKIP: no footage at $video"; exit 77; }
+command -v ffmpeg >/dev/null 2>&1 || { echo "SKIP: ffmpeg is not installed"; exit 77; }
+gst-inspect-1.0 decodebin >/dev/null 2>&1 || { echo "SKIP: GStreamer decodebin missing"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ffmpeg -loglevel error -i "$video" -t "$secs" -vf scale=640:360 -c:v libx264 -preset veryfast -crf 14 \
+  -pix_fmt yuv420p "$tmp/v.mp4"
+"$bin" analyze "$tmp/v.mp4" --match "$match" --out "$tmp/an" 2>"$tmp/an.err" || { cat "$tmp/an.err"; exit 1; }
+"$bin" live --source "filesrc location=$tmp/v.mp4 ! decodebin" --match "$match" --out "$tmp/live" \
+  --exit-on-eof 2>"$tmp/live.err" || { cat "$tmp/live.err"; exit 1; }
+python3 - "$tmp/an/rulings.jsonl" "$tmp/live/rulings.jsonl" "$tmp/live/summary.json" <<'PY'
+import json, sys
+def load(p):
+    return [json.loads(l) for l in open(p, encoding='utf-8') if l.strip()]
+an, lv = load(sys.argv[1]), load(sys.argv[2])
+summ = json.load(open(sys.argv[3]))
+print('analyze: %d records, live: %d records; live max lag %.0f ms' % (len(an), len(lv), summ['max_lag_ms']))
+TOL = 20000  # us: one frame at 50-60 fps, and the sub-frame estimate
+def key(r):
+    if r['type'] == 'match_end':
+        return ('end', r.get('winner'), json.dumps(r.get('counts'), sort_keys=True))
+    t = r.get('take') or {}
+    return (r['seq'], r['card'], r.get('location'), r.get('established'), t.get('player'), t.get('how'),
+            json.dumps([(f['player'], f.get('territories')) for f in r.get('faults', [])]),
+            r.get('double_fault'), json.dumps(r.get('voided'), sort_keys=True),
+            json.dumps(r.get('send'), sort_keys=True), json.dumps(r.get('counts'), sort_keys=True))
+fails = 0
+if len(an) != len(lv):
+    print('FAIL: %d rulings from analyze, %d from live' % (len(an), len(lv)))
+    fails += 1
+for a, l in zip(an, lv):
+    if key(a) != key(l):
+        print('FAIL: differ:\n  analyze %s\n  live    %s' % (json.dumps(a, ensure_ascii=False), json.dumps(l, ensure_ascii=False)))
+        fails += 1
+        continue
+    ta, tl = (a.get('take') or {}).get('t_us'), (l.get('take') or {}).get('t_us')
+    if ta is not None and abs(ta - tl) > TOL:
+        print('FAIL: reading %s take at %d us (analyze) vs %d us (live)' % (a.get('seq'), ta, tl))
+        fails += 1
+if fails:
+    sys.exit(1)
+print('ok: the same %d rulings' % len(an))
+PY
