@@ -89,6 +89,92 @@ extern "C" kr_status kr_cv_resize(const kr_image_t *src, kr_image_t *dst)
 }
 
 /* ---- synth (rendering helpers) ---------------------------------------- */
+struct kr_cv_synth_remap {
+    cv::Mat m1, m2; /* fixed-point maps (CV_16SC2 + CV_16UC1) */
+};
+
+extern "C" kr_status kr_cv_synth_remap_create(const float *map_x, const float *map_y, int w, int h,
+                                              kr_cv_synth_remap_t **out)
+{
+    *out = NULL;
+    KR_CV_TRY
+    if (!map_x || !map_y || w <= 0 || h <= 0)
+        return KR_ERR_INVALID;
+    kr_cv_synth_remap_t *m = new kr_cv_synth_remap_t();
+    cv::Mat mx(h, w, CV_32FC1, const_cast<float *>(map_x));
+    cv::Mat my(h, w, CV_32FC1, const_cast<float *>(map_y));
+    try {
+        cv::convertMaps(mx, my, m->m1, m->m2, CV_16SC2, false);
+    } catch (...) {
+        delete m;
+        throw;
+    }
+    *out = m;
+    return KR_OK;
+    KR_CV_CATCH
+}
+
+extern "C" void kr_cv_synth_remap_destroy(kr_cv_synth_remap_t *m)
+{
+    delete m;
+}
+
+extern "C" kr_status kr_cv_synth_remap(const kr_cv_synth_remap_t *m, const kr_image_t *src, kr_image_t *dst,
+                                       const uint8_t border[3])
+{
+    KR_CV_TRY
+    if (!m || !src || !dst || src->channels != dst->channels || dst->w != m->m1.cols || dst->h != m->m1.rows)
+        return KR_ERR_INVALID;
+    cv::Mat d = view(dst);
+    cv::remap(view(src), d, m->m1, m->m2, cv::INTER_LINEAR, cv::BORDER_CONSTANT,
+              cv::Scalar(border[0], border[1], border[2]));
+    return KR_OK;
+    KR_CV_CATCH
+}
+
+extern "C" kr_status kr_cv_synth_fill_polys(kr_image_t *img, const double *xy, const int *counts, int n_poly,
+                                            double ox, double oy, const uint8_t color[3])
+{
+    KR_CV_TRY
+    if (!img || !xy || !counts || n_poly < 0)
+        return KR_ERR_INVALID;
+    cv::Mat m = view(img);
+    const int shift = 4;
+    std::vector<std::vector<cv::Point>> polys((size_t)n_poly);
+    size_t k = 0;
+    for (int p = 0; p < n_poly; p++) {
+        polys[(size_t)p].resize((size_t)counts[p]);
+        for (int i = 0; i < counts[p]; i++, k++)
+            polys[(size_t)p][(size_t)i] = cv::Point((int)std::lround((xy[2 * k] - ox) * 16.0),
+                                                    (int)std::lround((xy[2 * k + 1] - oy) * 16.0));
+    }
+    cv::fillPoly(m, polys, cv::Scalar(color[0], color[1], color[2]), cv::LINE_AA, shift);
+    return KR_OK;
+    KR_CV_CATCH
+}
+
+extern "C" kr_status kr_cv_synth_blur(kr_image_t *img, double sigma)
+{
+    KR_CV_TRY
+    if (!img)
+        return KR_ERR_INVALID;
+    if (sigma <= 0)
+        return KR_OK;
+    cv::Mat m = view(img);
+    if (sigma < 2.0) {
+        cv::GaussianBlur(m, m, cv::Size(0, 0), sigma, sigma, cv::BORDER_REPLICATE);
+    } else {
+        /* two box passes have the Gaussian's variance: (w^2 - 1) / 6 = sigma^2; cost
+         * independent of sigma (the soft shadows need large sigmas every frame) */
+        int w = (int)std::lround(std::sqrt(6.0 * sigma * sigma + 1.0));
+        w |= 1;
+        cv::blur(m, m, cv::Size(w, w), cv::Point(-1, -1), cv::BORDER_REPLICATE);
+        cv::blur(m, m, cv::Size(w, w), cv::Point(-1, -1), cv::BORDER_REPLICATE);
+    }
+    return KR_OK;
+    KR_CV_CATCH
+}
+
 
 /* ---- calib ------------------------------------------------------------ */
 extern "C" kr_status kr_cv_calib_grey(const kr_image_t *src, kr_image_t *dst)
