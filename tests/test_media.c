@@ -2,6 +2,7 @@
  * times (constant and variable rate), seeking, damaged files and output hygiene.
  * SPDX-License-Identifier: MIT */
 #include "kr_app.h"
+#include "kr_calib.h"
 #include "kr_cv.h"
 #include "kr_media.h"
 
@@ -348,6 +349,34 @@ static void test_writer_destroy_without_close_leaves_nothing(void)
     kr_media_writer_destroy(NULL);
 }
 
+static void test_writer_takes_grey_frames(void)
+{
+    char p[128];
+    path_in_dir(p, sizeof p, "grey.mp4");
+    static uint8_t g[W * H];
+    kr_media_writer_t *w = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_media_writer_create(p, W, H, 30, 1, 18, &w), KR_OK);
+    kr_image_t img = {W, H, W, 1, g};
+    for (int i = 0; i < 5; i++) {
+        memset(g, 40 * i + 20, sizeof g);
+        CU_ASSERT_EQUAL(kr_media_writer_write(w, &img, i * 33333), KR_OK);
+    }
+    CU_ASSERT_EQUAL_FATAL(kr_media_writer_close(w), KR_OK);
+    kr_media_writer_destroy(w);
+    kr_media_reader_t *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_media_reader_open(p, &r), KR_OK);
+    kr_frame_t f;
+    int n = 0;
+    while (kr_media_reader_next(r, &f) == KR_OK) {
+        const uint8_t *px0 = f.img.px + (size_t)(H / 2) * f.img.stride + (W / 2) * 3;
+        CU_ASSERT(abs((int)px0[0] - (40 * n + 20)) <= 3 && abs((int)px0[2] - (40 * n + 20)) <= 3);
+        n++;
+    }
+    CU_ASSERT_EQUAL(n, 5);
+    kr_media_reader_destroy(r);
+    remove(p);
+}
+
 static void test_writer_rejects_bad_input(void)
 {
     kr_media_writer_t *w = (kr_media_writer_t *)&w;
@@ -568,6 +597,64 @@ static void test_clip_marks_contacts(void)
     remove(src);
 }
 
+/* Mean absolute difference between the middle frames of two clips. */
+static double clip_diff(const char *a, const char *b)
+{
+    kr_media_reader_t *ra = NULL, *rb = NULL;
+    double diff = -1;
+    if (kr_media_reader_open(a, &ra) == KR_OK && kr_media_reader_open(b, &rb) == KR_OK &&
+        kr_media_reader_seek(ra, 500000) == KR_OK && kr_media_reader_seek(rb, 500000) == KR_OK) {
+        kr_frame_t fa, fb;
+        if (kr_media_reader_next(ra, &fa) == KR_OK && kr_media_reader_next(rb, &fb) == KR_OK) {
+            double sum = 0;
+            for (int y = 0; y < fa.img.h; y++)
+                for (int x = 0; x < fa.img.w * 3; x++)
+                    sum += abs((int)fa.img.px[y * fa.img.stride + x] - (int)fb.img.px[y * fb.img.stride + x]);
+            diff = sum / (fa.img.w * fa.img.h * 3.0);
+        }
+    }
+    kr_media_reader_destroy(ra);
+    kr_media_reader_destroy(rb);
+    return diff;
+}
+
+static void test_clip_calibration_layer(void)
+{
+    char src[128], out[128], out2[128], png[128], png2[128], cal[128], cal2[128];
+    path_in_dir(src, sizeof src, "m4.mp4");
+    path_in_dir(out, sizeof out, "plain.mp4");
+    path_in_dir(png, sizeof png, "plain.png");
+    path_in_dir(out2, sizeof out2, "lines.mp4");
+    path_in_dir(png2, sizeof png2, "lines.png");
+    path_in_dir(cal, sizeof cal, "calib.json");
+    path_in_dir(cal2, sizeof cal2, "calib640.json");
+    CU_ASSERT_EQUAL_FATAL(write_clip(src, 45, NULL), KR_OK);
+    /* a camera looking straight down: 0.3 px per mat mm, field centre at the image centre */
+    const double hom[9] = {0.3, 0, W / 2.0, 0, 0.3, H / 2.0, 0, 0, 1};
+    kr_calib_t *c = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_calib_create_from_model(W, H, 500, 500, W / 2.0, H / 2.0, NULL, hom, &c), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_calib_save(c, cal), KR_OK);
+    kr_calib_destroy(c);
+    CU_ASSERT_EQUAL_FATAL(kr_calib_create_from_model(640, 480, 500, 500, 320, 240, NULL, hom, &c), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_calib_save(c, cal2), KR_OK);
+    kr_calib_destroy(c);
+
+    CU_ASSERT_EQUAL_FATAL(run_clip("clip", src, "--at", "0.7", "-o", out, (char *)NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(run_clip("clip", src, "--at", "0.7", "--calib", cal, "-o", out2, (char *)NULL), 0);
+    /* the layer drew something (field lines) on the frames */
+    CU_ASSERT(clip_diff(out, out2) > 0.5);
+    /* a calibration for another image size is refused */
+    remove(out2);
+    remove(png2);
+    CU_ASSERT_EQUAL(run_clip("clip", src, "--at", "0.7", "--calib", cal2, "-o", out2, (char *)NULL), 1);
+    CU_ASSERT_NOT_EQUAL(access(out2, F_OK), 0);
+    remove(out);
+    remove(png);
+    remove(cal);
+    remove(cal2);
+    remove(src);
+}
+
 static void test_clip_bad_input_leaves_nothing(void)
 {
     char src[128], out[128];
@@ -613,11 +700,13 @@ int main(void)
     CU_add_test(s, "garbage_and_missing_files_fail_cleanly", test_garbage_and_missing_files_fail_cleanly);
     CU_add_test(s, "writer_destroy_without_close_leaves_nothing",
                 test_writer_destroy_without_close_leaves_nothing);
+    CU_add_test(s, "writer_takes_grey_frames", test_writer_takes_grey_frames);
     CU_add_test(s, "writer_rejects_bad_input", test_writer_rejects_bad_input);
     CU_add_test(s, "draw_shapes_text_and_blending", test_draw_shapes_text_and_blending);
     CU_add_test(s, "resize_into_subview_touches_only_it", test_resize_into_subview_touches_only_it);
     CU_add_test(s, "clip_window_frames_and_sheet", test_clip_window_frames_and_sheet);
     CU_add_test(s, "clip_marks_contacts", test_clip_marks_contacts);
+    CU_add_test(s, "clip_calibration_layer", test_clip_calibration_layer);
     CU_add_test(s, "clip_bad_input_leaves_nothing", test_clip_bad_input_leaves_nothing);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
