@@ -607,6 +607,99 @@ static void test_warp_top_down(void)
     kr_calib_destroy(truth);
 }
 
+/* Lens from a ChArUco board: views rendered through a known camera (board plane as the
+ * "mat"), OpenCV's board calibration through kr_calib, lens compared with the truth. */
+static void test_board_lens(void)
+{
+    kr_calib_board b;
+    kr_calib_board_default(&b);
+    const double ppm = 4.0; /* board image px per mm */
+    kr_image_t board;
+    uint8_t *bpx = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_calib_board_image(&b, ppm, &board, &bpx), KR_OK);
+    CU_ASSERT_EQUAL(board.w, (int)lround((250 + 20) * ppm));
+    enum { NV = 9, W = 960, H = 540 };
+    /* frontal, four tilted, and four with the board in the image corners (the lens is
+     * only known where the board has been) */
+    static const double tilt[NV] = {0, 28, 28, 28, 28, 10, 10, 10, 10};
+    static const double dir[NV] = {0, 0, 90, 180, 270, 45, 135, 225, 315};
+    static const double aim[NV][2] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0},
+                                      {-170, -95}, {170, -95}, {170, 95}, {-170, 95}};
+    kr_image_t views[NV];
+    uint8_t *bufs[NV];
+    kr_calib_t *truth = NULL;
+    for (int v = 0; v < NV; v++) {
+        /* board centre at (135, 97.5) mm from the image's corner (10 mm margin) */
+        cam cm = {W, H, 800, 10.0 * v, tilt[v], dir[v], 480, -0.18, 0.03, 135 + aim[v][0], 97.5 + aim[v][1]};
+        kr_calib_destroy(truth);
+        truth = make_camera(&cm);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(truth);
+        bufs[v] = malloc((size_t)W * H);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(bufs[v]);
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                double mx, my, val = 128;
+                if (!kr_calib_px_to_mm(truth, x, y, &mx, &my)) {
+                    /* printed with y down: mat y up -> board row up; bilinear lookup */
+                    double bx = mx * ppm - 0.5, by = (board.h / ppm - my) * ppm - 0.5;
+                    if (bx >= 0 && by >= 0 && bx < board.w - 1 && by < board.h - 1) {
+                        int ix = (int)bx, iy = (int)by;
+                        double fx = bx - ix, fy = by - iy;
+                        const uint8_t *q = board.px + (size_t)iy * board.stride + ix;
+                        val = (1 - fy) * ((1 - fx) * q[0] + fx * q[1]) +
+                              fy * ((1 - fx) * q[board.stride] + fx * q[board.stride + 1]);
+                    }
+                }
+                bufs[v][(size_t)y * W + x] = (uint8_t)lround(val);
+            }
+        views[v] = (kr_image_t){W, H, W, 1, bufs[v]};
+    }
+    kr_calib_lens lens;
+    kr_status st = kr_calib_lens_from_images(&b, views, NV, &lens);
+    if (st != KR_OK)
+        fprintf(stderr, "\nlens: %s\n", kr_calib_error());
+    CU_ASSERT_EQUAL_FATAL(st, KR_OK);
+    fprintf(stderr, "\n  board lens: %d views, fx %.1f fy %.1f (true 800), k1 %.3f k2 %.3f, rms %.3f px ",
+            lens.views, lens.fx, lens.fy, lens.dist[0], lens.dist[1], lens.rms_px);
+    CU_ASSERT(lens.views == NV);
+    CU_ASSERT(fabs(lens.fx - 800) < 16 && fabs(lens.fy - 800) < 16);
+    /* the lens maps undistorted to raw pixels like the truth, over the whole image */
+    double H0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    kr_calib_t *est = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_calib_create_from_model(W, H, lens.fx, lens.fy, lens.cx, lens.cy, lens.dist, H0, &est), KR_OK);
+    double worst = 0;
+    for (int y = 30; y < H - 30; y += 30)
+        for (int x = 30; x < W - 30; x += 30) {
+            double tx, ty, ex, ey, ux, uy;
+            if (kr_calib_undistort(truth, x, y, &ux, &uy))
+                continue;
+            kr_calib_distort(truth, ux, uy, &tx, &ty);
+            /* compare the undistorted direction: same raw pixel -> same ray (in px at f=800) */
+            CU_ASSERT_EQUAL(kr_calib_undistort(est, x, y, &ex, &ey), 0);
+            double rx = (ex - lens.cx) / lens.fx * 800 - (ux - truth->cx) / truth->fx * 800;
+            double ry = (ey - lens.cy) / lens.fy * 800 - (uy - truth->cy) / truth->fy * 800;
+            worst = fmax(worst, hypot(rx, ry));
+        }
+    fprintf(stderr, "worst ray error %.2f px ", worst);
+    CU_ASSERT(worst < 3.0);
+    /* lens file round trip */
+    char tmpd[] = "/tmp/kr_lens_XXXXXX", path[300];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(tmpd));
+    snprintf(path, sizeof path, "%s/lens.json", tmpd);
+    CU_ASSERT_EQUAL(kr_calib_lens_save(&lens, path), KR_OK);
+    kr_calib_lens back;
+    CU_ASSERT_EQUAL(kr_calib_lens_load(path, &back), KR_OK);
+    CU_ASSERT(fabs(back.fx - lens.fx) < 1e-9 && fabs(back.dist[0] - lens.dist[0]) < 1e-12);
+    CU_ASSERT_EQUAL(back.img_w, W);
+    remove(path);
+    rmdir(tmpd);
+    kr_calib_destroy(est);
+    kr_calib_destroy(truth);
+    for (int v = 0; v < NV; v++)
+        free(bufs[v]);
+    free(bpx);
+}
+
 /* Built twice (tests/meson.build): test_calib runs the unit tests, test_calib_media
  * (name ends in "media") adds the rendered-frame tests. */
 int main(int argc, char **argv)
@@ -631,6 +724,7 @@ int main(int argc, char **argv)
         CU_add_test(s, "frame_rimmed_cards_rotated", test_frame_rimmed_cards_rotated);
         CU_add_test(s, "blank_frame", test_blank_frame);
         CU_add_test(s, "warp_top_down", test_warp_top_down);
+        CU_add_test(s, "board_lens", test_board_lens);
     }
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();

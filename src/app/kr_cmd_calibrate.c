@@ -26,9 +26,14 @@ static void usage(FILE *f)
             "  --a-side SIDE     where player A sits in the image: bottom (default), top, left, right\n"
             "  --min-cards N     fewest card outlines to accept (default 12)\n"
             "  --frames N        frames combined around --at, 1..9 (default 5)\n"
-            "  --lens LENS.json  use the lens (intrinsics, distortion) of an earlier calibration,\n"
-            "                    e.g. one made with a ChArUco board; fit only the homography\n"
+            "  --lens LENS.json  use this lens (from --board, or an earlier calibration of the same\n"
+            "                    camera) and fit only the homography\n"
             "  --no-overlay      do not write the PNG\n"
+            "Lens from a printed board (optional, more precise):\n"
+            "  karuta-ref calibrate --write-board BOARD.png   the ChArUco board to print (calib/README.md)\n"
+            "  karuta-ref calibrate BOARD.mp4 --board -o LENS.json\n"
+            "                    VIDEO shows the board moved and tilted all over the picture;\n"
+            "                    writes the lens (karuta-lens/1) for --lens\n"
             "Exit status: 0 written (a poor calibration is written with quality.ok = false and\n"
             "a warning), 1 bad input or no calibration possible, 2 usage error.\n");
 }
@@ -71,10 +76,54 @@ static int write_overlay(const kr_calib_t *c, kr_image_t *frame, const char *pat
     return 0;
 }
 
+/* The printable board at 12 px/mm (304.8 dpi): print at 100 % scale. */
+static int write_board(const char *path)
+{
+    kr_calib_board b;
+    kr_image_t img;
+    uint8_t *px = NULL;
+    kr_calib_board_default(&b);
+    if (kr_calib_board_image(&b, 12.0, &img, &px) != KR_OK) {
+        kr_log(KR_LOG_ERROR, "calibrate: %s", kr_calib_error());
+        return 1;
+    }
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.png", path, (long)getpid());
+    int rc = 0;
+    if (kr_cv_write_image(tmp, &img) != KR_OK || rename(tmp, path)) {
+        remove(tmp);
+        kr_log(KR_LOG_ERROR, "calibrate: %s: cannot write the board image", path);
+        rc = 1;
+    } else
+        printf("%s: ChArUco board %dx%d squares of %.0f mm (DICT_5X5_100), %dx%d px at 12 px/mm: "
+               "print at 100%% scale (304.8 dpi) = %.0f x %.0f mm\n", path, b.squares_x, b.squares_y,
+               b.square_mm, img.w, img.h, img.w / 12.0, img.h / 12.0);
+    free(px);
+    return rc;
+}
+
+static int lens_from_board(const char *video, const char *out)
+{
+    kr_calib_board b;
+    kr_calib_lens l;
+    kr_calib_board_default(&b);
+    if (kr_calib_lens_from_video(&b, video, 500000, &l) != KR_OK) {
+        kr_log(KR_LOG_ERROR, "calibrate: --board: %s", kr_calib_error());
+        return 1;
+    }
+    if (kr_calib_lens_save(&l, out) != KR_OK) {
+        kr_log(KR_LOG_ERROR, "calibrate: %s", kr_calib_error());
+        return 1;
+    }
+    printf("%s: lens from %d board views: fx %.1f fy %.1f px, k1 %.4f k2 %.4f, rms %.3f px\n", out,
+           l.views, l.fx, l.fy, l.dist[0], l.dist[1], l.rms_px);
+    return 0;
+}
+
 int kr_cmd_calibrate(int argc, char **argv)
 {
-    const char *video = NULL, *out = NULL, *lens = NULL;
-    int overlay = 1;
+    const char *video = NULL, *out = NULL, *lens = NULL, *board_png = NULL;
+    int overlay = 1, board = 0;
     kr_calib_config cfg;
     kr_calib_video_config vc;
     kr_calib_config_default(&cfg);
@@ -127,6 +176,15 @@ int kr_cmd_calibrate(int argc, char **argv)
             i++;
         } else if (!strcmp(a, "--no-overlay")) {
             overlay = 0;
+        } else if (!strcmp(a, "--board")) {
+            board = 1;
+        } else if (!strcmp(a, "--write-board")) {
+            if (!val || !*val) {
+                kr_log(KR_LOG_ERROR, "calibrate: --write-board needs a PNG file name");
+                return 2;
+            }
+            board_png = val;
+            i++;
         } else if (a[0] == '-' && a[1] != '\0') {
             kr_log(KR_LOG_ERROR, "calibrate: unknown option '%s' (see karuta-ref calibrate --help)", a);
             return 2;
@@ -137,24 +195,22 @@ int kr_cmd_calibrate(int argc, char **argv)
             video = a;
         }
     }
+    if (board_png)
+        return write_board(board_png);
+    if (board && video && out)
+        return lens_from_board(video, out);
     if (!video || !out) {
         kr_log(KR_LOG_ERROR, "calibrate: %s (see karuta-ref calibrate --help)",
                !video ? "no VIDEO given" : "no output given (-o CALIB.json)");
         return 2;
     }
+    kr_calib_lens lens_data;
     if (lens) {
-        kr_calib_t *l = NULL;
-        if (kr_calib_load(lens, &l) != KR_OK) {
+        if (kr_calib_lens_load(lens, &lens_data) != KR_OK) {
             kr_log(KR_LOG_ERROR, "calibrate: --lens: %s", kr_calib_error());
             return 1;
         }
-        cfg.intrinsics_known = 1;
-        cfg.fx = l->fx;
-        cfg.fy = l->fy;
-        cfg.cx = l->cx;
-        cfg.cy = l->cy;
-        memcpy(cfg.dist, l->dist, sizeof cfg.dist);
-        kr_calib_destroy(l);
+        kr_calib_config_set_lens(&cfg, &lens_data);
     }
     kr_calib_t *c = NULL;
     kr_image_t frame;
@@ -164,7 +220,7 @@ int kr_cmd_calibrate(int argc, char **argv)
         kr_log(KR_LOG_ERROR, "calibrate: %s", kr_calib_error());
         goto done;
     }
-    if (lens && frame.w != c->img_w) {
+    if (lens && (frame.w != lens_data.img_w || frame.h != lens_data.img_h)) {
         kr_log(KR_LOG_ERROR, "calibrate: --lens %s is for another image size", lens);
         goto done;
     }

@@ -151,6 +151,42 @@ kr_status kr_calib_create_from_video(const kr_calib_config *cfg, const kr_calib_
 
 void kr_calib_destroy(kr_calib_t *c); /* NULL-safe */
 
+/* ---- lens from a printed ChArUco board (optional precise path) -------------
+ * Film the board (calib/charuco-board.png) moved and tilted under the camera for a
+ * few seconds; kr_calib_lens_from_video() gives the lens; pass it in kr_calib_config
+ * (intrinsics_known = 1, fx..dist) so the card fit only has to find the homography. */
+typedef struct kr_calib_board {
+    int    squares_x, squares_y; /* default 10 x 7 */
+    double square_mm, marker_mm; /* default 25, 18 (as printed: 250 x 175 mm) */
+} kr_calib_board;
+void kr_calib_board_default(kr_calib_board *b);
+/* The printable board at px_per_mm with a 10 mm white margin; *out views a malloc'd
+ * grey image owned by *px (caller frees with free()). */
+kr_status kr_calib_board_image(const kr_calib_board *b, double px_per_mm, kr_image_t *out,
+                               uint8_t **px);
+
+typedef struct kr_calib_lens {
+    int32_t img_w, img_h;   /* px */
+    double  fx, fy, cx, cy; /* px */
+    double  dist[5];        /* k1 k2 p1 p2 k3, OpenCV convention */
+    double  rms_px;         /* reprojection RMS of the board corners, px */
+    int     views;          /* board views used */
+} kr_calib_lens;
+/* Frames every step_us through the video; views with at least 12 board corners are
+ * used (needs 4 or more). KR_ERR_INVALID + kr_calib_error() when the board is not seen
+ * often enough. */
+kr_status kr_calib_lens_from_video(const kr_calib_board *b, const char *path, int64_t step_us,
+                                   kr_calib_lens *out);
+/* Same from views already decoded (BGR or grey, all the same size). */
+kr_status kr_calib_lens_from_images(const kr_calib_board *b, const kr_image_t *imgs, int n,
+                                    kr_calib_lens *out);
+/* Lens file "karuta-lens/1" (calib/README.md); save is atomic. load also accepts a
+ * calibration file (its intrinsics). */
+kr_status kr_calib_lens_save(const kr_calib_lens *l, const char *path);
+kr_status kr_calib_lens_load(const char *path, kr_calib_lens *out);
+/* Copies the lens into cfg (intrinsics_known = 1). */
+void kr_calib_config_set_lens(kr_calib_config *cfg, const kr_calib_lens *l);
+
 /* JSON (calib/README.md). save writes atomically (complete or absent). load validates
  * every field; KR_ERR_FORMAT / KR_ERR_IO with kr_calib_error() naming file and member. */
 kr_status kr_calib_save(const kr_calib_t *c, const char *path);

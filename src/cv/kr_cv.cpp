@@ -7,6 +7,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/calib3d.hpp>
+#include <opencv2/aruco/charuco.hpp>
 
 #include <cstdlib>
 #include <cstring>
@@ -306,6 +307,95 @@ extern "C" kr_status kr_cv_calib_remap(const kr_image_t *src, const int16_t *xy,
     KR_CV_CATCH
 }
 
+
+static cv::Ptr<cv::aruco::CharucoBoard> charuco_board(const kr_cv_charuco *b)
+{
+    cv::Ptr<cv::aruco::Dictionary> dict = cv::aruco::getPredefinedDictionary(cv::aruco::DICT_5X5_100);
+    return cv::aruco::CharucoBoard::create(b->squares_x, b->squares_y, (float)b->square_mm,
+                                           (float)b->marker_mm, dict);
+}
+
+static int charuco_ok(const kr_cv_charuco *b)
+{
+    return b && b->squares_x >= 3 && b->squares_y >= 3 && b->squares_x * b->squares_y / 2 <= 100 &&
+           b->square_mm > 0 && b->marker_mm > 0 && b->marker_mm < b->square_mm;
+}
+
+extern "C" kr_status kr_cv_calib_charuco_draw(const kr_cv_charuco *b, double px_per_mm, double margin_mm,
+                                              kr_image_t *out, uint8_t **px)
+{
+    KR_CV_TRY
+    *px = NULL;
+    if (!charuco_ok(b) || !(px_per_mm > 0) || margin_mm < 0)
+        return KR_ERR_INVALID;
+    int m = (int)std::lround(margin_mm * px_per_mm);
+    int w = (int)std::lround(b->squares_x * b->square_mm * px_per_mm) + 2 * m;
+    int h = (int)std::lround(b->squares_y * b->square_mm * px_per_mm) + 2 * m;
+    cv::Mat img;
+    charuco_board(b)->draw(cv::Size(w, h), img, m, 1);
+    uint8_t *buf = (uint8_t *)std::malloc((size_t)w * (size_t)h);
+    if (!buf)
+        return KR_ERR_NOMEM;
+    for (int y = 0; y < h; y++)
+        std::memcpy(buf + (size_t)y * w, img.ptr(y), (size_t)w);
+    out->w = w; out->h = h; out->stride = w; out->channels = 1; out->px = buf;
+    *px = buf;
+    return KR_OK;
+    KR_CV_CATCH
+}
+
+extern "C" kr_status kr_cv_calib_charuco_detect(const kr_cv_charuco *b, const kr_image_t *img, int *ids,
+                                                double *xy, int max, int *n)
+{
+    KR_CV_TRY
+    if (!charuco_ok(b) || !img || !img->px || !ids || !xy || !n || max < 0)
+        return KR_ERR_INVALID;
+    *n = 0;
+    cv::Ptr<cv::aruco::CharucoBoard> board = charuco_board(b);
+    cv::Mat m = view(img);
+    std::vector<std::vector<cv::Point2f>> corners;
+    std::vector<int> mids;
+    cv::aruco::detectMarkers(m, board->dictionary, corners, mids);
+    if (mids.size() < 2)
+        return KR_OK;
+    std::vector<cv::Point2f> cc;
+    std::vector<int> cids;
+    cv::aruco::interpolateCornersCharuco(corners, mids, m, board, cc, cids);
+    for (size_t i = 0; i < cids.size() && *n < max; i++) {
+        ids[*n] = cids[i];
+        xy[2 * *n] = cc[i].x;
+        xy[2 * *n + 1] = cc[i].y;
+        (*n)++;
+    }
+    return KR_OK;
+    KR_CV_CATCH
+}
+
+extern "C" kr_status kr_cv_calib_camera(int n_views, const int *counts, const double *obj, const double *img,
+                                        int w, int h, double K[9], double dist[5], double *rms_px)
+{
+    KR_CV_TRY
+    if (n_views < 1 || !counts || !obj || !img || w <= 0 || h <= 0)
+        return KR_ERR_INVALID;
+    std::vector<std::vector<cv::Point3f>> o((size_t)n_views);
+    std::vector<std::vector<cv::Point2f>> p((size_t)n_views);
+    size_t k = 0;
+    for (int v = 0; v < n_views; v++)
+        for (int i = 0; i < counts[v]; i++, k++) {
+            o[(size_t)v].push_back(cv::Point3f((float)obj[2 * k], (float)obj[2 * k + 1], 0.f));
+            p[(size_t)v].push_back(cv::Point2f((float)img[2 * k], (float)img[2 * k + 1]));
+        }
+    cv::Mat cam, dc;
+    std::vector<cv::Mat> rv, tv;
+    double rms = cv::calibrateCamera(o, p, cv::Size(w, h), cam, dc, rv, tv);
+    for (int i = 0; i < 9; i++)
+        K[i] = cam.at<double>(i / 3, i % 3);
+    for (int i = 0; i < 5; i++)
+        dist[i] = i < (int)dc.total() ? dc.at<double>(i) : 0.0;
+    *rms_px = rms;
+    return KR_OK;
+    KR_CV_CATCH
+}
 
 /* ---- track ------------------------------------------------------------ */
 extern "C" kr_status kr_cv_track_polyline(kr_image_t *img, const double *xy, int n_pts, int closed,

@@ -74,6 +74,28 @@ kr_status kr_cv_calib_remap_tables(const float *map_x, const float *map_y, int w
  * channels as src. No allocation for 1- and 3-channel 8-bit images. */
 kr_status kr_cv_calib_remap(const kr_image_t *src, const int16_t *xy, const uint16_t *frac,
                             kr_image_t *dst);
+/* ChArUco board (OpenCV aruco, dictionary DICT_5X5_100): squares_x x squares_y squares
+ * of square_mm with markers of marker_mm in the white squares. Inner corner id k sits at
+ * board mm ((k % (squares_x-1) + 1) * square_mm, (k / (squares_x-1) + 1) * square_mm)
+ * from the board's top-left corner (x right, y down as printed). */
+typedef struct kr_cv_charuco {
+    int    squares_x, squares_y;
+    double square_mm, marker_mm;
+} kr_cv_charuco;
+/* Renders the board at px_per_mm inside a white margin of margin_mm: *out views a
+ * malloc'd grey image, *px owns it (caller frees with free()). */
+kr_status kr_cv_calib_charuco_draw(const kr_cv_charuco *b, double px_per_mm, double margin_mm,
+                                   kr_image_t *out, uint8_t **px);
+/* Finds the board's inner corners in img (BGR or grey): ids and sub-pixel positions (px)
+ * into caller arrays of max entries; *n found (0 if the board is not seen). */
+kr_status kr_cv_calib_charuco_detect(const kr_cv_charuco *b, const kr_image_t *img, int *ids,
+                                     double *xy, int max, int *n);
+/* Camera intrinsics from views of a planar target: view v has counts[v] points, plane
+ * coordinates obj (x y, mm) and image points img (px), concatenated over views.
+ * K: 3x3 row-major; dist: k1 k2 p1 p2 k3; *rms_px: reprojection RMS. */
+kr_status kr_cv_calib_camera(int n_views, const int *counts, const double *obj,
+                             const double *img, int w, int h, double K[9], double dist[5],
+                             double *rms_px);
 
 /* ---- track ------------------------------------------------------------ */
 /* Debug drawing for the tracker's overlay, in place on img (BGR). Coordinates in img px. */
