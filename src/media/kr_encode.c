@@ -7,6 +7,7 @@
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 
 #include <fcntl.h>
@@ -22,7 +23,10 @@ struct kr_media_writer {
     AVStream          *st;              /* borrowed from oc */
     AVFrame           *frame;           /* yuv420p, reused */
     AVPacket          *pkt;
-    struct SwsContext *sws;
+    struct SwsContext *sws;             /* BGR/grey -> yuv420p, sliced over threads */
+    int                sws_fmt;         /* its source format */
+    int                threads;
+    AVFrame           *src_frame;       /* wraps the caller's image for sws_scale_frame */
     int                w, h;
     int64_t            period_us;       /* nominal */
     int64_t            first_t_us, last_t_us;
@@ -171,6 +175,12 @@ kr_status kr_media_writer_create2(const char *path, int w, int h, int fps_num, i
     wr->st->time_base = wr->enc->time_base;
     wr->st->avg_frame_rate = wr->enc->framerate;
 
+    wr->threads = cfg.threads;
+    wr->src_frame = av_frame_alloc();
+    if (!wr->src_frame || !(wr->src_frame->buf[0] = av_buffer_alloc(1))) {
+        st = set_err(wr, KR_ERR_NOMEM, "%s: out of memory", path);
+        goto fail;
+    }
     wr->frame->format = AV_PIX_FMT_YUV420P;
     wr->frame->width = w;
     wr->frame->height = h;
@@ -242,17 +252,39 @@ kr_status kr_media_writer_write(kr_media_writer_t *wr, const kr_image_t *img, in
     if (ret < 0)
         return set_err(wr, KR_ERR_NOMEM, "%s: %s", wr->path, ff_detail(ret, d, sizeof d));
     enum AVPixelFormat sfmt = img->channels == 3 ? AV_PIX_FMT_BGR24 : AV_PIX_FMT_GRAY8;
-    struct SwsContext *c = sws_getCachedContext(wr->sws, wr->w, wr->h, sfmt, wr->w, wr->h,
-                                                AV_PIX_FMT_YUV420P, SWS_BILINEAR, NULL, NULL, NULL);
-    if (!c)
-        return set_err(wr, KR_ERR_CODEC, "%s: cannot convert frames", wr->path);
-    if (c != wr->sws && sfmt == AV_PIX_FMT_BGR24) /* full-range RGB -> BT.709 limited (as tagged) */
-        sws_setColorspaceDetails(c, sws_getCoefficients(SWS_CS_DEFAULT), 1,
-                                 sws_getCoefficients(SWS_CS_ITU709), 0, 0, 1 << 16, 1 << 16);
-    wr->sws = c;
-    const uint8_t *src[4] = {img->px, NULL, NULL, NULL};
-    int src_ls[4] = {img->stride, 0, 0, 0};
-    sws_scale(wr->sws, src, src_ls, 0, wr->h, wr->frame->data, wr->frame->linesize);
+    if (!wr->sws || wr->sws_fmt != (int)sfmt) {
+        sws_freeContext(wr->sws);
+        wr->sws = sws_alloc_context();
+        if (!wr->sws)
+            return set_err(wr, KR_ERR_NOMEM, "%s: out of memory", wr->path);
+        av_opt_set_int(wr->sws, "srcw", wr->w, 0);
+        av_opt_set_int(wr->sws, "srch", wr->h, 0);
+        av_opt_set_int(wr->sws, "src_format", sfmt, 0);
+        av_opt_set_int(wr->sws, "dstw", wr->w, 0);
+        av_opt_set_int(wr->sws, "dsth", wr->h, 0);
+        av_opt_set_int(wr->sws, "dst_format", AV_PIX_FMT_YUV420P, 0);
+        av_opt_set_int(wr->sws, "sws_flags", SWS_BILINEAR, 0);
+        av_opt_set_int(wr->sws, "threads", wr->threads, 0);
+        if (sws_init_context(wr->sws, NULL, NULL) < 0) {
+            sws_freeContext(wr->sws);
+            wr->sws = NULL;
+            return set_err(wr, KR_ERR_CODEC, "%s: cannot convert %s frames", wr->path, av_get_pix_fmt_name(sfmt));
+        }
+        if (sfmt == AV_PIX_FMT_BGR24) /* full-range RGB -> BT.709 limited (as tagged) */
+            sws_setColorspaceDetails(wr->sws, sws_getCoefficients(SWS_CS_DEFAULT), 1,
+                                     sws_getCoefficients(SWS_CS_ITU709), 0, 0, 1 << 16, 1 << 16);
+        wr->sws_fmt = (int)sfmt;
+    }
+    /* the caller's pixels, borrowed: src_frame's buffer is a placeholder that only
+     * makes the frame count as reference-counted (so nothing is copied) */
+    wr->src_frame->data[0] = img->px;
+    wr->src_frame->linesize[0] = img->stride;
+    wr->src_frame->width = wr->w;
+    wr->src_frame->height = wr->h;
+    wr->src_frame->format = sfmt;
+    ret = sws_scale_frame(wr->sws, wr->frame, wr->src_frame);
+    if (ret < 0)
+        return set_err(wr, KR_ERR_CODEC, "%s: colour conversion failed: %s", wr->path, ff_detail(ret, d, sizeof d));
     wr->frame->pts = t_us - wr->first_t_us;
     kr_media_avlog_clear();
     ret = avcodec_send_frame(wr->enc, wr->frame);
@@ -330,6 +362,9 @@ void kr_media_writer_destroy(kr_media_writer_t *wr)
     if (wr->tmp_path)
         remove(wr->tmp_path);
     sws_freeContext(wr->sws);
+    if (wr->src_frame)
+        wr->src_frame->data[0] = NULL; /* borrowed pixels: only the placeholder is freed */
+    av_frame_free(&wr->src_frame);
     av_frame_free(&wr->frame);
     av_packet_free(&wr->pkt);
     avcodec_free_context(&wr->enc);
