@@ -418,7 +418,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * the outline (interpolated crossing = contact), or it already covered it. Two
              * candidates (a hover above a sweep): the faster hand pushes. */
             int64_t lo = cs->still_t, hi = fr->t_us;
-            int bp = -1;
+            int bp = -1, ncand = 0;
             int64_t bt = -1, berr = 0;
             double bscore = -1e30;
             for (int p = 0; p < 2; p++) {
@@ -435,6 +435,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                             h->bbox_mm[3] + 30 > c->rest_y_mm - KR_TRACK_CARD_H_MM / 2;
                 if (!near && !boxed && !(h->present && c->hand_cover[p] > 0.05))
                     continue;
+                ncand++;
                 double speed = sqrt(sqr(h->vx_mm_s) + sqr(h->vy_mm_s));
                 const kr_track_hand *ph = &ev->prev_hand[p];
                 double pspeed = ph->present ? sqrt(sqr(ph->vx_mm_s) + sqr(ph->vy_mm_s)) : 0;
@@ -451,8 +452,15 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     }
                 }
             }
+            /* confidence: both players' hands at the card (one may hover above the other's
+             * sweep, or the arms overlap) cannot be told apart from above: a judge looks */
+            double conf = 0.95;
+            if (ncand > 1 || fr->hand_contact || ev->was_contact)
+                conf = 0.6;
+            else if (hi - lo > 3 * dt)
+                conf = 0.8;
             if (bp >= 0 && !cs->cp[bp].contact)
-                touch(ev, fr, k, bp, bt, berr, hi - lo > 3 * dt ? 0.8 : 0.95, 1);
+                touch(ev, fr, k, bp, bt, berr, conf, 1);
             else if (bp >= 0)
                 cs->last_toucher = bp;
         }

@@ -80,9 +80,10 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
     t->parent = malloc((n + 2) * sizeof *t->parent);
     t->comp = malloc(KR_TRACK_MAX_COMPS * sizeof *t->comp);
     t->zone = malloc(n);
+    t->fpmask = calloc(n, 1);
     t->ovl = NULL;
     if (!t->lut_off || !t->lut_w || !t->mat || !t->prev || !t->bg || !t->cls || !t->still ||
-        !t->label || !t->parent || !t->comp || !t->zone)
+        !t->label || !t->parent || !t->comp || !t->zone || !t->fpmask)
         goto fail;
     /* Gather table: for every mat pixel centre, the camera pixel it comes from, as the
      * offset of the top-left neighbour and four bilinear weights summing to 256. */
@@ -156,6 +157,7 @@ void kr_track_destroy(kr_track_t *t)
     free(t->parent);
     free(t->comp);
     free(t->zone);
+    free(t->fpmask);
     free(t->ovl);
     for (int i = 0; i < t->n_cards; i++) {
         free(t->cs[i].fp);

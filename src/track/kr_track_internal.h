@@ -43,6 +43,7 @@ struct kr_track {
     uint8_t *cls;            /* n classes */
     uint16_t *still;         /* n frames each pixel has been unchanged */
     uint8_t *zone;           /* n: 1 A entry band, 2 B entry band */
+    uint8_t *fpmask;         /* n: 1 inside some card's rest footprint */
     int32_t *label;          /* n component labels */
     int32_t *parent;         /* union-find */
     kr_track_comp *comp;     /* KR_TRACK_MAX_COMPS */

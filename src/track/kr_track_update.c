@@ -234,6 +234,10 @@ static void card_take_rest(kr_track_t *t, int k)
     c->fp_x = o->rest_x_mm;
     c->fp_y = o->rest_y_mm;
     c->still_frames = 0;
+    memset(t->fpmask, 0, (size_t)t->n);
+    for (int q = 0; q < t->n_cards; q++)
+        for (int j = 0; j < t->cs[q].n_fp; j++)
+            t->fpmask[t->cs[q].fp[j]] = 1;
     o->x_mm = o->rest_x_mm;
     o->y_mm = o->rest_y_mm;
     o->moved_mm = 0;
@@ -326,12 +330,20 @@ kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, 
         const uint8_t *I = t->mat + (size_t)i * 3;
         const float *b = t->bg + (size_t)i * 3;
         int r = compare_px(cfg, I, gf * b[0], gf * b[1], gf * b[2]);
+        if (r != 2) {
+            /* skin is redder than tatami or paper: (R - G) / sum rises by more than 0.03
+             * even where a blurred hand is mixed with the mat (multiplied out) */
+            float is = (float)(I[0] + I[1] + I[2]) + 1.0f, bs = b[0] + b[1] + b[2] + 1.0f;
+            if (((float)I[2] - (float)I[1]) * bs - (b[2] - b[1]) * is > 0.03f * is * bs)
+                r = 2;
+        }
         uint8_t k = r == 0 ? KR_CLS_BG : r == 1 ? KR_CLS_SHADOW : KR_CLS_FG;
         if (k == KR_CLS_FG && refs) {
             if (near_colour(I, t->card_rgb, g, 0.80, 1.25, 0.035))
                 k = KR_CLS_CARDLIKE;
-            else if (near_colour(I, t->mat_rgb, g, 0.75, 1.30, 0.030))
-                k = KR_CLS_OTHER; /* bare mat revealed (a card moved away) */
+            else if (t->fpmask[i] && near_colour(I, t->mat_rgb, g, 0.75, 1.30, 0.030))
+                k = KR_CLS_OTHER; /* bare mat revealed where a card lay (it moved away);
+                                     elsewhere mat-coloured change is a blurred hand */
         }
         t->cls[i] = k;
     }
@@ -379,7 +391,7 @@ kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, 
         for (int k = 0; k < t->n_cards; k++) {
             kr_track_card *o = &t->cards[k];
             kr_track_cstate *c = &t->cs[k];
-            int ha = 0, hb = 0, sh = 0, ch = 0, vis = 0;
+            int ha = 0, hb = 0, sh = 0, ch = 0, vis = 0, bare = 0;
             for (int j = 0; j < c->n_fp; j++) {
                 int i = c->fp[j];
                 uint8_t cl = t->cls[i];
@@ -394,9 +406,11 @@ kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, 
                 vis++;
                 const uint8_t *tp = c->tmpl + (size_t)j * 3;
                 int r = compare_px(cfg, t->mat + (size_t)i * 3, (float)(g * tp[0]), (float)(g * tp[1]), (float)(g * tp[2]));
-                if (r == 2)
+                if (r == 2) {
                     ch++;
-                else if (r == 1)
+                    if (near_colour(t->mat + (size_t)i * 3, t->mat_rgb, g, 0.70, 1.35, 0.035))
+                        bare++;
+                } else if (r == 1)
                     sh++;
             }
             double nf = c->n_fp > 0 ? c->n_fp : 1;
@@ -406,8 +420,10 @@ kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, 
             o->visible = vis / nf;
             o->occluded = vis < 0.25 * nf;
             o->change = vis > 0 ? (double)ch / vis : 0;
-            o->moving = !o->occluded && o->change > cfg->card_change_frac;
-            if (!o->displaced && !o->occluded && o->change > 0.5 && ch > 0.2 * nf) {
+            /* a card that moved shows bare mat (or another card) where it lay; an arm,
+             * sleeve or shadow over it does not look like bare mat */
+            o->moving = !o->occluded && o->change > cfg->card_change_frac && bare > 0.12 * vis;
+            if (!o->displaced && !o->occluded && o->change > 0.5 && ch > 0.2 * nf && bare > 0.25 * ch) {
                 o->displaced = 1;
                 c->last_x = o->x_mm;
                 c->last_y = o->y_mm;
