@@ -115,6 +115,7 @@ typedef struct kr_synth_action {
     double path[32][4];
     bool   play;             /* counts for settle */
     double t_end;            /* time of the action's last key (s) */
+    double follow;           /* sweep: mm the hand slides on after landing */
 } kr_synth_action;
 
 typedef struct kr_synth_reading {

@@ -205,6 +205,29 @@ static bool card_overlaps_field(const kr_synth_pose *p)
     return true;
 }
 
+/* Separating-axis test between two cards. */
+static bool cards_overlap(const kr_synth_pose *p, const kr_synth_pose *q)
+{
+    const kr_synth_pose *r[2] = {p, q};
+    double mm[2][8];
+    kr_synth_card_corners(p, mm[0]);
+    kr_synth_card_corners(q, mm[1]);
+    for (int k = 0; k < 2; k++)
+        for (int ax = 0; ax < 2; ax++) {
+            double a = r[k]->a + ax * KR_PI / 2, ux = cos(a), uy = sin(a);
+            double lo[2] = {1e9, 1e9}, hi[2] = {-1e9, -1e9};
+            for (int m = 0; m < 2; m++)
+                for (int i = 0; i < 4; i++) {
+                    double pr = ux * mm[m][2 * i] + uy * mm[m][2 * i + 1];
+                    lo[m] = fmin(lo[m], pr);
+                    hi[m] = fmax(hi[m], pr);
+                }
+            if (hi[0] < lo[1] || hi[1] < lo[0])
+                return false;
+        }
+    return true;
+}
+
 static bool in_field(double x, double y)
 {
     return fabs(x) <= KR_FIELD_HALF_W && fabs(y) <= KR_FIELD_HALF_H;
@@ -335,7 +358,7 @@ static kr_status action_keys(kr_synth_t *s, kr_synth_action *ac, char *err, size
         }
         if (back < -KR_CARD_W) back = -KR_CARD_W;
         double Sx = Tx - dx * back, Sy = Ty - dy * back;
-        double pre = 0.06, through = (back + 60.0) / v;
+        double pre = 0.06, through = fmax(back + ac->follow, 5.0) / v;
         if (!chain) K(tc - appr, G[0], G[1], G[2], 0, 0, 0);
         K(tc - pre, Sx - dx * v * pre, Sy - dy * v * pre, 22, dx * v, dy * v, -300);
         K(tc, Sx, Sy, 0, dx * v, dy * v, 0);
@@ -508,6 +531,13 @@ static bool p_touch(kr_synth_t *s, int a, int b, double t) { return touching(s, 
 static bool p_field(kr_synth_t *s, int a, int b, double t) { (void)b; return hand_in_field(s, a, t); }
 static bool p_hands(kr_synth_t *s, int a, int b, double t) { return hands_touch(s, a, b, t); }
 static bool p_out(kr_synth_t *s, int a, int b, double t) { (void)b; return !card_inside(s, a, t); }
+static bool p_cards(kr_synth_t *s, int a, int b, double t)
+{
+    kr_synth_pose pa, pb;
+    kr_synth_card_pose(s, &s->cards[a], t, &pa, NULL);
+    kr_synth_card_pose(s, &s->cards[b], t, &pb, NULL);
+    return cards_overlap(&pa, &pb);
+}
 
 static int64_t refine(kr_synth_t *s, pred_fn f, int a, int b, int64_t lo, int64_t hi)
 {
@@ -601,8 +631,9 @@ kr_status kr_synth_sim_run(kr_synth_t *s, char *err, size_t errlen)
     }
 
     /* step the world */
-    static bool contact[KR_SYNTH_N_HANDS][101];
+    static bool contact[KR_SYNTH_N_HANDS][101], knock[101][101];
     memset(contact, 0, sizeof contact);
+    memset(knock, 0, sizeof knock);
     bool infield[KR_SYNTH_N_HANDS] = {false}, hcontact[KR_SYNTH_N_HANDS][KR_SYNTH_N_HANDS];
     memset(hcontact, 0, sizeof hcontact);
     int64_t end_us = llround((s->duration + 0.5) * 1e6);
@@ -691,6 +722,53 @@ kr_status kr_synth_sim_run(kr_synth_t *s, char *err, size_t errlen)
                     }
                 }
                 contact[hi][cid] = now;
+            }
+        }
+        /* a sliding card knocks resting cards it runs into: they fly on, it slows down */
+        for (int ci = 0; ci < s->n_cards; ci++) {
+            kr_synth_card *c = &s->cards[s->card_ids[ci]];
+            kr_synth_pose pc;
+            if (kr_synth_card_pose(s, c, t, &pc, NULL) != KR_CARD_SLIDE)
+                continue;
+            for (int di = 0; di < s->n_cards; di++) {
+                kr_synth_card *d = &s->cards[s->card_ids[di]];
+                kr_synth_pose pd;
+                if (d == c || kr_synth_card_pose(s, d, t, &pd, NULL) != KR_CARD_REST)
+                    continue;
+                bool now = fabs(pc.x - pd.x) < 95 && fabs(pc.y - pd.y) < 95 && cards_overlap(&pc, &pd);
+                if (now && !knock[c->id][d->id] && c->n_seg < KR_SYNTH_MAX_SEGS && d->n_seg < KR_SYNTH_MAX_SEGS) {
+                    int64_t tc = refine(s, p_cards, c->id, d->id, pu, tu);
+                    double tcs = (double)tc / 1e6;
+                    const kr_synth_seg *g = &c->seg[seg_at(c, tcs)];
+                    if (g->mode == KR_CARD_SLIDE) {
+                        double v0 = hypot(g->vx, g->vy), vt = v0 - g->decel * (tcs - g->t0);
+                        if (vt > 50) {
+                            kr_synth_pose a0, b0;
+                            kr_synth_card_pose(s, c, tcs, &a0, NULL);
+                            kr_synth_card_pose(s, d, tcs, &b0, NULL);
+                            double ux = g->vx / v0, uy = g->vy / v0, jit = kr_synth_rng_range(&prng, -0.15, 0.15);
+                            kr_synth_seg *h = &d->seg[d->n_seg++];
+                            memset(h, 0, sizeof *h);
+                            h->mode = KR_CARD_SLIDE;
+                            h->t0 = tcs;
+                            h->p0 = b0;
+                            h->vx = 0.9 * vt * (ux * cos(jit) - uy * sin(jit));
+                            h->vy = 0.9 * vt * (ux * sin(jit) + uy * cos(jit));
+                            h->w = kr_synth_rng_range(&prng, -5, 5);
+                            h->decel = kr_synth_rng_range(&prng, 3000, 4500);
+                            h->player = g->player;
+                            kr_synth_seg *k2 = &c->seg[c->n_seg++];
+                            *k2 = *g;
+                            k2->t0 = tcs;
+                            k2->p0 = a0;
+                            k2->vx = 0.3 * vt * ux;
+                            k2->vy = 0.3 * vt * uy;
+                            k2->w = g->w * 0.3;
+                            d->out_reported = false;
+                        }
+                    }
+                }
+                knock[c->id][d->id] = now;
             }
         }
         /* push-out: the whole outline left the field */

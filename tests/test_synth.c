@@ -1,0 +1,410 @@
+/* test_synth.c - karuta-synth: kimariji, truth consistency of every scenario, hand
+ * pixels over the card at a touch, determinism, bad input.
+ * SPDX-License-Identifier: MIT                                                   */
+#include "kr_synth_internal.h"
+
+#include <CUnit/Basic.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char tmpdir[64];
+
+static kr_synth_t *make(const char *path, int w, int h, int fps)
+{
+    kr_synth_opts o;
+    kr_synth_opts_default(&o);
+    o.w = w;
+    o.h = h;
+    o.fps_num = fps;
+    char err[600];
+    kr_synth_t *s = NULL;
+    kr_status st = kr_synth_create(path, &o, &s, err, sizeof err);
+    if (st != KR_OK)
+        fprintf(stderr, "\n%s\n", err);
+    return s;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The opening kimariji by sound split 7/42/37/6/2/6 and equal the data's. */
+static void test_opening_kimariji(void)
+{
+    static kr_synth_poem poems[101];
+    char err[256];
+    CU_ASSERT_EQUAL_FATAL(kr_synth_poems_load("models/hyakunin-isshu.json", poems, err, sizeof err), KR_OK);
+    bool unread[101];
+    for (int c = 0; c <= 100; c++)
+        unread[c] = c > 0;
+    int hist[8] = {0};
+    for (int c = 1; c <= 100; c++) {
+        int n = kr_synth_kimariji_len(poems, c, unread);
+        int cp[16];
+        int want = kr_synth_utf8_decode(poems[c].kimariji0, cp, 16);
+        CU_ASSERT_EQUAL(n, want);
+        if (n >= 1 && n <= 6)
+            hist[n]++;
+    }
+    CU_ASSERT_EQUAL(hist[1], 7);
+    CU_ASSERT_EQUAL(hist[2], 42);
+    CU_ASSERT_EQUAL(hist[3], 37);
+    CU_ASSERT_EQUAL(hist[4], 6);
+    CU_ASSERT_EQUAL(hist[5], 2);
+    CU_ASSERT_EQUAL(hist[6], 6);
+    /* dynamic: あさぼらけあ (31) needs 6 kana while あさぼらけう (64) is unread, 1 once it is read */
+    for (int c = 1; c <= 100; c++)
+        unread[c] = false;
+    unread[31] = unread[64] = true; /* あさぼらけあ / あさぼらけう */
+    CU_ASSERT_EQUAL(kr_synth_kimariji_len(poems, 31, unread), 6);
+    unread[64] = false;
+    CU_ASSERT_EQUAL(kr_synth_kimariji_len(poems, 31, unread), 1);
+}
+
+static const kr_synth_event *find(const kr_synth_event *ev, int n, int from, kr_synth_ev_type type, int player,
+                                  int card, int *idx)
+{
+    for (int i = from; i < n; i++)
+        if (ev[i].type == type && (player < 0 || ev[i].player == player) && (card <= 0 || ev[i].card == card)) {
+            if (idx)
+                *idx = i;
+            return &ev[i];
+        }
+    return NULL;
+}
+
+static int count(const kr_synth_event *ev, int n, kr_synth_ev_type type)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += ev[i].type == type;
+    return k;
+}
+
+/* Every touch: the hand is at height exactly 0 with a footprint point inside the
+ * card outline at t_us, and was not (in contact with that card) 1 us earlier. */
+static void check_touch_physics(kr_synth_t *s)
+{
+    const kr_synth_event *ev;
+    int n;
+    kr_synth_events(s, &ev, &n);
+    for (int i = 0; i < n; i++) {
+        if (ev[i].type != KR_SYNTH_EV_TOUCH)
+            continue;
+        const kr_synth_hand *hd = &s->hands[ev[i].player * 2 + ev[i].hand];
+        for (int k = 0; k < 2; k++) {
+            int64_t tu = ev[i].t_us - k;
+            double p[3], v[3], d[2], fp[KR_SYNTH_FOOT_N][2], mm[8];
+            kr_synth_hand_eval(hd, (double)tu / 1e6, p, v);
+            kr_synth_hand_dir(hd, p, v, d);
+            kr_synth_footprint(hd, p, d, fp);
+            CU_ASSERT_EQUAL_FATAL(kr_synth_card_outline(s, ev[i].card, tu, mm, NULL), KR_OK);
+            bool inside = false;
+            for (int j = 0; j < KR_SYNTH_FOOT_N; j++) {
+                /* point in convex quad: same side of all four edges */
+                int pos = 0, neg = 0;
+                for (int e = 0; e < 4; e++) {
+                    double ax = mm[2 * e], ay = mm[2 * e + 1], bx = mm[(2 * e + 2) % 8], by = mm[(2 * e + 3) % 8];
+                    double cr = (bx - ax) * (fp[j][1] - ay) - (by - ay) * (fp[j][0] - ax);
+                    pos += cr >= 0;
+                    neg += cr <= 0;
+                }
+                inside = inside || pos == 4 || neg == 4;
+            }
+            if (k == 0) {
+                CU_ASSERT_EQUAL(p[2], 0.0);
+                CU_ASSERT(inside);
+            } else {
+                CU_ASSERT(p[2] > 0.0 || !inside);
+            }
+        }
+    }
+}
+
+static void test_scenarios_truth(void)
+{
+    static const char *names[] = {"own_take", "opp_take_send", "race_5ms", "race_20ms", "race_60ms",
+                                  "dead_no_fault", "dead_fault", "dead_fault_two", "fault_way_back", "double",
+                                  "both_fault", "hand_contact_fault", "early_entry", "rearrange", "push_out"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        char path[256];
+        snprintf(path, sizeof path, "samples/scenarios/%s.json", names[k]);
+        kr_synth_t *s = make(path, 320, 180, 30);
+        CU_ASSERT_PTR_NOT_NULL(s);
+        if (!s) {
+            fprintf(stderr, "scenario %s failed\n", names[k]);
+            continue;
+        }
+        const kr_synth_event *ev, *a, *b;
+        int n, i = 0, j = 0;
+        kr_synth_events(s, &ev, &n);
+        for (int q = 1; q < n; q++)
+            CU_ASSERT(ev[q].t_us >= ev[q - 1].t_us);
+        check_touch_physics(s);
+        const kr_synth_event *kami = find(ev, n, 0, KR_SYNTH_EV_KAMI_START, -1, 0, NULL);
+        const kr_synth_event *kim = find(ev, n, 0, KR_SYNTH_EV_KIMARIJI, -1, 0, NULL);
+        const kr_synth_event *settle = find(ev, n, 0, KR_SYNTH_EV_SETTLE, -1, 0, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(kami);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(kim);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(settle);
+        int len = s->readings[0].kim_len;
+        CU_ASSERT_EQUAL(kim->t_us - kami->t_us, (int64_t)len * 250000);
+        const char *nm = names[k];
+        int read = kami->card;
+        /* the first touch of the read card, by whom, where */
+        a = find(ev, n, 0, KR_SYNTH_EV_TOUCH, -1, read, &i);
+        if (!strcmp(nm, "own_take") || !strcmp(nm, "rearrange")) {
+            CU_ASSERT(a && a->player == 0 && a->territory == 0);
+            CU_ASSERT_PTR_NOT_NULL(find(ev, n, 0, KR_SYNTH_EV_PUSH_OUT, 0, read, NULL));
+        } else if (!strcmp(nm, "opp_take_send")) {
+            CU_ASSERT(a && a->player == 1 && a->territory == 0);
+            b = find(ev, n, 0, KR_SYNTH_EV_SEND, -1, 0, NULL);
+            CU_ASSERT(b && b->from == 1 && b->t_us > settle->t_us);
+        } else if (!strncmp(nm, "race_", 5)) {
+            int want = atoi(nm + 5) * 1000;
+            b = find(ev, n, 0, KR_SYNTH_EV_TOUCH, 1, read, &j);
+            CU_ASSERT(a && b && a->player == 0);
+            if (a && b)
+                CU_ASSERT_EQUAL(b->t_us - a->t_us, want);
+        } else if (!strcmp(nm, "dead_no_fault")) {
+            CU_ASSERT_EQUAL(count(ev, n, KR_SYNTH_EV_TOUCH), 0);
+        } else if (!strcmp(nm, "dead_fault") || !strcmp(nm, "dead_fault_two")) {
+            CU_ASSERT_PTR_NULL(a);
+            b = find(ev, n, 0, KR_SYNTH_EV_TOUCH, 0, 0, NULL);
+            CU_ASSERT(b && b->t_us < settle->t_us && b->t_us > kim->t_us - 1000000);
+            if (!strcmp(nm, "dead_fault_two")) {
+                bool terr[2] = {false, false};
+                for (int q = 0; q < n; q++)
+                    if (ev[q].type == KR_SYNTH_EV_TOUCH && ev[q].player == 0 && ev[q].t_us < settle->t_us)
+                        terr[ev[q].territory] = true;
+                CU_ASSERT(terr[0] && terr[1]);
+            }
+        } else if (!strcmp(nm, "fault_way_back")) {
+            CU_ASSERT(a && a->player == 0 && a->territory == 1);
+            b = find(ev, n, i + 1, KR_SYNTH_EV_TOUCH, 0, 0, NULL);
+            CU_ASSERT(b && b->territory == 0 && b->t_us < settle->t_us);
+        } else if (!strcmp(nm, "double")) {
+            CU_ASSERT(a && a->player == 0 && a->territory == 1);
+            b = find(ev, n, 0, KR_SYNTH_EV_TOUCH, 1, 0, NULL);
+            CU_ASSERT(b && b->territory == 0 && b->t_us < settle->t_us);
+            CU_ASSERT_EQUAL(count(ev, n, KR_SYNTH_EV_SEND), 2);
+        } else if (!strcmp(nm, "both_fault")) {
+            CU_ASSERT_PTR_NULL(a);
+            a = find(ev, n, 0, KR_SYNTH_EV_TOUCH, 0, 0, NULL);
+            b = find(ev, n, 0, KR_SYNTH_EV_TOUCH, 1, 0, NULL);
+            CU_ASSERT(a && b && a->territory == 1 && b->territory == 0);
+        } else if (!strcmp(nm, "hand_contact_fault")) {
+            const kr_synth_event *hc = find(ev, n, 0, KR_SYNTH_EV_HAND_CONTACT, -1, 0, NULL);
+            b = find(ev, n, 0, KR_SYNTH_EV_TOUCH, 0, 0, NULL);
+            CU_ASSERT(hc && b && hc->t_us < b->t_us && b->territory == 1);
+        } else if (!strcmp(nm, "early_entry")) {
+            b = find(ev, n, 0, KR_SYNTH_EV_EARLY_ENTRY, 0, 0, NULL);
+            CU_ASSERT(b && b->t_us < kami->t_us);
+            CU_ASSERT(a && a->player == 0);
+        } else if (!strcmp(nm, "push_out")) {
+            /* taken by pushing out: the read card leaves the field before anyone touches it */
+            b = find(ev, n, 0, KR_SYNTH_EV_PUSH_OUT, -1, read, NULL);
+            CU_ASSERT_PTR_NOT_NULL(b);
+            CU_ASSERT(b && (!a || a->t_us > b->t_us));
+        }
+        if (!strcmp(nm, "rearrange"))
+            CU_ASSERT_PTR_NOT_NULL(find(ev, n, 0, KR_SYNTH_EV_REARRANGE, 0, 0, NULL));
+        kr_synth_destroy(s);
+    }
+}
+
+/* chroma distance to the player's skin */
+static int skin_pixels_in_card(kr_synth_t *s, int frame, int card, int player, int64_t card_t, int *total)
+{
+    kr_image_t img;
+    CU_ASSERT_EQUAL_FATAL(kr_synth_render_frame(s, frame, &img), KR_OK);
+    double px[8];
+    kr_synth_card_outline(s, card, card_t, NULL, px);
+    double cx = (px[0] + px[2] + px[4] + px[6]) / 4, cy = (px[1] + px[3] + px[5] + px[7]) / 4;
+    for (int i = 0; i < 4; i++) { /* shrink by 20 % */
+        px[2 * i] = cx + (px[2 * i] - cx) * 0.8;
+        px[2 * i + 1] = cy + (px[2 * i + 1] - cy) * 0.8;
+    }
+    uint8_t sk[3];
+    kr_synth_skin_bgr(s, player, sk);
+    double ss = sk[0] + sk[1] + sk[2];
+    int hits = 0, all = 0;
+    for (int y = 0; y < img.h; y++)
+        for (int x = 0; x < img.w; x++) {
+            int pos = 0;
+            for (int e = 0; e < 4; e++) {
+                double ax = px[2 * e], ay = px[2 * e + 1], bx = px[(2 * e + 2) % 8], by = px[(2 * e + 3) % 8];
+                pos += (bx - ax) * (y - ay) - (by - ay) * (x - ax) >= 0;
+            }
+            if (pos != 4 && pos != 0)
+                continue;
+            all++;
+            const uint8_t *p = img.px + (size_t)y * img.stride + 3 * (size_t)x;
+            double sum = p[0] + p[1] + p[2] + 1e-9, dist = 0;
+            for (int c = 0; c < 3; c++)
+                dist += pow(p[c] / sum - sk[c] / ss, 2);
+            hits += sqrt(dist) < 0.03 && sum > 120;
+        }
+    *total = all;
+    return hits;
+}
+
+static const char *press_scn =
+    "{\"name\":\"t_press\",\"seed\":5,\"players\":{\"A\":{\"hand\":\"right\",\"skin\":\"tan\"},"
+    "\"B\":{\"hand\":\"right\",\"skin\":\"tan\"}},"
+    "\"layout\":{\"per_side\":25,\"place\":[{\"card\":48,\"owner\":\"B\",\"row\":\"upper\",\"x_mm\":0},"
+    "{\"card\":9,\"owner\":\"A\",\"row\":\"upper\",\"x_mm\":409}]},"
+    "\"readings\":[{\"card\":48,\"actions\":[{\"do\":\"press\",\"player\":\"A\",\"card\":48,\"t\":0.3,\"hold_s\":0.2}]},"
+    "{\"card\":9,\"kami_s\":4.0,\"shimo_after_s\":2.0,\"actions\":[{\"do\":\"sweep\",\"player\":\"A\",\"card\":9,\"t\":0.3}]}]}";
+
+static void test_hand_over_card_at_touch(void)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/press.json", tmpdir);
+    write_file(path, press_scn);
+    kr_synth_t *s = make(path, 640, 360, 120);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    const kr_synth_event *ev;
+    int n;
+    kr_synth_events(s, &ev, &n);
+    int checked = 0;
+    for (int i = 0; i < n; i++) {
+        if (ev[i].type != KR_SYNTH_EV_TOUCH || ev[i].player != 0)
+            continue;
+        bool press = ev[i].card == 48;
+        /* the frame nearest the touch (a press: the first at or after it), the card
+         * outline as it lay at the touch */
+        int f = 0;
+        while (f < kr_synth_frame_count(s) && kr_synth_frame_t_us(s, f) < ev[i].t_us)
+            f++;
+        if (!press && f > 0 && ev[i].t_us - kr_synth_frame_t_us(s, f - 1) < kr_synth_frame_t_us(s, f) - ev[i].t_us)
+            f--;
+        int total, hits = skin_pixels_in_card(s, f, ev[i].card, 0, ev[i].t_us, &total);
+        CU_ASSERT(total > 100);
+        if (hits * 100 < total * 15)
+            fprintf(stderr, "\ncard %d at frame %d: %d of %d skin pixels\n", ev[i].card, f, hits, total);
+        CU_ASSERT(hits * 100 >= total * 15);
+        if (press) {
+            int before = f - (int)(0.6 * 120);
+            int hb = skin_pixels_in_card(s, before, ev[i].card, 0, kr_synth_frame_t_us(s, before), &total);
+            CU_ASSERT(hb * 100 <= total);
+        }
+        checked++;
+    }
+    CU_ASSERT_EQUAL(checked, 2);
+    kr_synth_destroy(s);
+}
+
+static uint64_t fnv(const uint8_t *p, size_t n, uint64_t h)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static uint64_t file_hash(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    uint64_t h = 0xcbf29ce484222325ull;
+    uint8_t buf[4096];
+    size_t k;
+    while ((k = fread(buf, 1, sizeof buf, f)) > 0)
+        h = fnv(buf, k, h);
+    fclose(f);
+    return h;
+}
+
+static void test_deterministic(void)
+{
+    uint64_t fh[2], th[2], mh[2];
+    for (int run = 0; run < 2; run++) {
+        kr_synth_t *s = make("samples/scenarios/opp_take_send.json", 320, 180, 30);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+        uint64_t h = 0xcbf29ce484222325ull;
+        static const double at[] = {0.0, 1.78, 1.80, 3.9};
+        for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
+            kr_image_t img;
+            CU_ASSERT_EQUAL_FATAL(kr_synth_render_frame(s, (int)(at[k] * 30), &img), KR_OK);
+            for (int y = 0; y < img.h; y++)
+                h = fnv(img.px + (size_t)y * img.stride, (size_t)img.w * 3, h);
+        }
+        fh[run] = h;
+        char dir[128], p[160];
+        snprintf(dir, sizeof dir, "%s/run%d", tmpdir, run);
+        mkdir(dir, 0700);
+        CU_ASSERT_EQUAL(kr_synth_write_logs(s, dir), KR_OK);
+        snprintf(p, sizeof p, "%s/truth.jsonl", dir);
+        th[run] = file_hash(p);
+        snprintf(p, sizeof p, "%s/meta.json", dir);
+        mh[run] = file_hash(p);
+        CU_ASSERT_NOT_EQUAL(th[run], 0);
+        kr_synth_destroy(s);
+    }
+    CU_ASSERT_EQUAL(fh[0], fh[1]);
+    CU_ASSERT_EQUAL(th[0], th[1]);
+    CU_ASSERT_EQUAL(mh[0], mh[1]);
+    /* a different seed changes the pixels */
+    kr_synth_opts o;
+    kr_synth_opts_default(&o);
+    o.w = 320; o.h = 180; o.fps_num = 30; o.seed = 999; o.seed_set = true;
+    kr_synth_t *s = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_synth_create("samples/scenarios/opp_take_send.json", &o, &s, NULL, 0), KR_OK);
+    kr_image_t img;
+    CU_ASSERT_EQUAL(kr_synth_render_frame(s, 0, &img), KR_OK);
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int y = 0; y < img.h; y++)
+        h = fnv(img.px + (size_t)y * img.stride, (size_t)img.w * 3, h);
+    kr_synth_destroy(s);
+    CU_ASSERT_NOT_EQUAL(h, 0);
+}
+
+static void test_bad_scenario(void)
+{
+    char path[128], err[600];
+    snprintf(path, sizeof path, "%s/bad.json", tmpdir);
+    write_file(path, "{\"readings\":[{\"card\":17,\"actions\":[{\"do\":\"jump\",\"player\":\"A\",\"t\":0.1}]}]}");
+    kr_synth_t *s = NULL;
+    CU_ASSERT_EQUAL(kr_synth_create(path, NULL, &s, err, sizeof err), KR_ERR_FORMAT);
+    CU_ASSERT_PTR_NULL(s);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, path));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "actions[0].do"));
+    write_file(path, "{\"readings\":[{\"card\":17,\"actions\":[{\"do\":\"press\",\"player\":\"A\",\"card\":17,\"t\":0.1}]}]}");
+    CU_ASSERT_EQUAL(kr_synth_create(path, NULL, &s, err, sizeof err), KR_ERR_FORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "not on the field"));
+    write_file(path, "{\"readings\": [");
+    CU_ASSERT_EQUAL(kr_synth_create(path, NULL, &s, err, sizeof err), KR_ERR_FORMAT);
+    CU_ASSERT_EQUAL(kr_synth_create("/nonexistent/x.json", NULL, &s, err, sizeof err), KR_ERR_IO);
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/kr_synth_test_XXXXXX");
+    if (!mkdtemp(tmpdir))
+        return 1;
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("synth", NULL, NULL);
+    CU_add_test(s, "opening_kimariji", test_opening_kimariji);
+    CU_add_test(s, "scenarios_truth", test_scenarios_truth);
+    CU_add_test(s, "hand_over_card_at_touch", test_hand_over_card_at_touch);
+    CU_add_test(s, "deterministic", test_deterministic);
+    CU_add_test(s, "bad_scenario", test_bad_scenario);
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned fails = CU_get_number_of_failures();
+    CU_cleanup_registry();
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    if (system(cmd) != 0)
+        fails++;
+    return fails != 0;
+}
