@@ -289,6 +289,22 @@ static void test_a_side_option(void)
     CU_ASSERT_EQUAL(est->a_side, KR_CALIB_A_TOP);
     kr_calib_destroy(est);
     kr_calib_destroy(truth);
+    /* players at the left and right of the picture: A where asked, and the file says so */
+    static const kr_calib_a_side sides[2] = {KR_CALIB_A_LEFT, KR_CALIB_A_RIGHT};
+    for (int k = 0; k < 2; k++) {
+        cam c90 = {1920, 1080, 1500, 90, 3, 0, 2200, -0.1, 0, 0, 0};
+        truth = make_camera(&c90);
+        project_cards(truth, &L, 0.1, quads);
+        cfg.a_side = sides[k];
+        CU_ASSERT_EQUAL_FATAL(kr_calib_fit_cards(&cfg, 1920, 1080, quads, L.n, 0, &est), KR_OK);
+        double ax, ay, bx, by;
+        kr_calib_mm_to_px(est, 0, -134.5, &ax, &ay);
+        kr_calib_mm_to_px(est, 0, 134.5, &bx, &by);
+        CU_ASSERT(k == 0 ? ax < bx - 100 : ax > bx + 100); /* 269 mm apart, 0.68 px/mm */
+        CU_ASSERT_EQUAL(est->a_side, sides[k]);
+        kr_calib_destroy(est);
+        kr_calib_destroy(truth);
+    }
 }
 
 static void test_fit_rejects_stray_quads(void)

@@ -86,7 +86,7 @@ typedef struct kr_calib {
     int     intrinsics_known; /* 1 if fx..dist came from a board calibration */
     double  H[9];          /* mat mm -> undistorted px, row-major, H[8] = 1 */
     double  Hinv[9];       /* undistorted px -> mat mm */
-    kr_calib_a_side a_side;
+    kr_calib_a_side a_side;/* where A's territory is in the image (dominant direction) */
     double  rms_mm;        /* RMS of card-corner residuals, mm (the file's rms_mm) */
     double  worst_mm;      /* worst corner residual, mm */
     double  rms_px;        /* RMS of card-corner residuals, raw px */

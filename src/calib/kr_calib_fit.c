@@ -666,6 +666,19 @@ static int check_field_visible(const kr_calib_t *c)
     return 0;
 }
 
+/* Where A's territory ended up in the image: the dominant direction from B's centre to
+ * A's; views near 90 degrees (A at the left or right) say left/right. */
+static kr_calib_a_side observed_a_side(const kr_calib_t *c, kr_calib_a_side wanted)
+{
+    double ax, ay, bx, by;
+    if (kr_calib_mm_to_px(c, 0, -134.5, &ax, &ay) || kr_calib_mm_to_px(c, 0, 134.5, &bx, &by))
+        return wanted;
+    double dx = ax - bx, dy = ay - by;
+    if (fabs(dy) >= fabs(dx))
+        return dy > 0 ? KR_CALIB_A_BOTTOM : KR_CALIB_A_TOP;
+    return dx < 0 ? KR_CALIB_A_LEFT : KR_CALIB_A_RIGHT;
+}
+
 kr_status kr_calib_fit_cards(const kr_calib_config *cfg_in, int img_w, int img_h,
                              const double *quads, int n, int64_t t_us, kr_calib_t **out)
 {
@@ -827,7 +840,7 @@ kr_status kr_calib_fit_cards(const kr_calib_config *cfg_in, int img_w, int img_h
         goto fail;
     c->intrinsics_known = cfg.intrinsics_known;
     c->card_inset_mm = f.g[10];
-    c->a_side = cfg.a_side;
+    c->a_side = observed_a_side(c, cfg.a_side);
     c->t_us = t_us;
     c->n_found = n;
     fill_quality(&f, &cfg, c, n_rows);
