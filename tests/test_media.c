@@ -673,6 +673,33 @@ static void test_clip_bad_input_leaves_nothing(void)
     CU_ASSERT_EQUAL(run_clip("clip", src, "--at", "0.5", "--slow", "0", "-o", out, (char *)NULL), 2);
     CU_ASSERT_EQUAL(dir_entries(), before); /* no output, no temporary */
     remove(src);
+
+    /* a source cut short: the clip holds what could be read of the window */
+    char full[128], png[128];
+    path_in_dir(full, sizeof full, "m5.mp4");
+    path_in_dir(png, sizeof png, "c3.png");
+    CU_ASSERT_EQUAL_FATAL(write_clip(full, 60, NULL), KR_OK);
+    FILE *in = fopen(full, "rb"), *cut = fopen(src, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cut);
+    fseek(in, 0, SEEK_END);
+    long size = ftell(in);
+    fseek(in, 0, SEEK_SET);
+    for (long i = 0; i < size * 3 / 4; i++)
+        fputc(fgetc(in), cut);
+    fclose(in);
+    fclose(cut);
+    remove(full);
+    CU_ASSERT_EQUAL(run_clip("clip", src, "--at", "1.0", "--before", "0.5", "--after", "1.0", "-o", out,
+                             (char *)NULL), 0);
+    int n = 0, shown = -1;
+    int64_t t0 = -1, t1 = -1, dur = 0;
+    CU_ASSERT_FATAL(read_clip(out, &n, &t0, &t1, &shown, &dur));
+    CU_ASSERT(n > 5 && n < 45); /* from 0.5 s to where the file breaks (~1.5 s) */
+    CU_ASSERT(abs(shown - square_x(15)) <= 1);
+    remove(out);
+    remove(png);
+    remove(src);
 }
 
 static int suite_init(void)

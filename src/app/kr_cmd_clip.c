@@ -495,7 +495,12 @@ int kr_cmd_clip(int argc, char **argv)
     }
     if (o.events && load_events(o.events, &ev, &n_ev))
         goto fail;
-    if (kr_media_reader_open(o.video, &rd) != KR_OK) {
+    /* a damaged file still gives the frames that can be read (the loss shows in the
+     * time code's jumps and is reported below) */
+    kr_media_reader_config rcfg;
+    kr_media_reader_config_default(&rcfg);
+    rcfg.keep_going = 1;
+    if (kr_media_reader_open2(o.video, &rcfg, &rd) != KR_OK) {
         kr_log(KR_LOG_ERROR, "clip: %s", kr_media_reader_error(NULL));
         goto fail;
     }
@@ -590,6 +595,8 @@ int kr_cmd_clip(int argc, char **argv)
         kr_log(KR_LOG_ERROR, "clip: %s", kr_media_reader_error(rd));
         goto fail;
     }
+    if (kr_media_reader_damage(rd) > 0)
+        kr_log(KR_LOG_WARN, "clip: %s (the clip shows the frames that could be read)", kr_media_reader_error(rd));
     if (n_frames == 0) {
         kr_log(KR_LOG_ERROR, "clip: no frame of %s lies in %.3f to %.3f s", o.video, (double)start_us / 1e6,
                (double)end_us / 1e6);
