@@ -282,8 +282,9 @@ static void hpt(const hand_geo *g, double u, double v, double extra_z, double *o
     double z = g->P[2] + height_at(u) + extra_z;
     double q[2];
     if (g->shadow) {
-        q[0] = x - z * g->light[0];
-        q[1] = y - z * g->light[1];
+        /* the top of the hand is ~18 mm above its lowest point: the shadow never vanishes */
+        q[0] = x - (z + 18) * g->light[0];
+        q[1] = y - (z + 18) * g->light[1];
     } else {
         kr_synth_cam_proxy(g->cam, x, y, z, q);
     }
@@ -294,8 +295,8 @@ static void hpt3(const hand_geo *g, const double w[3], double *out)
 {
     double q[2];
     if (g->shadow) {
-        q[0] = w[0] - w[2] * g->light[0];
-        q[1] = w[1] - w[2] * g->light[1];
+        q[0] = w[0] - (w[2] + 18) * g->light[0];
+        q[1] = w[1] - (w[2] + 18) * g->light[1];
     } else {
         kr_synth_cam_proxy(g->cam, w[0], w[1], w[2], q);
     }
@@ -431,10 +432,10 @@ static void draw_hand(const kr_synth_t *s, kr_synth_render *r, const kr_synth_ha
     fill(im, &p, ox, oy, body);
     /* palm and thumb */
     palm_poly(&g, &p, 0);
-    finger_poly(&g, &p, 40, 38, 0.75, 62, 13, 10, 0);
+    finger_poly(&g, &p, 28, 36, 0.62, 70, 13, 10, 0);
     fill(im, &p, ox, oy, edge);
     palm_poly(&g, &p, 2.2);
-    finger_poly(&g, &p, 40, 38, 0.75, 62, 13, 10, 2.2);
+    finger_poly(&g, &p, 28, 36, 0.62, 70, 13, 10, 2.2);
     fill(im, &p, ox, oy, body);
     /* fingers: little to index */
     for (int f = 3; f >= 0; f--) {
@@ -463,10 +464,10 @@ static void draw_hand_shadow(const kr_synth_t *s, kr_synth_render *r, const kr_s
     /* bounding box of the shadow in the region */
     arm_polys(&g, hd->shoulder, &p, &q, 0);
     palm_poly(&g, &p, 0);
-    finger_poly(&g, &p, 40, 38, 0.75, 62, 13, 10, 0);
+    finger_poly(&g, &p, 28, 36, 0.62, 70, 13, 10, 0);
     for (int f = 0; f < 4; f++)
         finger_poly(&g, &p, 96, fb_v[f], f_ang[f], f_len[f], f_wid[f] / 2, f_wid[f] / 2 * 0.85, 0);
-    double sigma = (1.2 + 0.07 * g.P[2]) * r->ppm;
+    double sigma = (2.5 + 0.07 * g.P[2]) * r->ppm;
     int pad = (int)ceil(3 * sigma) + 2;
     double bx0 = 1e9, by0 = 1e9, bx1 = -1e9, by1 = -1e9;
     for (int i = 0; i < p.np; i++) {
@@ -521,7 +522,7 @@ static rect hand_box(const kr_synth_t *s, kr_synth_render *r, const kr_synth_han
         palm_poly(&g, &p, 0);
         for (int f = 0; f < 4; f++)
             finger_poly(&g, &p, 96, fb_v[f], f_ang[f], f_len[f], f_wid[f] / 2, f_wid[f] / 2 * 0.85, 0);
-        finger_poly(&g, &p, 40, 38, 0.75, 62, 13, 10, 0);
+        finger_poly(&g, &p, 28, 36, 0.62, 70, 13, 10, 0);
         for (int i = 0; i < p.np; i++) {
             bx0 = fmin(bx0, p.xy[2 * i]); bx1 = fmax(bx1, p.xy[2 * i]);
             by0 = fmin(by0, p.xy[2 * i + 1]); by1 = fmax(by1, p.xy[2 * i + 1]);
@@ -532,7 +533,7 @@ static rect hand_box(const kr_synth_t *s, kr_synth_render *r, const kr_synth_han
         }
         p.n = p.np = q.n = q.np = 0;
     }
-    int pad = (int)ceil((3 * (1.2 + 0.07 * g.P[2]) + 3) * r->ppm);
+    int pad = (int)ceil((3 * (2.5 + 0.07 * g.P[2]) + 3) * r->ppm);
     rect b = {(int)floor(bx0) - pad, (int)floor(by0) - pad, (int)ceil(bx1) + pad, (int)ceil(by1) + pad};
     return b;
 }

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+# gen_match.py - writes a karuta-synth scenario of a whole match segment (about three
+# minutes by default): an explicit 25 + 25 layout, readings in random order (about half
+# dead cards), takes by sweep (row-end cards, swept out) or press (inner cards), the
+# loser's late hand, occasional faults, and the sends the rules require.
+# SPDX-License-Identifier: MIT
+#   tools/synth/gen_match.py [--readings N] [--seed S] [--name NAME] [--holdout] > scenario.json
+import argparse
+import json
+import random
+
+ROW_Y = {"upper": 51.5, "middle": 134.5, "lower": 217.5}
+
+
+def layout(rng, cards):
+    """Slots as karuta-synth builds them: per row a left and a right group from the side lines."""
+    places = []
+    it = iter(cards)
+    for owner in ("A", "B"):
+        for row, n in (("upper", 9), ("middle", 9), ("lower", 7)):
+            nl = n // 2 + rng.choice((-1, 0, 1))
+            xs = []
+            x = -435 + 26 + rng.uniform(0, 3)
+            for _ in range(nl):
+                xs.append(x)
+                x += 52 + rng.uniform(2, 9)
+            x = 435 - 26 - rng.uniform(0, 3)
+            for _ in range(n - nl):
+                xs.append(x)
+                x -= 52 + rng.uniform(2, 9)
+            for x in xs:
+                places.append({"card": next(it), "owner": owner, "row": row, "x_mm": round(x, 1)})
+    return places
+
+
+def outermost(places, p):
+    """True if no card of the same row lies between p and its side line."""
+    same = [q for q in places if q["owner"] == p["owner"] and q["row"] == p["row"] and q is not p]
+    if p["x_mm"] >= 0:
+        return not any(q["x_mm"] > p["x_mm"] for q in same)
+    return not any(q["x_mm"] < p["x_mm"] for q in same)
+
+
+def free_spot(rng, places, owner):
+    sign = -1 if owner == "A" else 1
+    for _ in range(200):
+        row = rng.choice(list(ROW_Y))
+        x = round(rng.uniform(-160, 160), 1)
+        if all(not (q["owner"] == owner and q["row"] == row and abs(q["x_mm"] - x) < 60) for q in places):
+            return row, x, sign * ROW_Y[row]
+    raise SystemExit("no free spot")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--readings", type=int, default=18)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--name", default="full_match")
+    ap.add_argument("--holdout", action="store_true")
+    a = ap.parse_args()
+    rng = random.Random(a.seed)
+    ids = list(range(1, 101))
+    rng.shuffle(ids)
+    field, rest = ids[:50], ids[50:]
+    places = layout(rng, field)
+    layout_out = [dict(p) for p in places]  # the layout at the start (places changes with sends)
+    hand = {"A": "right", "B": "left"}
+    opp = {"A": "B", "B": "A"}
+    order = []
+    on, off = field[:], rest[:]
+    rng.shuffle(on)
+    rng.shuffle(off)
+    for i in range(a.readings):
+        order.append(on.pop() if (rng.random() < 0.55 and on) or not off else off.pop())
+    readings = []
+    live = {p["card"]: p for p in places}
+    for card in order:
+        acts = []
+        owed = {"A": 0, "B": 0}
+        p = live.get(card)
+        if p:
+            taker = p["owner"] if rng.random() < 0.6 else opp[p["owner"]]
+            t = round(rng.uniform(0.22, 0.45), 3)
+            if outermost(list(live.values()), p):
+                acts.append({"do": "sweep", "player": taker, "hand": hand[taker], "card": card, "t": t,
+                             "speed": round(rng.uniform(2.4, 3.6), 2), "dir": "right" if p["x_mm"] >= 0 else "left"})
+            else:
+                acts.append({"do": "press", "player": taker, "hand": hand[taker], "card": card, "t": t,
+                             "hold_s": 0.2})
+            loser = opp[taker]
+            acts.append({"do": "hover", "player": loser, "hand": hand[loser],
+                         "at": [round(p["x_mm"] * 0.7, 1),
+                                round((-1 if p["owner"] == "A" else 1) * ROW_Y[p["row"]] * 0.6, 1)],
+                         "t": round(t + rng.uniform(0.06, 0.2), 3), "height_mm": 45})
+            if taker != p["owner"]:
+                owed[taker] += 1
+            del live[card]
+        elif rng.random() < 0.3:
+            # a fault on a dead card: press a card of the opponent's territory
+            faulter = rng.choice("AB")
+            cands = [q for q in live.values() if q["owner"] == opp[faulter] and abs(q["x_mm"]) > 150]
+            if cands:
+                q = rng.choice(cands)
+                acts.append({"do": "press", "player": faulter, "hand": hand[faulter], "card": q["card"],
+                             "t": round(rng.uniform(0.25, 0.45), 3), "hold_s": 0.12})
+                owed[opp[faulter]] += 1
+        # sends: net entitlement, made by the player owed more
+        net = owed["A"] - owed["B"]
+        sender = "A" if net > 0 else "B"
+        ts = 2.1
+        for _ in range(abs(net)):
+            mine = [q for q in live.values() if q["owner"] == sender]
+            if not mine:
+                break
+            q = rng.choice(mine)
+            row, x, y = free_spot(rng, list(live.values()), opp[sender])
+            acts.append({"do": "send", "player": sender, "hand": hand[sender], "card": q["card"], "to": [x, y],
+                         "t": ts})
+            q.update({"owner": opp[sender], "row": row, "x_mm": x})
+            ts += 1.3
+        readings.append({"card": card, "shimo_after_s": 6.6, "actions": acts})
+    scen = {
+        "name": a.name,
+        "description": "Generated by tools/synth/gen_match.py --readings %d --seed %d: %d readings of a match "
+                       "(takes by sweep or press, dead cards, faults, sends)." % (a.readings, a.seed, a.readings),
+        "holdout": a.holdout,
+        "seed": a.seed,
+        "players": {"A": {"name": "Sato", "hand": "right", "skin": rng.choice(["light", "fair", "medium"])},
+                    "B": {"name": "Ito", "hand": "left", "skin": rng.choice(["tan", "olive", "dark"])}},
+        "layout": {"per_side": 25, "place": layout_out},
+        "readings": readings,
+    }
+    print(json.dumps(scen, ensure_ascii=False, indent=1))
+
+
+if __name__ == "__main__":
+    main()
