@@ -4,6 +4,7 @@
 #include "kr_calib.h"
 #include "kr_calib_internal.h"
 #include "kr_cv.h"
+#include "kr_media.h"
 
 #include <CUnit/Basic.h>
 #include <cjson/cJSON.h>
@@ -623,6 +624,73 @@ static void test_warp_top_down(void)
     kr_calib_destroy(truth);
 }
 
+/* Calibration from a video file: a still clip calibrates (median of frames), the same
+ * clip with a dark blob (an arm) sweeping across is refused as moving, and a time past
+ * the end is refused. Clips are written with kr_media's H.264 writer. */
+static void test_video_still_moving_outside(void)
+{
+    enum { W = 960, H = 540, NF = 12 };
+    cam cm = {W, H, 760, 4, 5, 30, 1250, -0.12, 0.02, 0, 0};
+    kr_calib_t *truth = make_camera(&cm);
+    layout L;
+    make_layout(&L, 25, 0.5, 0.5);
+    uint8_t *still = malloc((size_t)W * H * 3), *frame = malloc((size_t)W * H * 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(still);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(frame);
+    render_frame(truth, &L, still);
+    char tmpd[] = "/tmp/kr_calib_vid_XXXXXX", path[2][300];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(tmpd));
+    for (int v = 0; v < 2; v++) {
+        snprintf(path[v], sizeof path[v], "%s/%s.mp4", tmpd, v ? "moving" : "still");
+        kr_media_writer_t *wr = NULL;
+        CU_ASSERT_EQUAL_FATAL(kr_media_writer_create(path[v], W, H, 10, 1, 18, &wr), KR_OK);
+        for (int k = 0; k < NF; k++) {
+            memcpy(frame, still, (size_t)W * H * 3);
+            if (v) /* an arm, 120 px wide, crossing the picture */
+                for (int y = 100; y < 440; y++)
+                    for (int x = 60 * k; x < 60 * k + 120 && x < W; x++)
+                        memset(frame + ((size_t)y * W + x) * 3, 30, 3);
+            kr_image_t img = {W, H, W * 3, 3, frame};
+            CU_ASSERT_EQUAL(kr_media_writer_write(wr, &img, k * 100000), KR_OK);
+        }
+        CU_ASSERT_EQUAL(kr_media_writer_close(wr), KR_OK);
+        kr_media_writer_destroy(wr);
+    }
+    kr_calib_video_config vc;
+    kr_calib_video_config_default(&vc);
+    vc.at_us = 600000;
+    kr_calib_t *est = NULL;
+    kr_image_t fr;
+    uint8_t *px = NULL;
+    kr_status st = kr_calib_create_from_video(NULL, &vc, path[0], &est, &fr, &px);
+    if (st != KR_OK)
+        fprintf(stderr, "\nvideo calibration: %s\n", kr_calib_error());
+    CU_ASSERT_EQUAL_FATAL(st, KR_OK);
+    double rms, worst;
+    field_error(truth, est, &rms, &worst);
+    fprintf(stderr, "\n  from video: %d cards, field error rms %.3f worst %.3f mm ", est->n_cards, rms, worst);
+    CU_ASSERT(rms < 2.0 && worst < 5.0);
+    CU_ASSERT_STRING_EQUAL(est->source, path[0]);
+    CU_ASSERT(est->t_us >= 200000 && est->t_us <= 1000000);
+    CU_ASSERT_EQUAL(fr.w, W);
+    CU_ASSERT_PTR_NOT_NULL(px);
+    free(px);
+    kr_calib_destroy(est);
+    est = NULL;
+    CU_ASSERT_EQUAL(kr_calib_create_from_video(NULL, &vc, path[1], &est, NULL, NULL), KR_ERR_INVALID);
+    CU_ASSERT_PTR_NULL(est);
+    CU_ASSERT(strstr(kr_calib_error(), "moving scene") != NULL);
+    vc.at_us = 5000000;
+    CU_ASSERT_EQUAL(kr_calib_create_from_video(NULL, &vc, path[0], &est, NULL, NULL), KR_ERR_INVALID);
+    CU_ASSERT(strstr(kr_calib_error(), "outside the video") != NULL);
+    remove(path[0]);
+    remove(path[1]);
+    rmdir(tmpd);
+    free(still);
+    free(frame);
+    kr_calib_destroy(truth);
+}
+
 /* Lens from a ChArUco board: views rendered through a known camera (board plane as the
  * "mat"), OpenCV's board calibration through kr_calib, lens compared with the truth. */
 static void test_board_lens(void)
@@ -741,6 +809,7 @@ int main(int argc, char **argv)
         CU_add_test(s, "blank_frame", test_blank_frame);
         CU_add_test(s, "warp_top_down", test_warp_top_down);
         CU_add_test(s, "board_lens", test_board_lens);
+        CU_add_test(s, "video_still_moving_outside", test_video_still_moving_outside);
     }
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
