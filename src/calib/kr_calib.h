@@ -14,7 +14,9 @@ extern "C" {
 /* Getting started:
  *   kr_calib_config cfg; kr_calib_config_default(&cfg);
  *   kr_calib_t *c;
- *   kr_calib_create_from_frame(&cfg, &bgr, t_us, &c)   (or kr_calib_load(path, &c))
+ *   kr_calib_create_from_frame(&cfg, &bgr, t_us, &c)   (or kr_calib_load(path, &c), or
+ *       kr_calib_create_from_video(&cfg, NULL, path, &c, NULL, NULL): median of frames,
+ *       still-scene check; with a lens from a board: kr_calib_config_set_lens() first)
  *       on failure kr_calib_error() holds a one-line reason ("found 9 card outlines, ...")
  *   if (!c->ok) refuse to rule: c->reason says why the fit is poor
  *   kr_calib_px_to_mm(c, px, py, &x, &y) / kr_calib_mm_to_px(c, x, y, &px, &py)
