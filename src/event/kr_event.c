@@ -81,8 +81,9 @@ struct kr_event {
 void kr_event_config_default(kr_event_config *cfg)
 {
     cfg->touch_margin_mm = 4.0;
-    cfg->rest_speed_mm_s = 180.0;
-    cfg->press_hold_us = 40000;
+    cfg->rest_speed_mm_s = 250.0;
+    cfg->press_hold_us = 100000;
+    cfg->press_descent_us = 50000;
     cfg->sweep_near_mm = 70.0;
     cfg->settle_quiet_us = 350000;
     cfg->early_window_us = 1500000;
@@ -195,27 +196,6 @@ static void push_hist(cp_state *s, double sd, int64_t t)
         s->n++;
 }
 
-/* Time the leading point crossed into the outline (grown by margin), interpolated: the
- * earliest crossing at or after t_min within the history (the leading point jitters, so
- * it may leave and re-enter); -1 if none. sd[0] is the current frame. */
-static int64_t crossing_time_after(const cp_state *s, double margin, int64_t t_min, int64_t *err)
-{
-    int64_t best = -1;
-    for (int k = 0; k + 1 < s->n; k++) {
-        if (s->sd[k] <= margin && s->sd[k + 1] > margin) {
-            double a = s->sd[k + 1] - margin, b = margin - s->sd[k];
-            double f = a / (a + b);
-            int64_t dt = s->t[k] - s->t[k + 1];
-            int64_t t = s->t[k + 1] + (int64_t)(f * dt);
-            if (t >= t_min) {
-                best = t;
-                *err = (int64_t)(dt * 0.12) + 1500;
-            }
-        }
-    }
-    return best;
-}
-
 /* Liang-Barsky: entry parameter (0..1) of segment a->b into the box |x - cx| <= hx,
  * |y - cy| <= hy; -1 if it does not enter (or starts inside). */
 static double seg_entry(double ax, double ay, double bx, double by, double cx, double cy, double hx, double hy)
@@ -272,13 +252,6 @@ static int64_t path_entry(const kr_event_t *ev, int p, const kr_track_card *c, d
     return best;
 }
 
-static int64_t crossing_time(const cp_state *s, double margin, int64_t *err)
-{
-    for (int k = 0; k + 1 < s->n; k++)
-        if (s->sd[k] <= margin && s->sd[k + 1] > margin)
-            return crossing_time_after(s, margin, s->t[k + 1], err);
-    return -1;
-}
 
 static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_t t, int64_t err, double conf,
                   int cue)
@@ -396,19 +369,27 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             } else {
                 s->away_t = -1;
             }
-            /* press: at rest over the card, card not moving */
-            if (over && !s->contact && speed < cfg->rest_speed_mm_s && !c->moving && sd <= cfg->touch_margin_mm) {
+            /* press: the leading point comes to rest over the card (speed over the last
+             * three frames, the single-frame speed is mostly pixel noise), the card stays.
+             * Seen from above, a press stops first and then comes down: contact is put
+             * press_descent_us after the stop, with that much uncertainty. */
+            double s3 = 1e9;
+            if (ev->lpresent[p][0] && ev->lpresent[p][3] && ev->lt[p][0] > ev->lt[p][3])
+                s3 = sqrt(sqr(ev->lx[p][0] - ev->lx[p][3]) + sqr(ev->ly[p][0] - ev->ly[p][3])) /
+                     ((ev->lt[p][0] - ev->lt[p][3]) / 1e6);
+            (void)speed;
+            if (over && !s->contact && s3 < cfg->rest_speed_mm_s && !c->moving && sd <= cfg->touch_margin_mm) {
                 if (s->rest_t < 0)
-                    s->rest_t = fr->t_us - dt / 2;
-                int low = h->shadow_dist_mm < 0 || h->shadow_dist_mm < 30;
-                if (fr->t_us - s->rest_t >= cfg->press_hold_us && low) {
-                    int64_t err = 0, tc = crossing_time(s, cfg->touch_margin_mm, &err);
-                    int64_t t = s->rest_t;
-                    if (tc >= 0 && tc > t - 3 * dt && tc < t)
-                        t = (t + tc) / 2;
-                    touch(ev, fr, k, p, t, (int64_t)(dt * 0.5), 0.85, 2);
+                    s->rest_t = ev->lt[p][2];
+                if (fr->t_us - s->rest_t >= cfg->press_hold_us) {
+                    /* the other player's hand at the same card: cannot tell whose is down */
+                    const kr_track_hand *oh = &fr->hands[1 - p];
+                    int other = oh->present && (card_sd(c, oh->lead_x_mm, oh->lead_y_mm) < 20 ||
+                                                c->hand_cover[1 - p] > 0.1);
+                    touch(ev, fr, k, p, s->rest_t + cfg->press_descent_us, cfg->press_descent_us / 2 + dt / 4,
+                          other || fr->hand_contact ? 0.6 : 0.92, 2);
                 }
-            } else if (speed >= cfg->rest_speed_mm_s) {
+            } else if (s3 >= cfg->rest_speed_mm_s || !over) {
                 s->rest_t = -1;
             }
         }

@@ -24,8 +24,9 @@ extern "C" {
 
 typedef struct kr_event_config {
     double  touch_margin_mm;  /* leading point within the card outline grown by this = over it; default 4 mm */
-    double  rest_speed_mm_s;  /* a leading point slower than this is at rest; default 180 mm/s */
-    int64_t press_hold_us;    /* at rest over a card this long = a press; default 40000 us */
+    double  rest_speed_mm_s;  /* a leading point slower than this (over 3 frames) is at rest; default 250 mm/s */
+    int64_t press_hold_us;    /* at rest over a card this long = a press; default 100000 us */
+    int64_t press_descent_us; /* contact this long after the hand stops over the card; default 50000 us */
     double  sweep_near_mm;    /* card motion is blamed on a hand whose leading point is this near; default 70 mm */
     int64_t settle_quiet_us;  /* hands out of the field and cards still this long = settle; default 350000 us */
     int64_t early_window_us;  /* a hand entering this long before kami_start and staying = early entry; default 1500000 us */
