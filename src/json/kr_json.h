@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 /* Getting started (reading a match log, as `karuta-ref rule` does):
- *   char err[KR_JSON_ERR_MAX];  kr_rules_record rec;   (rec is ~3 KB: keep one, reuse it)
+ *   char err[KR_JSON_ERR_MAX];  kr_rules_record rec;   (rec is about 3.5 KB: keep one, reuse it)
  *   for each line (getline, line number n):
  *       if (kr_json_is_blank(line, len)) continue;
  *       if (kr_json_read_record(line, len, &rec, err, sizeof err) != KR_OK)

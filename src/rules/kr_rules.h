@@ -12,7 +12,7 @@ extern "C" {
 
 /* Getting started (one match):
  *   kr_rules_config cfg;  kr_rules_config_default(&cfg);  cfg.tie_us = ...;
- *   static kr_rules_state st;   (large: ~40 KB, keep it off small stacks)
+ *   kr_rules_state st;   (plain struct, about 5 KB; no allocation anywhere)
  *   kr_rules_reset(&st, &cfg);
  *   for each record (kr_json_read_record() fills a kr_rules_record):
  *       if (kr_rules_feed(&st, &rec) != KR_RULES_OK)  report kr_rules_last_error(&st)
