@@ -211,7 +211,54 @@ typedef struct snapper {
     kr_serve_http_t *srv;     /* borrowed */
     uint8_t         *jpeg;    /* owned read-back buffer */
     size_t           jcap;
+    /* overlay: what the tracker saw on this frame (copied), drawn by the thread */
+    int            (*map)(void *ctx, double x_mm, double y_mm, double *px, double *py); /* thread-safe */
+    void            *map_ctx;
+    int              n_cards;
+    double           corners[KR_TRACK_MAX_CARDS][4][2];
+    int              owner[KR_TRACK_MAX_CARDS], moving[KR_TRACK_MAX_CARDS];
+    int              hand_in[2];
+    double           lead[2][2];
+    int64_t          t_us;
 } snapper;
+
+/* Draws the competition lines, card outlines and hands' leading points (mat mm
+ * mapped to the frame through the calibration) and the time on s->img. */
+static void snap_overlay(snapper *s)
+{
+    static const uint8_t line_c[3] = {255, 255, 255}, a_c[3] = {235, 99, 37}, b_c[3] = {12, 88, 234},
+                         mv_c[3] = {40, 40, 230}, hand_c[3] = {40, 220, 255}, bg[3] = {0, 0, 0};
+    double xy[2 * 4 * 16];
+    for (int terr = 0; terr < 2; terr++) { /* each territory's outline, sampled (lens curvature) */
+        double y0 = terr ? 15 : -254, y1 = terr ? 254 : -15, pts[4][2] = {{-435, y0}, {435, y0}, {435, y1}, {-435, y1}};
+        int    n = 0;
+        for (int e = 0; e < 4; e++)
+            for (int k = 0; k < 16; k++) {
+                double f = k / 16.0, x = pts[e][0] + f * (pts[(e + 1) % 4][0] - pts[e][0]),
+                       y = pts[e][1] + f * (pts[(e + 1) % 4][1] - pts[e][1]);
+                if (s->map(s->map_ctx, x, y, &xy[2 * n], &xy[2 * n + 1]) == 0)
+                    n++;
+            }
+        if (n > 2)
+            kr_cv_draw_polyline(&s->img, xy, n, 1, line_c, 1);
+    }
+    for (int c = 0; c < s->n_cards; c++) {
+        int n = 0;
+        for (int k = 0; k < 4; k++)
+            if (s->map(s->map_ctx, s->corners[c][k][0], s->corners[c][k][1], &xy[2 * n], &xy[2 * n + 1]) == 0)
+                n++;
+        if (n == 4)
+            kr_cv_draw_polyline(&s->img, xy, 4, 1, s->moving[c] ? mv_c : s->owner[c] ? b_c : a_c, s->moving[c] ? 2 : 1);
+    }
+    for (int p = 0; p < 2; p++) {
+        double x, y;
+        if (s->hand_in[p] && s->map(s->map_ctx, s->lead[p][0], s->lead[p][1], &x, &y) == 0)
+            kr_cv_draw_circle(&s->img, x, y, 6, hand_c, 2);
+    }
+    char tc[48];
+    snprintf(tc, sizeof tc, "%.3f s", s->t_us / 1e6);
+    kr_cv_draw_text(&s->img, tc, 6, 6, 12, line_c, 1, bg, 0.6);
+}
 
 static void *snap_main(void *arg)
 {
@@ -224,6 +271,8 @@ static void *snap_main(void *arg)
             break;
         s->busy = true;
         pthread_mutex_unlock(&s->lock);
+        if (s->map)
+            snap_overlay(s);
         if (kr_cv_write_image(s->path, &s->img) == KR_OK) {
             FILE *f = fopen(s->path, "rb");
             if (f) {
@@ -257,7 +306,7 @@ static void *snap_main(void *arg)
 
 /* Frame thread: hands a copy of img to the snapshot thread unless it is busy
  * (then this snapshot is skipped: the live view is best effort, analysis is not). */
-static void snap_offer(snapper *s, const kr_image_t *img)
+static void snap_offer(snapper *s, const kr_image_t *img, const kr_track_frame *tf)
 {
     if (!s->started || pthread_mutex_trylock(&s->lock) != 0)
         return;
@@ -274,6 +323,18 @@ static void snap_offer(snapper *s, const kr_image_t *img)
             for (int y = 0; y < img->h; y++)
                 memcpy(s->px + row * (size_t)y, img->px + (size_t)img->stride * (size_t)y, row);
             s->img = (kr_image_t){img->w, img->h, (int32_t)row, img->channels, s->px};
+            s->n_cards = tf->n_cards < KR_TRACK_MAX_CARDS ? tf->n_cards : KR_TRACK_MAX_CARDS;
+            for (int c = 0; c < s->n_cards; c++) {
+                memcpy(s->corners[c], tf->cards[c].corners_mm, sizeof s->corners[c]);
+                s->owner[c] = tf->cards[c].owner;
+                s->moving[c] = tf->cards[c].moving || tf->cards[c].out_of_field;
+            }
+            for (int p = 0; p < 2; p++) {
+                s->hand_in[p] = tf->hands[p].present;
+                s->lead[p][0] = tf->hands[p].lead_x_mm;
+                s->lead[p][1] = tf->hands[p].lead_y_mm;
+            }
+            s->t_us = tf->t_us;
             s->have = true;
             pthread_cond_signal(&s->cond);
         }
@@ -1175,6 +1236,8 @@ int kr_cmd_live(int argc, char **argv)
             goto fail; /* message logged */
         kr_log(KR_LOG_INFO, "live: judge's page on http://127.0.0.1:%u/", (unsigned)kr_serve_http_port(L->srv));
         L->snap.srv = L->srv;
+        L->snap.map = map_scaled;
+        L->snap.map_ctx = L;
         snprintf(L->snap.path, sizeof L->snap.path, "/tmp/karuta-live-snap.%ld.jpg", (long)getpid());
         if (pthread_create(&L->snap.th, NULL, snap_main, &L->snap) == 0)
             L->snap.started = true;
@@ -1338,7 +1401,7 @@ int kr_cmd_live(int argc, char **argv)
                 double lag = (cap_us - born) / 1000.0;
                 if (lag > L->max_lag_ms)
                     L->max_lag_ms = lag;
-                bool behind = lag > 250;
+                bool behind = L->behind ? lag > 100 : lag > 250; /* hysteresis: no flapping */
                 if (behind != L->behind) {
                     L->behind = behind;
                     if (behind)
@@ -1350,7 +1413,7 @@ int kr_cmd_live(int argc, char **argv)
                 replay_store(&L->replay, &f.img, f.t_us);
             if (L->srv && now - last_snap > 300000) {
                 last_snap = now;
-                snap_offer(&L->snap, &f.img);
+                snap_offer(&L->snap, &f.img, tf);
             }
             if (now - last_status > 1000000) {
                 last_status = now;
