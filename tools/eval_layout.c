@@ -133,6 +133,10 @@ static int eval_patches(int argc, char **argv)
             if (res[c].verdict == KR_RECOG_OK) {
                 ok += right;
                 wrong_conf += !right;
+                if (!right)
+                    fprintf(stderr, "  wrong but not flagged: read %d (score %.3f, margin %.3f, conf %.2f, "
+                            "runner-up %d) where %d lies\n", res[c].id, res[c].score, res[c].margin,
+                            res[c].confidence, res[c].runner_up, ids[c]);
                 if (right && res[c].margin < min_margin_ok)
                     min_margin_ok = res[c].margin;
             } else {

@@ -140,8 +140,8 @@ int kr_cmd_layout(int argc, char **argv)
     int amb = 0;
     for (int i = 0; i < sc.n; i++)
         amb += sc.cards[i].res.verdict == KR_RECOG_AMBIGUOUS;
-    fprintf(stderr, "layout: %d cards (%d to confirm) from %s at %.2f s -> %s\n", sc.n, amb, video,
-            sc.t_us / 1e6, out);
+    fprintf(stderr, "layout: %d cards (%d to confirm) from %s at %.2f s -> %s (%.0f ms, recognition %.0f ms)\n",
+            sc.n, amb, video, sc.t_us / 1e6, out, sc.read_us / 1e3, sc.recog_us / 1e3);
     kr_recog_scene_free(&sc);
     return 0;
 }

@@ -73,7 +73,7 @@ typedef struct kr_recog_config {
     double min_ink;         /* ink share below this = blank / face down; default 0.004 */
     double min_score;       /* assigned correlation below this = not recognised; default 0.30 */
     double min_margin;      /* joint-assignment margin (correlation units) below this =
-                               ambiguous, a person must confirm; default 0.04 */
+                               ambiguous, a person must confirm; default 0.07 */
     double conf_scale;      /* confidence = 1 - exp(-margin / conf_scale); default 0.04 */
 } kr_recog_config;
 void kr_recog_config_default(kr_recog_config *cfg);

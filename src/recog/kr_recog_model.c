@@ -31,7 +31,7 @@ void kr_recog_config_default(kr_recog_config *cfg)
     cfg->min_contrast = 35.0;
     cfg->min_ink = 0.004;
     cfg->min_score = 0.30;
-    cfg->min_margin = 0.04;
+    cfg->min_margin = 0.07;
     cfg->conf_scale = 0.04;
 }
 

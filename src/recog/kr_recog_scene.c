@@ -100,6 +100,7 @@ kr_status kr_recog_scene_read(const char *video, double at_s, const char *calib_
     if (!video || !out || !cfg)
         return KR_ERR_INVALID;
     memset(out, 0, sizeof *out);
+    int64_t            t_start = kr_clock_us();
     kr_media_reader_t *r = NULL;
     double            *quads = NULL;
     kr_status          s = KR_OK;
@@ -178,6 +179,7 @@ kr_status kr_recog_scene_read(const char *video, double at_s, const char *calib_
         goto fail;
     }
     out->n = n;
+    int64_t t_recog = kr_clock_us();
     if (m) {
         s = kr_recog_read_layout(m, cfg, &out->frame, quads, n, map_px_to_mm, out->calib, out->cards);
     } else {
@@ -197,6 +199,8 @@ kr_status kr_recog_scene_read(const char *video, double at_s, const char *calib_
         goto fail;
     }
     free(quads);
+    out->recog_us = kr_clock_us() - t_recog;
+    out->read_us = kr_clock_us() - t_start;
     return KR_OK;
 fail:
     kr_media_reader_destroy(r);

@@ -28,6 +28,9 @@ typedef struct kr_recog_scene {
     kr_calib_t           *calib;  /* owned: the calibration used */
     uint8_t              *px;     /* owned: the frame's pixels */
     kr_image_t            frame;  /* view of px (BGR) */
+    int64_t               read_us;  /* wall time of the whole read (decode, calibration,
+                                       outlines, recognition), us; for reports */
+    int64_t               recog_us; /* of which sampling, features and assignment, us */
 } kr_recog_scene;
 
 /* Path of the default model: models/cards.krm of the source tree this was built from. */
