@@ -1019,6 +1019,29 @@ static void test_records_before_match_and_wrong_seq_are_rejected(void)
     CU_ASSERT_EQUAL(kr_rules_feed(&st, &rec), KR_RULES_ERR_INPUT);
 }
 
+static void test_out_of_range_config_and_timing_are_rejected(void)
+{
+    kr_rules_config cfg;
+    kr_rules_config_default(&cfg);
+    cfg.mora_us = 0;
+    CU_ASSERT_EQUAL(kr_rules_reset(&st, &cfg), KR_RULES_ERR_USAGE);
+    cfg.mora_us = 250000;
+    cfg.tie_us = -1;
+    CU_ASSERT_EQUAL(kr_rules_reset(&st, &cfg), KR_RULES_ERR_USAGE);
+    cfg.tie_us = KR_RULES_MAX_CONFIG_US + 1;
+    CU_ASSERT_EQUAL(kr_rules_reset(&st, &cfg), KR_RULES_ERR_USAGE);
+    begin_right();
+    kami(1, 87, 10000000);
+    r_init(KR_REC_HAND_CONTACT, 10500000);
+    rec.t_err_us = -1;
+    CU_ASSERT_EQUAL(kr_rules_feed(&st, &rec), KR_RULES_ERR_INPUT);
+    r_init(KR_REC_HAND_CONTACT, INT64_MAX);
+    CU_ASSERT_EQUAL(kr_rules_feed(&st, &rec), KR_RULES_ERR_INPUT);
+    r_init(KR_REC_HAND_CONTACT, 10500000);
+    rec.confidence = 1.5;
+    CU_ASSERT_EQUAL(kr_rules_feed(&st, &rec), KR_RULES_ERR_INPUT);
+}
+
 static void test_rejected_record_leaves_state_unchanged(void)
 {
     begin_right();
@@ -1182,6 +1205,7 @@ int main(void)
         T(test_time_going_backwards_is_rejected),
         T(test_touch_on_card_off_the_field_is_rejected),
         T(test_records_before_match_and_wrong_seq_are_rejected),
+        T(test_out_of_range_config_and_timing_are_rejected),
         T(test_rejected_record_leaves_state_unchanged),
         T(test_opening_kimariji_split_7_42_37_6_2_6),
         T(test_ou_and_oo_sound_alike),

@@ -59,9 +59,10 @@ int kr_cmd_rule(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "--tie-us") || !strcmp(a, "--mora-us")) {
             int64_t v;
-            if (i + 1 >= argc || !parse_us(argv[i + 1], &v) || (!strcmp(a, "--mora-us") && v == 0)) {
-                kr_log(KR_LOG_ERROR, "rule: %s needs a %s integer (microseconds)", a,
-                       strcmp(a, "--mora-us") ? "non-negative" : "positive");
+            if (i + 1 >= argc || !parse_us(argv[i + 1], &v) || (!strcmp(a, "--mora-us") && v == 0) ||
+                v > KR_RULES_MAX_CONFIG_US) {
+                kr_log(KR_LOG_ERROR, "rule: %s needs an integer from %d to 1000000000 (microseconds)", a,
+                       strcmp(a, "--mora-us") ? 0 : 1);
                 return 2;
             }
             if (!strcmp(a, "--tie-us"))

@@ -143,7 +143,7 @@ static void mark_hit(kr_rules__mark *m, const kr_rules_record *r)
     if (m->t != T_NONE)
         return;
     m->t = r->t_us;
-    m->t_err = r->t_err_us < 0 ? -r->t_err_us : r->t_err_us;
+    m->t_err = r->t_err_us;
     m->conf = r->confidence;
     m->card = r->card;
     memcpy(m->id, r->id, sizeof m->id);
@@ -157,8 +157,9 @@ kr_rules_status kr_rules_reset(kr_rules_state *st, const kr_rules_config *cfg)
     memset(st, 0, sizeof *st);
     kr_rules_config_default(&st->cfg);
     if (cfg) {
-        if (cfg->tie_us < 0 || cfg->mora_us <= 0) {
-            put_str(st->err, 0, "tie_us must be >= 0 and mora_us > 0");
+        if (cfg->tie_us < 0 || cfg->tie_us > KR_RULES_MAX_CONFIG_US || cfg->mora_us <= 0 ||
+            cfg->mora_us > KR_RULES_MAX_CONFIG_US) {
+            put_str(st->err, 0, "tie_us must be 0 ... 1e9 us and mora_us 1 ... 1e9 us");
             return KR_RULES_ERR_USAGE;
         }
         st->cfg = *cfg;
@@ -174,6 +175,11 @@ kr_rules_status kr_rules_reset(kr_rules_state *st, const kr_rules_config *cfg)
 }
 
 const char *kr_rules_last_error(const kr_rules_state *st) { return st ? st->err : "no state"; }
+
+bool kr_rules_is_unread(const kr_rules_state *st, int32_t card)
+{
+    return st && card >= 1 && card <= KR_RULES_CARDS && st->unread[card];
+}
 
 int32_t kr_rules_count(const kr_rules_state *st, kr_rules_side side)
 {
@@ -659,6 +665,10 @@ static kr_rules_status validate(kr_rules_state *st, const kr_rules_record *r)
         return fail2(st, "time goes backwards (t_us ", r->t_us, " after ", st->last_t, ")");
     if (r->confidence < 0.0 || r->confidence > 1.0 || r->confidence != r->confidence)
         return fail(st, "confidence must be between 0 and 1");
+    if (r->t_err_us < 0 || r->t_err_us > KR_RULES_MAX_T_US)
+        return fail(st, "t_err_us must be between 0 and 4e15");
+    if (r->has_t && (r->t_us < -KR_RULES_MAX_T_US || r->t_us > KR_RULES_MAX_T_US))
+        return fail(st, "t_us must be between -4e15 and 4e15");
     if (st->ended)
         return KR_RULES_OK; /* after the match end records are only checked for order */
     switch (r->type) {

@@ -30,6 +30,8 @@ extern "C" {
 #define KR_RULES_MAX_EVIDENCE 8  /* evidence ids kept per ruling */
 #define KR_RULES_MAX_SENDS   8   /* send records kept per player and reading (more are ignored) */
 #define KR_RULES_ERR_MAX     160 /* bytes of the last-error text */
+#define KR_RULES_MAX_T_US    INT64_C(4000000000000000) /* |t_us|, t_err_us limit (about 127 years) */
+#define KR_RULES_MAX_CONFIG_US INT64_C(1000000000)     /* tie_us, mora_us limit (1000 s) */
 
 /* ---- poems and kimariji ------------------------------------------------ */
 
@@ -221,8 +223,8 @@ typedef enum {
 } kr_rules_status;
 
 typedef struct kr_rules_config {
-    int64_t tie_us;  /* touches of both players within this are simultaneous, given to the owner; >= 0, default 0 */
-    int64_t mora_us; /* duration of one kana when a reading has no kimariji record; > 0, default 250000 */
+    int64_t tie_us;  /* touches of both players within this (us) are simultaneous, given to the owner; 0 ... 1e9, default 0 */
+    int64_t mora_us; /* duration of one kana (us) when a reading has no kimariji record; 1 ... 1e9, default 250000 */
     bool    provisional; /* also queue a provisional ruling (final = false) at each settle; default false */
 } kr_rules_config;
 
@@ -309,6 +311,9 @@ int32_t kr_rules_count(const kr_rules_state *st, kr_rules_side side);
 
 /* Where card lies now (NONE: off the field, or out of range). */
 kr_rules_side kr_rules_location(const kr_rules_state *st, int32_t card);
+
+/* True while card (1 ... 100) has not been read (kimariji are counted against these). */
+bool kr_rules_is_unread(const kr_rules_state *st, int32_t card);
 
 /* The valid hand of player (NONE while not yet fixed). */
 kr_rules_hand kr_rules_valid_hand(const kr_rules_state *st, kr_rules_side player);
