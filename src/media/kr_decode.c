@@ -27,7 +27,10 @@ struct kr_media_reader {
     AVFrame               *frame;       /* last decoded frame (holds zero-copy pixels) */
     struct SwsContext     *sws;         /* grey / luma path (sws_scale) */
     struct SwsContext     *tsws;        /* colour path: sliced over threads (sws_scale_frame) */
-    int                    tsws_w, tsws_h, tsws_fmt;
+    int                    tsws_key[3]; /* its input w, h, format */
+    struct SwsContext     *ysws;        /* colour path, scaling: YUV -> smaller YUV */
+    int                    ysws_key[3];
+    AVFrame               *mid;         /* the smaller YUV picture */
     AVFrame               *out_frame;   /* wraps buf for sws_scale_frame */
     uint8_t               *buf;         /* converted output, out_stride * out_h bytes */
     int                    out_w, out_h, out_ch, out_stride;
@@ -246,6 +249,46 @@ static kr_status decode_one(kr_media_reader_t *r)
     }
 }
 
+/* (Re)creates a threaded scaler from frame `in` (size, format; colour matrix and
+ * range taken from f = r->frame) to dw x dh dfmt when key (w, h, format) changed. */
+static kr_status make_sws(kr_media_reader_t *r, struct SwsContext **ctx, int key[3], const AVFrame *in,
+                          int dw, int dh, int dfmt, int flags)
+{
+    if (*ctx && key[0] == in->width && key[1] == in->height && key[2] == in->format)
+        return KR_OK;
+    sws_freeContext(*ctx);
+    *ctx = sws_alloc_context();
+    if (!*ctx)
+        return set_err(r, KR_ERR_NOMEM, "%s: out of memory", r->path);
+    av_opt_set_int(*ctx, "srcw", in->width, 0);
+    av_opt_set_int(*ctx, "srch", in->height, 0);
+    av_opt_set_int(*ctx, "src_format", in->format, 0);
+    av_opt_set_int(*ctx, "dstw", dw, 0);
+    av_opt_set_int(*ctx, "dsth", dh, 0);
+    av_opt_set_int(*ctx, "dst_format", dfmt, 0);
+    av_opt_set_int(*ctx, "sws_flags", flags, 0);
+    av_opt_set_int(*ctx, "threads", r->cfg.threads, 0);
+    if (sws_init_context(*ctx, NULL, NULL) < 0) {
+        sws_freeContext(*ctx);
+        *ctx = NULL;
+        return set_err(r, KR_ERR_CODEC, "%s: cannot convert %dx%d %s frames", r->path, in->width, in->height,
+                       av_get_pix_fmt_name(in->format) ? av_get_pix_fmt_name(in->format) : "?");
+    }
+    if (dfmt == AV_PIX_FMT_BGR24) {
+        /* colour matrix and range from the stream (BT.709 for HD, full range for yuvj) */
+        const AVFrame *f = r->frame;
+        int spc = f->colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : SWS_CS_ITU601;
+        int full = f->color_range == AVCOL_RANGE_JPEG || f->format == AV_PIX_FMT_YUVJ420P ||
+                   f->format == AV_PIX_FMT_YUVJ422P || f->format == AV_PIX_FMT_YUVJ444P;
+        sws_setColorspaceDetails(*ctx, sws_getCoefficients(spc), full, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0,
+                                 1 << 16, 1 << 16);
+    }
+    key[0] = in->width;
+    key[1] = in->height;
+    key[2] = in->format;
+    return KR_OK;
+}
+
 /* Converts r->frame to the configured output and fills out->img. */
 static kr_status convert(kr_media_reader_t *r, kr_image_t *img)
 {
@@ -260,41 +303,38 @@ static kr_status convert(kr_media_reader_t *r, kr_image_t *img)
         return KR_OK;
     }
     if (!r->cfg.gray) { /* colour: the costly conversion, spread over threads */
-        if (!r->tsws || r->tsws_w != f->width || r->tsws_h != f->height || r->tsws_fmt != f->format) {
-            sws_freeContext(r->tsws);
-            r->tsws = sws_alloc_context();
-            if (!r->tsws)
-                return set_err(r, KR_ERR_NOMEM, "%s: out of memory", r->path);
-            av_opt_set_int(r->tsws, "srcw", f->width, 0);
-            av_opt_set_int(r->tsws, "srch", f->height, 0);
-            av_opt_set_int(r->tsws, "src_format", f->format, 0);
-            av_opt_set_int(r->tsws, "dstw", r->out_w, 0);
-            av_opt_set_int(r->tsws, "dsth", r->out_h, 0);
-            av_opt_set_int(r->tsws, "dst_format", AV_PIX_FMT_BGR24, 0);
-            av_opt_set_int(r->tsws, "sws_flags", same ? SWS_POINT : SWS_BILINEAR, 0);
-            av_opt_set_int(r->tsws, "threads", r->cfg.threads, 0);
-            if (sws_init_context(r->tsws, NULL, NULL) < 0) {
-                sws_freeContext(r->tsws);
-                r->tsws = NULL;
-                return set_err(r, KR_ERR_CODEC, "%s: cannot convert %dx%d %s frames", r->path, f->width, f->height,
-                               av_get_pix_fmt_name(f->format) ? av_get_pix_fmt_name(f->format) : "?");
+        char d[128];
+        const AVFrame *in = f;
+        int ret;
+        if (!same && (f->format == AV_PIX_FMT_YUV420P || f->format == AV_PIX_FMT_YUVJ420P)) {
+            /* scale in YUV first (1.5 bytes a pixel, SIMD paths), then convert the small
+             * picture with the fast unscaled YUV->BGR path: about half the CPU of
+             * scaling straight to BGR */
+            if (!r->mid || r->mid->format != f->format) {
+                av_frame_free(&r->mid);
+                r->mid = av_frame_alloc();
+                if (!r->mid)
+                    return set_err(r, KR_ERR_NOMEM, "%s: out of memory", r->path);
+                r->mid->format = f->format;
+                r->mid->width = r->out_w;
+                r->mid->height = r->out_h;
+                if (av_frame_get_buffer(r->mid, 0) < 0)
+                    return set_err(r, KR_ERR_NOMEM, "%s: out of memory", r->path);
             }
-            /* colour matrix and range from the stream (BT.709 for HD, full range for yuvj) */
-            int spc = f->colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : SWS_CS_ITU601;
-            int full = f->color_range == AVCOL_RANGE_JPEG || f->format == AV_PIX_FMT_YUVJ420P ||
-                       f->format == AV_PIX_FMT_YUVJ422P || f->format == AV_PIX_FMT_YUVJ444P;
-            sws_setColorspaceDetails(r->tsws, sws_getCoefficients(spc), full, sws_getCoefficients(SWS_CS_DEFAULT),
-                                     1, 0, 1 << 16, 1 << 16);
-            r->tsws_w = f->width;
-            r->tsws_h = f->height;
-            r->tsws_fmt = f->format;
+            if (make_sws(r, &r->ysws, r->ysws_key, f, r->out_w, r->out_h, f->format, SWS_BILINEAR) != KR_OK)
+                return KR_ERR_CODEC;
+            ret = sws_scale_frame(r->ysws, r->mid, f);
+            if (ret < 0)
+                return set_err(r, KR_ERR_CODEC, "%s: scaling failed: %s", r->path, kr_media_averr(ret, d, sizeof d));
+            in = r->mid;
         }
-        int ret = sws_scale_frame(r->tsws, r->out_frame, f);
-        if (ret < 0) {
-            char d[128];
+        if (make_sws(r, &r->tsws, r->tsws_key, in, r->out_w, r->out_h, AV_PIX_FMT_BGR24,
+                     in->width == r->out_w && in->height == r->out_h ? SWS_POINT : SWS_BILINEAR) != KR_OK)
+            return KR_ERR_CODEC;
+        ret = sws_scale_frame(r->tsws, r->out_frame, in);
+        if (ret < 0)
             return set_err(r, KR_ERR_CODEC, "%s: colour conversion failed: %s", r->path,
                            kr_media_averr(ret, d, sizeof d));
-        }
         img->px = r->buf;
         img->stride = r->out_stride;
         return KR_OK;
@@ -575,6 +615,8 @@ void kr_media_reader_destroy(kr_media_reader_t *r)
         return;
     sws_freeContext(r->sws);
     sws_freeContext(r->tsws);
+    sws_freeContext(r->ysws);
+    av_frame_free(&r->mid);
     av_frame_free(&r->out_frame);
     av_free(r->buf);
     av_frame_free(&r->frame);
