@@ -9,7 +9,7 @@
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: bench_decode VIDEO [--gray] [--width W] [--threads N]\n");
+    fprintf(stderr, "usage: bench_decode VIDEO [--gray] [--width W] [--fast] [--threads N]\n");
     return 2;
 }
 
@@ -23,6 +23,8 @@ int main(int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--gray"))
             cfg.gray = 1;
+        else if (!strcmp(argv[i], "--fast"))
+            cfg.fast = 1;
         else if (!strcmp(argv[i], "--width") && i + 1 < argc)
             cfg.out_w = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc)

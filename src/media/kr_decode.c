@@ -452,6 +452,8 @@ kr_status kr_media_reader_open2(const char *path, const kr_media_reader_config *
     }
     r->dec->thread_count = r->cfg.threads;
     r->dec->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+    if (r->cfg.fast)
+        r->dec->skip_loop_filter = AVDISCARD_ALL;
     r->dec->pkt_timebase = r->st->time_base;
     ret = avcodec_open2(r->dec, codec, NULL);
     if (ret < 0) {

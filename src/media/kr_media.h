@@ -75,6 +75,9 @@ typedef struct kr_media_reader_config {
                        kr_media_reader_damage() > 0 tells, and the error text keeps
                        where the first damage was); the end is then always KR_ERR_EOF.
                        0: the first damage is an error. Default 0 */
+    int fast;       /* 1: skip the H.264 deblocking filter (faster decoding; slight block
+                       edges, harmless for analysis at reduced size, not for viewing).
+                       Default 0 */
 } kr_media_reader_config;
 void kr_media_reader_config_default(kr_media_reader_config *cfg);
 
