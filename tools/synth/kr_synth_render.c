@@ -355,10 +355,12 @@ static void arm_polys(const hand_geo *g, const double shoulder[3], polys *skin, 
     double q[2];
     double sl = -95; /* sleeve starts here */
     poly_begin(skin);
-    hpt(g, 6, 31 - shrink, 0, q); poly_pt(skin, q);
-    hpt(g, sl - 10, 34 - shrink, 0, q); poly_pt(skin, q);
-    hpt(g, sl - 10, -34 + shrink, 0, q); poly_pt(skin, q);
-    hpt(g, 6, -31 + shrink, 0, q); poly_pt(skin, q);
+    hpt(g, 8, 36 - shrink, 0, q); poly_pt(skin, q);
+    hpt(g, -20, 33 - shrink, 0, q); poly_pt(skin, q);
+    hpt(g, sl - 10, 36 - shrink, 0, q); poly_pt(skin, q);
+    hpt(g, sl - 10, -36 + shrink, 0, q); poly_pt(skin, q);
+    hpt(g, -20, -33 + shrink, 0, q); poly_pt(skin, q);
+    hpt(g, 8, -34 + shrink, 0, q); poly_pt(skin, q);
     poly_end(skin);
     /* sleeve: forearm part then upper arm towards the shoulder */
     double e3[3];
@@ -419,7 +421,7 @@ static void draw_hand(const kr_synth_t *s, kr_synth_render *r, const kr_synth_ha
     double edge[3], body[3], hi[3], nail[3], sl_edge[3];
     scale3(pl->skin, 0.80, edge);
     scale3(pl->skin, 1.0, body);
-    scale3(pl->skin, 1.06, hi);
+    scale3(pl->skin, 1.04, hi);
     for (int c = 0; c < 3; c++)
         nail[c] = pl->skin[c] * 0.55 + (c == 0 ? 200 : c == 1 ? 205 : 225) * 0.45;
     scale3(pl->sleeve, 0.78, sl_edge);
@@ -430,13 +432,17 @@ static void draw_hand(const kr_synth_t *s, kr_synth_render *r, const kr_synth_ha
     arm_polys(&g, hd->shoulder, &p, &q, 3);
     fill(im, &q, ox, oy, pl->sleeve);
     fill(im, &p, ox, oy, body);
-    /* palm and thumb */
+    /* thumb under the palm, then the palm with a soft highlight on the back of the hand */
+    finger_poly(&g, &p, 36, 34, 0.42, 66, 13, 10, 0);
+    fill(im, &p, ox, oy, edge);
+    finger_poly(&g, &p, 36, 34, 0.42, 66, 13, 10, 2.2);
+    fill(im, &p, ox, oy, body);
     palm_poly(&g, &p, 0);
-    finger_poly(&g, &p, 28, 36, 0.62, 70, 13, 10, 0);
     fill(im, &p, ox, oy, edge);
     palm_poly(&g, &p, 2.2);
-    finger_poly(&g, &p, 28, 36, 0.62, 70, 13, 10, 2.2);
     fill(im, &p, ox, oy, body);
+    palm_poly(&g, &p, 14);
+    fill(im, &p, ox, oy, hi);
     /* fingers: little to index */
     for (int f = 3; f >= 0; f--) {
         finger_poly(&g, &p, 96, fb_v[f], f_ang[f], f_len[f], f_wid[f] / 2, f_wid[f] / 2 * 0.85, 0);
@@ -464,7 +470,7 @@ static void draw_hand_shadow(const kr_synth_t *s, kr_synth_render *r, const kr_s
     /* bounding box of the shadow in the region */
     arm_polys(&g, hd->shoulder, &p, &q, 0);
     palm_poly(&g, &p, 0);
-    finger_poly(&g, &p, 28, 36, 0.62, 70, 13, 10, 0);
+    finger_poly(&g, &p, 36, 34, 0.42, 66, 13, 10, 0);
     for (int f = 0; f < 4; f++)
         finger_poly(&g, &p, 96, fb_v[f], f_ang[f], f_len[f], f_wid[f] / 2, f_wid[f] / 2 * 0.85, 0);
     double sigma = (2.5 + 0.07 * g.P[2]) * r->ppm;
@@ -522,7 +528,7 @@ static rect hand_box(const kr_synth_t *s, kr_synth_render *r, const kr_synth_han
         palm_poly(&g, &p, 0);
         for (int f = 0; f < 4; f++)
             finger_poly(&g, &p, 96, fb_v[f], f_ang[f], f_len[f], f_wid[f] / 2, f_wid[f] / 2 * 0.85, 0);
-        finger_poly(&g, &p, 28, 36, 0.62, 70, 13, 10, 0);
+        finger_poly(&g, &p, 36, 34, 0.42, 66, 13, 10, 0);
         for (int i = 0; i < p.np; i++) {
             bx0 = fmin(bx0, p.xy[2 * i]); bx1 = fmax(bx1, p.xy[2 * i]);
             by0 = fmin(by0, p.xy[2 * i + 1]); by1 = fmax(by1, p.xy[2 * i + 1]);
