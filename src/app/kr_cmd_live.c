@@ -626,8 +626,13 @@ static void set_state(live *L)
                 *w++ = *c;
         w += sprintf(w, p ? "\"}}," : "\"},\"B\":{\"name\":\"");
     }
-    w += sprintf(w, "\"counts\":{\"A\":%d,\"B\":%d},\"status\":%s,\"rulings\":[",
-                 kr_rules_count(L->st, KR_SIDE_A), kr_rules_count(L->st, KR_SIDE_B),
+    int ca = kr_rules_count(L->st, KR_SIDE_A), cb = kr_rules_count(L->st, KR_SIDE_B);
+    if (!ca && !cb && L->have_layout) /* the engine has not seen the layout yet */
+        for (int k = 0; k < L->layout_rec.n_cards; k++) {
+            ca += L->layout_rec.cards[k].owner == KR_SIDE_A;
+            cb += L->layout_rec.cards[k].owner == KR_SIDE_B;
+        }
+    w += sprintf(w, "\"counts\":{\"A\":%d,\"B\":%d},\"status\":%s,\"rulings\":[", ca, cb,
                  L->status[0] ? L->status : "null");
     for (int i = 0; i < L->n_rulings_json; i++)
         w += sprintf(w, "%s%s", i ? "," : "", L->rulings_json[i]);

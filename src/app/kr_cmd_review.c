@@ -488,8 +488,7 @@ int kr_cmd_review(int argc, char **argv)
         av[ac] = NULL;
         optind = 0; /* analyze may use getopt: start it afresh */
         int arc = kr_cmd_analyze(ac, av);
-        if (arc != 0) {
-            kr_log(KR_LOG_ERROR, "review: analyze failed (see above); nothing written to %s", o.out);
+        if (arc != 0) { /* analyze said why, in one line; nothing is left in DIR */
             rc = arc == 2 ? 1 : arc;
             goto fail;
         }

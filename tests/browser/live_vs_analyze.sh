@@ -14,6 +14,8 @@ secs=${4:-20}
 [ -f "$video" ] || { echo "SKIP: no footage at $video"; exit 77; }
 command -v ffmpeg >/dev/null 2>&1 || { echo "SKIP: ffmpeg is not installed"; exit 77; }
 gst-inspect-1.0 decodebin >/dev/null 2>&1 || { echo "SKIP: GStreamer decodebin missing"; exit 77; }
+# under ASan: GLib/GStreamer keep a few allocations for the process lifetime
+export LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ffmpeg -loglevel error -i "$video" -t "$secs" -vf scale=640:360 -c:v libx264 -preset veryfast -crf 14 \
