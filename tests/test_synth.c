@@ -2,6 +2,8 @@
  * pixels over the card at a touch, determinism, bad input.
  * SPDX-License-Identifier: MIT                                                   */
 #include "kr_synth_internal.h"
+#include "kr_json.h"
+#include "kr_rules.h"
 
 #include <CUnit/Basic.h>
 #include <math.h>
@@ -220,6 +222,109 @@ static void test_scenarios_truth(void)
     }
 }
 
+/* Rules the scenario's truth.jsonl with the project's rules engine; returns the number
+ * of rulings stored in out (at most max). */
+static int rule_truth(kr_synth_t *s, const char *name, kr_ruling *out, int max)
+{
+    char dir[160], path[200];
+    snprintf(dir, sizeof dir, "%s/%s", tmpdir, name);
+    mkdir(dir, 0700);
+    CU_ASSERT_EQUAL_FATAL(kr_synth_write_logs(s, dir), KR_OK);
+    snprintf(path, sizeof path, "%s/truth.jsonl", dir);
+    FILE *f = fopen(path, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    static kr_rules_state st;
+    kr_rules_reset(&st, NULL);
+    char *line = NULL, err[KR_JSON_ERR_MAX];
+    size_t cap = 0;
+    ssize_t len;
+    int n = 0, lineno = 0;
+    kr_rules_output o;
+    while ((len = getline(&line, &cap, f)) > 0) {
+        lineno++;
+        if (kr_json_is_blank(line, (size_t)len))
+            continue;
+        kr_rules_record rec;
+        if (kr_json_read_record(line, (size_t)len, &rec, err, sizeof err) != KR_OK) {
+            fprintf(stderr, "\n%s:%d: %s\n", path, lineno, err);
+            CU_FAIL("truth line does not parse");
+            break;
+        }
+        if (kr_rules_feed(&st, &rec) != KR_RULES_OK) {
+            fprintf(stderr, "\n%s:%d: %s\n", path, lineno, kr_rules_last_error(&st));
+            CU_FAIL("rules engine rejects the truth");
+            break;
+        }
+        while (kr_rules_next(&st, &o))
+            if (o.type == KR_OUT_RULING && n < max)
+                out[n++] = o.ruling;
+    }
+    kr_rules_finish(&st);
+    while (kr_rules_next(&st, &o))
+        if (o.type == KR_OUT_RULING && n < max)
+            out[n++] = o.ruling;
+    free(line);
+    fclose(f);
+    return n;
+}
+
+/* The rules engine rules each scenario's truth as the scenario intends. */
+static void test_scenarios_rulings(void)
+{
+    static const struct {
+        const char *name;
+        int take;      /* 0 none, 1 A, 2 B */
+        int how;       /* kr_rules_how or 0 */
+        int margin;    /* us, -1 unchecked */
+        int faults;    /* number of faulting players */
+        int send_from; /* 0 none, 1 A, 2 B */
+        int send_count;
+        int dbl;       /* double_fault */
+        int voided;    /* voided takes */
+    } want[] = {
+        {"own_take", 1, KR_TAKE_TOUCH, -1, 0, 0, 0, 0, 0},
+        {"opp_take_send", 2, KR_TAKE_TOUCH, -1, 0, 2, 1, 0, 0},
+        {"push_out", 1, KR_TAKE_PUSH_OUT, -1, 0, 0, 0, 0, 0},
+        {"race_5ms", 1, KR_TAKE_TOUCH, 5000, 0, 1, 1, 0, 0},
+        {"race_20ms", 1, KR_TAKE_TOUCH, 20000, 0, 1, 1, 0, 0},
+        {"race_60ms", 1, KR_TAKE_TOUCH, 60000, 0, 1, 1, 0, 0},
+        {"dead_no_fault", 0, 0, -1, 0, 0, 0, 0, 0},
+        {"dead_fault", 0, 0, -1, 1, 2, 1, 0, 0},
+        {"dead_fault_two", 0, 0, -1, 1, 2, 2, 0, 0},
+        {"fault_way_back", 1, KR_TAKE_TOUCH, -1, 1, 0, 0, 0, 0},
+        {"double", 1, KR_TAKE_TOUCH, -1, 1, 1, 2, 0, 0},
+        {"both_fault", 0, 0, -1, 2, 0, 0, 1, 0},
+        {"hand_contact_fault", 1, KR_TAKE_TOUCH, -1, 1, 0, 0, 1, 0},
+        {"early_entry", 2, KR_TAKE_AWARDED, -1, 0, 2, 1, 0, 1},
+        {"rearrange", 1, KR_TAKE_TOUCH, -1, 0, 0, 0, 0, 0},
+    };
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        char path[256];
+        snprintf(path, sizeof path, "samples/scenarios/%s.json", want[k].name);
+        kr_synth_t *s = make(path, 320, 180, 30);
+        CU_ASSERT_PTR_NOT_NULL(s);
+        if (!s)
+            continue;
+        kr_ruling r[4];
+        int n = rule_truth(s, want[k].name, r, 4);
+        CU_ASSERT_EQUAL(n, 1);
+        if (n >= 1) {
+            bool ok = r[0].established && r[0].has_take == (want[k].take != 0) &&
+                      (!want[k].take || ((int)r[0].take_player == want[k].take && (int)r[0].take_how == want[k].how)) &&
+                      (want[k].margin < 0 || (r[0].has_margin && r[0].margin_us == want[k].margin)) &&
+                      r[0].n_faults == want[k].faults && (int)r[0].send_from == want[k].send_from &&
+                      (!want[k].send_from || r[0].send_count == want[k].send_count) &&
+                      r[0].double_fault == (want[k].dbl != 0) && r[0].n_voided == want[k].voided;
+            if (!ok)
+                fprintf(stderr, "\n%s: ruled take %d/%d faults %d send %d x%d double %d voided %d\n", want[k].name,
+                        r[0].has_take ? (int)r[0].take_player : 0, (int)r[0].take_how, r[0].n_faults,
+                        (int)r[0].send_from, r[0].send_count, r[0].double_fault, r[0].n_voided);
+            CU_ASSERT(ok);
+        }
+        kr_synth_destroy(s);
+    }
+}
+
 /* chroma distance to the player's skin */
 static int skin_pixels_in_card(kr_synth_t *s, int frame, int card, int player, int64_t card_t, int *total)
 {
@@ -395,6 +500,7 @@ int main(void)
     CU_pSuite s = CU_add_suite("synth", NULL, NULL);
     CU_add_test(s, "opening_kimariji", test_opening_kimariji);
     CU_add_test(s, "scenarios_truth", test_scenarios_truth);
+    CU_add_test(s, "scenarios_rulings", test_scenarios_rulings);
     CU_add_test(s, "hand_over_card_at_touch", test_hand_over_card_at_touch);
     CU_add_test(s, "deterministic", test_deterministic);
     CU_add_test(s, "bad_scenario", test_bad_scenario);
