@@ -200,10 +200,11 @@ extern "C" kr_status kr_cv_calib_find_quads(const kr_image_t *grey, const kr_cv_
     if (!grey || !grey->px || grey->channels != 1 || !p || !quads || max < 0 || !n)
         return KR_ERR_INVALID;
     *n = 0;
-    cv::Mat g = view(grey), smooth, bin;
-    cv::GaussianBlur(g, smooth, cv::Size(3, 3), 0);
+    /* no smoothing first: it would fill the one- or two-pixel dark gaps between cards
+     * laid edge to edge; the opening below removes the noise instead */
+    cv::Mat g = view(grey), bin;
     int block = p->block_px < 3 ? 3 : (p->block_px | 1);
-    cv::adaptiveThreshold(smooth, bin, 255, cv::ADAPTIVE_THRESH_MEAN_C, cv::THRESH_BINARY, block,
+    cv::adaptiveThreshold(g, bin, 255, cv::ADAPTIVE_THRESH_MEAN_C, cv::THRESH_BINARY, block,
                           -p->offset);
     /* opening cuts thin bright texture bridging cards (no closing: it would bridge the
      * few-pixel gaps between neighbouring cards; text holes do not matter to outer contours) */
