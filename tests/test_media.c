@@ -644,6 +644,45 @@ static void test_clip_calibration_layer(void)
     CU_ASSERT_EQUAL_FATAL(run_clip("clip", src, "--at", "0.7", "--calib", cal, "-o", out2, (char *)NULL), 0);
     /* the layer drew something (field lines) on the frames */
     CU_ASSERT(clip_diff(out, out2) > 0.5);
+    /* with the layout, a contact is marked on its card: card 17 lies at the field centre
+     * (image centre); A's touch at 0.7 s tints it blue on the frame that first shows it */
+    char ev[128];
+    path_in_dir(ev, sizeof ev, "ev4.jsonl");
+    FILE *f = fopen(ev, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("{\"type\":\"layout\",\"t_us\":0,\"cards\":[{\"card\":17,\"owner\":\"A\",\"x_mm\":0,\"y_mm\":0}]}\n"
+          "{\"type\":\"touch\",\"t_us\":700000,\"player\":\"A\",\"hand\":\"right\",\"card\":17,"
+          "\"territory\":\"A\"}\n", f);
+    fclose(f);
+    char out3[128], png3[128];
+    path_in_dir(out3, sizeof out3, "marked.mp4");
+    path_in_dir(png3, sizeof png3, "marked.png");
+    CU_ASSERT_EQUAL_FATAL(run_clip("clip", src, "--at", "0.7", "--calib", cal, "--events", ev, "-o", out3,
+                                   (char *)NULL), 0);
+    /* blue minus red over the card (152..167 x 110..129 px), marked clip minus unmarked */
+    double tint[2][2] = {{0, 0}, {0, 0}}; /* [clip][frame 20 / 21] */
+    for (int which = 0; which < 2; which++) {
+        kr_media_reader_t *r = NULL;
+        CU_ASSERT_EQUAL_FATAL(kr_media_reader_open(which ? out3 : out2, &r), KR_OK);
+        kr_frame_t fr;
+        for (int k = 0; k <= 21 && kr_media_reader_next(r, &fr) == KR_OK; k++) {
+            if (k < 20)
+                continue;
+            double sum = 0;
+            for (int y = 110; y < 130; y++)
+                for (int x = 152; x < 168; x++) {
+                    const uint8_t *p = fr.img.px + (size_t)y * fr.img.stride + (size_t)x * 3;
+                    sum += (int)p[0] - (int)p[2];
+                }
+            tint[which][k - 20] = sum / (20 * 16);
+        }
+        kr_media_reader_destroy(r);
+    }
+    CU_ASSERT(tint[1][1] - tint[0][1] > 30); /* the frame that first shows the touch */
+    CU_ASSERT(tint[1][0] - tint[0][0] < 5);  /* the frame before it: no mark */
+    remove(out3);
+    remove(png3);
+    remove(ev);
     /* a calibration for another image size is refused */
     remove(out2);
     remove(png2);

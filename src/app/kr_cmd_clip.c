@@ -175,7 +175,33 @@ typedef struct clip_event {
     char    type[16];   /* touch, push_out, hand_contact, early_entry */
     char    player[4];  /* "A", "B" or "" */
     int     card;       /* -1: none / unknown */
+    int     has_pos;    /* the card's place is known (layout / rearrange records) */
+    double  x_mm, y_mm; /* its centre on the mat then (geometry.md) */
 } clip_event;
+
+#define CLIP_MAX_CARD 100 /* card ids 1 .. 100 */
+#define CARD_HALF_W_MM 26.0 /* a card is 52 x 73 mm, portrait */
+#define CARD_HALF_H_MM 36.5
+
+/* Where each card lies, from the layout and rearrange records read so far (the match
+ * log is in time order, so this is the place at the time of the record being read). */
+typedef struct card_places {
+    double x[CLIP_MAX_CARD + 1], y[CLIP_MAX_CARD + 1];
+    int    known[CLIP_MAX_CARD + 1];
+} card_places;
+
+static void place_card(card_places *pl, const cJSON *rec)
+{
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(rec, "card");
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(rec, "x_mm");
+    const cJSON *y = cJSON_GetObjectItemCaseSensitive(rec, "y_mm");
+    if (cJSON_IsNumber(c) && cJSON_IsNumber(x) && cJSON_IsNumber(y) && c->valueint >= 1 &&
+        c->valueint <= CLIP_MAX_CARD) {
+        pl->x[c->valueint] = x->valuedouble;
+        pl->y[c->valueint] = y->valuedouble;
+        pl->known[c->valueint] = 1;
+    }
+}
 
 static int wanted_type(const char *t)
 {
@@ -199,6 +225,12 @@ static int load_events(const char *path, clip_event **ev, size_t *n)
     ssize_t len;
     long lineno = 0;
     int rc = 0;
+    card_places *places = calloc(1, sizeof *places);
+    if (!places) {
+        kr_log(KR_LOG_ERROR, "clip: out of memory reading %s", path);
+        fclose(f);
+        return 1;
+    }
     while ((len = getline(&line, &cap, f)) >= 0) {
         lineno++;
         const char *p = line;
@@ -214,6 +246,13 @@ static int load_events(const char *path, clip_event **ev, size_t *n)
             break;
         }
         const cJSON *type = cJSON_GetObjectItemCaseSensitive(j, "type");
+        if (cJSON_IsString(type) && !strcmp(type->valuestring, "layout")) {
+            const cJSON *cards = cJSON_GetObjectItemCaseSensitive(j, "cards"), *card;
+            cJSON_ArrayForEach(card, cards)
+                place_card(places, card);
+        } else if (cJSON_IsString(type) && !strcmp(type->valuestring, "rearrange")) {
+            place_card(places, j);
+        }
         if (cJSON_IsString(type) && wanted_type(type->valuestring)) {
             const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "t_us");
             if (!cJSON_IsNumber(t) || t->valuedouble < 0 || t->valuedouble > 9.0e15) {
@@ -238,11 +277,16 @@ static int load_events(const char *path, clip_event **ev, size_t *n)
             memset(e, 0, sizeof *e);
             e->t_us = (int64_t)t->valuedouble;
             snprintf(e->type, sizeof e->type, "%s", type->valuestring);
-            const cJSON *pl = cJSON_GetObjectItemCaseSensitive(j, "player");
-            if (cJSON_IsString(pl))
-                snprintf(e->player, sizeof e->player, "%s", pl->valuestring);
+            const cJSON *who = cJSON_GetObjectItemCaseSensitive(j, "player");
+            if (cJSON_IsString(who))
+                snprintf(e->player, sizeof e->player, "%s", who->valuestring);
             const cJSON *cd = cJSON_GetObjectItemCaseSensitive(j, "card");
             e->card = cJSON_IsNumber(cd) ? cd->valueint : -1;
+            if (e->card >= 1 && e->card <= CLIP_MAX_CARD && places->known[e->card]) {
+                e->has_pos = 1;
+                e->x_mm = places->x[e->card];
+                e->y_mm = places->y[e->card];
+            }
         }
         cJSON_Delete(j);
     }
@@ -251,6 +295,7 @@ static int load_events(const char *path, clip_event **ev, size_t *n)
         rc = 1;
     }
     free(line);
+    free(places);
     fclose(f);
     if (rc) {
         free(*ev);
@@ -288,7 +333,26 @@ typedef struct clip_draw {
     size_t            n_ev;
     int64_t           start_us, end_us, at_us;
     double            text_px;
+    const kr_calib_t *calib; /* with --calib: contacts are also marked on their card */
 } clip_draw;
+
+/* Outlines the contact's card on the frame (needs the calibration and the card's
+ * place); filled translucent on the frame that first shows the contact. */
+static void mark_card(const clip_draw *d, kr_image_t *img, const clip_event *e, int first)
+{
+    if (!d->calib || !e->has_pos)
+        return;
+    const double cx[4] = {-CARD_HALF_W_MM, CARD_HALF_W_MM, CARD_HALF_W_MM, -CARD_HALF_W_MM};
+    const double cy[4] = {-CARD_HALF_H_MM, -CARD_HALF_H_MM, CARD_HALF_H_MM, CARD_HALF_H_MM};
+    double xy[8];
+    for (int k = 0; k < 4; k++)
+        if (kr_calib_mm_to_px(d->calib, e->x_mm + cx[k], e->y_mm + cy[k], &xy[2 * k], &xy[2 * k + 1]) != 0)
+            return;
+    const uint8_t *c = event_color(e);
+    if (first)
+        kr_cv_draw_polygon_fill(img, xy, 4, c, 0.35);
+    kr_cv_draw_polyline(img, xy, 4, 1, c, d->text_px >= 24 ? 4 : 2);
+}
 
 /* Built-in overlays: time code, contact markers and labels, timeline. prev_us: the
  * previous frame's time (contacts in (prev, t] are flashed on this frame). */
@@ -316,6 +380,7 @@ static void draw_builtin(const clip_draw *d, kr_image_t *img, int64_t t_us, int6
         if (e->t_us > t_us || e->t_us <= t_us - SHOW_US)
             continue;
         const uint8_t *c = event_color(e);
+        mark_card(d, img, e, e->t_us > prev_us);
         if (e->t_us > prev_us) { /* first frame at or after the contact */
             int b = (int)(d->text_px * 0.25) + 2;
             kr_cv_draw_rect_fill(img, 0, 0, img->w, b, c, 1.0);
@@ -558,7 +623,10 @@ int kr_cmd_clip(int argc, char **argv)
         goto fail;
     }
 
-    clip_draw d = {&o, ev, n_ev, start_us, end_us, at_us, h / 36.0 < 12 ? 12 : h / 36.0};
+    clip_draw d = {&o, ev, n_ev, start_us, end_us, at_us, h / 36.0 < 12 ? 12 : h / 36.0, NULL};
+    for (size_t k = 0; k < N_LAYERS; k++)
+        if (layer_ctx[k] && clip_layers[k].open == calib_open)
+            d.calib = (const kr_calib_t *)layer_ctx[k];
     if (kr_media_reader_seek(rd, start_us) != KR_OK) {
         kr_log(KR_LOG_ERROR, "clip: %s", kr_media_reader_error(rd));
         goto fail;
