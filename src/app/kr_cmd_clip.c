@@ -83,7 +83,8 @@ static void usage(FILE *f)
                "Cuts [at - before, at + after] seconds (defaults 2 and 2) of VIDEO into CLIP.mp4\n"
                "(H.264, plays in browsers and phones), slowed down N times (default 1), with a\n"
                "running time code and, with --events, each touch / push_out / hand_contact /\n"
-               "early_entry marked with its player and time in ms. Also writes CLIP.png, a\n"
+               "early_entry marked with its player and time in ms (and, with --calib and a\n"
+               "layout record in EVENTS, outlined on its card). Also writes CLIP.png, a\n"
                "contact sheet of the 8 frames around --at with their times.\n");
     for (size_t i = 0; i < N_LAYERS; i++)
         fprintf(f, "  %s %s: %s\n", clip_layers[i].option, clip_layers[i].arg, clip_layers[i].help);
