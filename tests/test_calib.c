@@ -459,6 +459,52 @@ static void test_json_round_trip_and_grid(void)
     kr_calib_destroy(truth);
 }
 
+static void test_px_grid_lookup(void)
+{
+    cam cm = {1280, 720, 1000, 20, 8, 30, 1400, -0.15, 0.02, 0, 0};
+    kr_calib_t *c = make_camera(&cm);
+    enum { STEP = 8, GW = 160, GH = 90 };
+    float *table = malloc(sizeof(float) * 2 * GW * GH);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(table);
+    CU_ASSERT_EQUAL(kr_calib_px_grid_to_mm(c, STEP, table, GW + 1, GH), KR_ERR_INVALID);
+    CU_ASSERT_EQUAL_FATAL(kr_calib_px_grid_to_mm(c, STEP, table, GW, GH), KR_OK);
+    double worst = 0;
+    int n = 0;
+    for (int r = 0; r < GH; r += 7)
+        for (int col = 0; col < GW; col += 9) {
+            const float *t = table + 2 * (r * GW + col);
+            if (isnan(t[0]))
+                continue;
+            double px, py;
+            CU_ASSERT_EQUAL(kr_calib_mm_to_px(c, t[0], t[1], &px, &py), 0);
+            worst = fmax(worst, hypot(px - ((col + 0.5) * STEP - 0.5), py - ((r + 0.5) * STEP - 0.5)));
+            n++;
+        }
+    CU_ASSERT(n > 200);
+    CU_ASSERT(worst < 0.05); /* float mm, about 1 px per mm */
+    free(table);
+    kr_calib_destroy(c);
+}
+
+/* Cards bunched in the middle: the side lines cannot be placed, so quality is poor. */
+static void test_narrow_layout_is_poor(void)
+{
+    cam cm = {1920, 1080, 1500, 0, 4, 0, 1500, -0.1, 0, 0, 0};
+    kr_calib_t *truth = make_camera(&cm);
+    layout L;
+    make_layout(&L, 25, 0, 0);
+    for (int i = 0; i < L.n; i++)
+        L.x[i] *= 0.55;
+    double quads[8 * 64];
+    CU_ASSERT_EQUAL_FATAL(project_cards(truth, &L, 0.1, quads), L.n);
+    kr_calib_t *est = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_calib_fit_cards(NULL, 1920, 1080, quads, L.n, 0, &est), KR_OK);
+    CU_ASSERT_FALSE(est->ok);
+    CU_ASSERT(strstr(est->reason, "870 mm width") != NULL);
+    kr_calib_destroy(est);
+    kr_calib_destroy(truth);
+}
+
 /* ---- media: rendered frames ----------------------------------------------- */
 
 /* Renders the layout through the true camera: textured tatami with vignetting, light
@@ -803,6 +849,8 @@ int main(int argc, char **argv)
     CU_add_test(s, "too_few_cards", test_too_few_cards);
     CU_add_test(s, "field_cut_off", test_field_cut_off);
     CU_add_test(s, "json_round_trip_and_grid", test_json_round_trip_and_grid);
+    CU_add_test(s, "px_grid_lookup", test_px_grid_lookup);
+    CU_add_test(s, "narrow_layout_is_poor", test_narrow_layout_is_poor);
     if (images) {
         CU_add_test(s, "frame_tilted_barrel", test_frame_tilted_barrel);
         CU_add_test(s, "frame_rimmed_cards_rotated", test_frame_rimmed_cards_rotated);

@@ -205,6 +205,14 @@ int kr_calib_map_mm_to_px(void *calib, double x_mm, double y_mm, double *px, dou
 void kr_calib_distort(const kr_calib_t *c, double ux, double uy, double *px, double *py);
 int  kr_calib_undistort(const kr_calib_t *c, double px, double py, double *ux, double *uy);
 
+/* px -> mm lookup for a downscaled frame: fills table[2 * (r * grid_w + c)] with the
+ * mat (x, y) mm seen at raw pixel ((c + 0.5) * step - 0.5, (r + 0.5) * step - 0.5), i.e. the
+ * centre of cell (c, r) of a frame shrunk by step; NAN where no mat point is seen.
+ * grid_w = ceil(img_w / step), grid_h = ceil(img_h / step). table: caller-owned,
+ * 2 * grid_w * grid_h floats. Build once; per frame, look up without computing. */
+kr_status kr_calib_px_grid_to_mm(const kr_calib_t *c, int step, float *table, int grid_w,
+                                 int grid_h);
+
 /* Top-down mat image. Output pixel (col, row) shows the mat point
  *   x = x_min_mm + (col + 0.5) / px_per_mm,  y = y_max_mm - (row + 0.5) / px_per_mm
  * (so B is at the top and A's right to the right, whatever the camera orientation). */

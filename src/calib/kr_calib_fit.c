@@ -590,7 +590,8 @@ static kr_status export_model(const fit *f, int img_w, int img_h, kr_calib_t *c)
     return KR_OK;
 }
 
-static void fill_quality(const fit *f, const kr_calib_config *cfg, kr_calib_t *c, int n_rows)
+static void fill_quality(const fit *f, const kr_calib_config *cfg, kr_calib_t *c, int n_rows,
+                         double span_mm)
 {
     double d[5], s2 = 0, s2px = 0, worst = 0;
     int m = 0;
@@ -644,6 +645,10 @@ static void fill_quality(const fit *f, const kr_calib_config *cfg, kr_calib_t *c
         c->ok = 0;
         snprintf(c->reason, sizeof c->reason, "cards in only %d rows; the territories are guessed",
                  n_rows);
+    } else if (span_mm < 0.75 * 2 * KR_CALIB_FIELD_HALF_W_MM) {
+        c->ok = 0;
+        snprintf(c->reason, sizeof c->reason, "cards span only %.0f of the 870 mm width; the side "
+                 "lines are guessed", span_mm);
     }
 }
 
@@ -843,7 +848,7 @@ kr_status kr_calib_fit_cards(const kr_calib_config *cfg_in, int img_w, int img_h
     c->a_side = observed_a_side(c, cfg.a_side);
     c->t_us = t_us;
     c->n_found = n;
-    fill_quality(&f, &cfg, c, n_rows);
+    fill_quality(&f, &cfg, c, n_rows, xhi - xlo);
     if (!cfg.allow_cutoff && check_field_visible(c)) {
         st = KR_ERR_INVALID;
         goto fail;

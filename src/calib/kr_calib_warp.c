@@ -24,6 +24,30 @@ void kr_calib_warp_config_default(kr_calib_warp_config *cfg)
     cfg->y_max_mm = KR_CALIB_FIELD_HALF_H_MM + 40;
 }
 
+kr_status kr_calib_px_grid_to_mm(const kr_calib_t *c, int step, float *table, int grid_w,
+                                 int grid_h)
+{
+    if (!c || !table || step < 1 || grid_w != (c->img_w + step - 1) / step ||
+        grid_h != (c->img_h + step - 1) / step) {
+        kr_calib_set_error("px grid: step %d needs a %dx%d table", step,
+                           c ? (c->img_w + step - 1) / (step > 0 ? step : 1) : 0,
+                           c ? (c->img_h + step - 1) / (step > 0 ? step : 1) : 0);
+        return KR_ERR_INVALID;
+    }
+    for (int r = 0; r < grid_h; r++)
+        for (int col = 0; col < grid_w; col++) {
+            double x, y;
+            float *o = table + 2 * ((size_t)r * (size_t)grid_w + (size_t)col);
+            if (kr_calib_px_to_mm(c, (col + 0.5) * step - 0.5, (r + 0.5) * step - 0.5, &x, &y)) {
+                o[0] = o[1] = NAN;
+            } else {
+                o[0] = (float)x;
+                o[1] = (float)y;
+            }
+        }
+    return KR_OK;
+}
+
 kr_status kr_calib_warp_create(const kr_calib_t *c, const kr_calib_warp_config *cfg_in,
                                kr_calib_warp_t **out)
 {
