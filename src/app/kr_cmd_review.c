@@ -38,7 +38,7 @@ static void usage(FILE *f)
           "contact sheet per ruling that needs review or decides a take or fault\n"
           "(DIR/clips/seqN.mp4, .png, .json), and writes DIR/index.html, a self-contained\n"
           "review page. --before/--after: seconds of clip around the deciding contact\n"
-          "(default 1.5 / 2.0); --slow: clip slow-down factor (default 1).\n"
+          "(default 1.0 / 1.5); --slow: clip slow-down factor (default 1).\n"
           "--page-only rewrites DIR/index.html from what DIR already holds.\n", f);
 }
 
@@ -57,8 +57,8 @@ static bool parse_double(const char *s, double *out)
 static int parse_args(int argc, char **argv, review_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->before_s = 1.5;
-    o->after_s = 2.0;
+    o->before_s = 1.0;
+    o->after_s = 1.5;
     o->slow = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -122,6 +122,12 @@ static char *path_join(const char *a, const char *b)
     if (p)
         snprintf(p, n, "%s/%s", a, b);
     return p;
+}
+
+static bool is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 static bool is_file(const char *p)
@@ -452,12 +458,35 @@ int kr_cmd_review(int argc, char **argv)
         kr_log(KR_LOG_ERROR, "review: %s: %s", o.match, strerror(errno));
         return 1;
     }
-    bool made_out = false;
-    if (mkdir(o.out, 0777) == 0)
-        made_out = true;
-    else if (errno != EEXIST) {
-        kr_log(KR_LOG_ERROR, "review: %s: cannot create the output folder: %s", o.out, strerror(errno));
-        return 1;
+    /* create DIR (and missing parents); remember the topmost folder made, to remove
+     * it again if the run fails */
+    char *made_out = NULL;
+    {
+        size_t n = strlen(o.out);
+        char  *p = malloc(n + 1);
+        if (!p)
+            return 1;
+        memcpy(p, o.out, n + 1);
+        for (size_t i = 1; i <= n; i++) {
+            if (p[i] != '/' && p[i] != '\0')
+                continue;
+            char c = p[i];
+            p[i] = '\0';
+            if (mkdir(p, 0777) == 0) {
+                if (!made_out)
+                    made_out = strdup(p);
+            } else if (errno != EEXIST || !is_dir(p)) {
+                kr_log(KR_LOG_ERROR, "review: %s: cannot create the output folder: %s", p,
+                       errno == EEXIST ? "not a directory" : strerror(errno));
+                free(p);
+                if (made_out)
+                    remove_tree(made_out);
+                free(made_out);
+                return 1;
+            }
+            p[i] = c;
+        }
+        free(p);
     }
     rc = 1;
     kr_serve_review_t *r = NULL;
@@ -521,7 +550,8 @@ fail:
     if (rc != 0 && stage)
         remove_tree(stage);
     if (rc != 0 && made_out)
-        rmdir(o.out);
+        remove_tree(made_out);
+    free(made_out);
     kr_serve_review_destroy(r);
     free(stage);
     free(ev);

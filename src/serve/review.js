@@ -18,7 +18,7 @@
   function frameOf(p) { var i = info(p); return Math.floor(i.v.currentTime * i.fps + 1e-4); }
   function show(p) {
     var i = info(p), tc = p.querySelector('.tc'), f = frameOf(p);
-    var src = i.start + i.v.currentTime * 1e6 / i.slow;
+    var src = i.start + f / i.fps * 1e6 / i.slow; /* the shown frame's own time */
     tc.textContent = 'frame ' + f + ' \u00b7 ' + fmt(src);
     p.querySelector('[data-act="play"]').textContent = i.v.paused ? '\u25b6 play' : '\u275a\u275a pause';
   }
