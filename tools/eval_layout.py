@@ -46,7 +46,7 @@ def enroll(a, synth, ref, work):
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode:
             sys.exit("enroll failed: " + r.stderr.strip())
-        print("enroll: " + r.stderr.strip(), file=sys.stderr)
+        print(r.stderr.strip(), file=sys.stderr)
     return model
 
 
