@@ -459,6 +459,51 @@ static void test_json_round_trip_and_grid(void)
     kr_calib_destroy(truth);
 }
 
+/* Cards laid edge to edge are seen as one long outline (a strip): it still helps the fit
+ * (one card deep, unknown width) and comes back with its width. */
+static void test_fit_with_strips(void)
+{
+    cam cm = {1920, 1080, 1450, 12, 8, 40, 1450, -0.15, 0.02, 0, 0};
+    kr_calib_t *truth = make_camera(&cm);
+    layout L;
+    make_layout(&L, 25, 0, 0);
+    double quads[8 * 64];
+    CU_ASSERT_EQUAL_FATAL(project_cards(truth, &L, 0.1, quads), L.n);
+    /* in rows 0 and 5 (A lower, B lower) the first three cards touch: one outline */
+    int out = 0, strips = 0;
+    double sq[8 * 64];
+    for (int i = 0; i < L.n; i++) {
+        int row_first = i == 0 || fabs(L.y[i] - L.y[i - 1]) > 20;
+        if (row_first && (fabs(L.y[i] + 217.5) < 5 || fabs(L.y[i] - 217.5) < 5)) {
+            layout st = {1, {L.x[i] + 52}, {L.y[i]}, {0}, 0};
+            double q[8];
+            CU_ASSERT_EQUAL_FATAL(project_cards(truth, &st, 0.0, q), 1);
+            /* widen the projected card to three: corners through the true camera */
+            static const double Lx[4] = {-78, 78, 78, -78}, Ly[4] = {-36.5, -36.5, 36.5, 36.5};
+            for (int j = 0; j < 4; j++)
+                kr_calib_mm_to_px(truth, st.x[0] + Lx[j], st.y[0] + Ly[j], &q[2 * j], &q[2 * j + 1]);
+            memcpy(sq + 8 * out++, q, sizeof q);
+            strips++;
+            i += 2; /* the next two cards are inside the strip */
+            continue;
+        }
+        memcpy(sq + 8 * out++, quads + 8 * i, sizeof(double) * 8);
+    }
+    CU_ASSERT_EQUAL(strips, 2);
+    kr_calib_t *est = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_calib_fit_cards(NULL, 1920, 1080, sq, out, 0, &est), KR_OK);
+    double rms, worst;
+    field_error(truth, est, &rms, &worst);
+    CU_ASSERT(rms < 0.6 && worst < 1.5);
+    int wide = 0;
+    for (int i = 0; i < est->n_cards; i++)
+        wide += fabs(est->cards[i].w_mm - 156) < 1.5;
+    CU_ASSERT_EQUAL(wide, 2);
+    CU_ASSERT_EQUAL(est->n_cards, out);
+    kr_calib_destroy(est);
+    kr_calib_destroy(truth);
+}
+
 static void test_px_grid_lookup(void)
 {
     cam cm = {1280, 720, 1000, 20, 8, 30, 1400, -0.15, 0.02, 0, 0};
@@ -850,6 +895,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "field_cut_off", test_field_cut_off);
     CU_add_test(s, "json_round_trip_and_grid", test_json_round_trip_and_grid);
     CU_add_test(s, "px_grid_lookup", test_px_grid_lookup);
+    CU_add_test(s, "fit_with_strips", test_fit_with_strips);
     CU_add_test(s, "narrow_layout_is_poor", test_narrow_layout_is_poor);
     if (images) {
         CU_add_test(s, "frame_tilted_barrel", test_frame_tilted_barrel);

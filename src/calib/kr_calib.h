@@ -72,10 +72,12 @@ void kr_calib_config_default(kr_calib_config *cfg);
 typedef struct kr_calib_card {
     double px[4][2];  /* detected corners in raw px (card_inset_mm inside the edge), in
                          the order of the mat corners below */
-    double mm[4][2];  /* fitted mat corners of the whole card: (-26,-36.5) (26,-36.5)
-                         (26,36.5) (-26,36.5) around the centre, rotated by rot_deg */
+    double mm[4][2];  /* fitted mat corners of the whole card: (-w/2,-36.5) (w/2,-36.5)
+                         (w/2,36.5) (-w/2,36.5) around the centre, rotated by rot_deg */
     double x_mm, y_mm;/* fitted centre */
     double rot_deg;   /* fitted rotation on the mat, counter-clockwise seen from above */
+    double w_mm;      /* outline width along x: 52 for one card; wider for a strip of
+                         cards laid edge to edge in a row, seen as one outline */
     int    row;       /* -3..-1 A lower/middle/upper, 1..3 B upper/middle/lower; 0 unknown */
     double resid_mm;  /* RMS of this card's corner residuals, mm */
 } kr_calib_card_t;

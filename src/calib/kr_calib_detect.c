@@ -172,6 +172,7 @@ static void quad_params(const kr_calib_config *cfg, int w, int h, kr_cv_quad_par
     p->max_area_px = lmax * lmax / 1.4;
     p->min_aspect = 1.1;
     p->max_aspect = 1.9;
+    p->max_strip_aspect = 14.0;
     p->min_fill = 0.8;
 }
 

@@ -25,6 +25,7 @@
 #define MS 500.0
 #define NG_MAX 11 /* H (8), k1, k2, edge inset */
 #define HALF_W (KR_CALIB_CARD_W_MM / 2.0)
+#define NC 4 /* per-outline unknowns: x, dy, th, extra half-width (strips of touching cards) */
 #define HALF_H (KR_CALIB_CARD_H_MM / 2.0)
 
 static const double LOCAL[4][2] = {{-HALF_W, -HALF_H}, {HALF_W, -HALF_H}, {HALF_W, HALF_H},
@@ -36,8 +37,9 @@ static const int ROW_ID[6] = {-3, -2, -1, 1, 2, 3};
 typedef struct fcard {
     double obs[4][2]; /* raw px, ordered as LOCAL */
     double base;      /* row centre y (mm) or 0 in the free fit */
-    double p[3];      /* x (mm), dy (mm), th (rad) */
+    double p[NC];     /* x (mm), dy (mm), th (rad), extra half-width (mm) */
     double x0, dy0;   /* prior centres */
+    double sig_w;     /* prior sigma of p[3]: ~0 for one card, large for a strip */
     int    row;       /* -3..3, 0 = unknown */
     double rms_px;
 } fcard;
@@ -68,7 +70,8 @@ static void predict(const fit *f, const double *g, const double d[5], double bas
 {
     double cs = cos(p[2]), sn = sin(p[2]);
     /* the detected outline lies g[10] mm inside the card's edge (a coloured rim) */
-    double lx = LOCAL[j][0] < 0 ? LOCAL[j][0] + g[10] : LOCAL[j][0] - g[10];
+    double hw = HALF_W - g[10] + p[3];
+    double lx = LOCAL[j][0] < 0 ? -hw : hw;
     double ly = LOCAL[j][1] < 0 ? LOCAL[j][1] + g[10] : LOCAL[j][1] - g[10];
     double mx = p[0] + cs * lx - sn * ly;
     double my = base + p[1] + sn * lx + cs * ly;
@@ -82,13 +85,13 @@ static void predict(const fit *f, const double *g, const double d[5], double bas
     *v = f->fy * yd + f->cy;
 }
 
-static double cost_of(const fit *f, const double *g, const double *cp /* 3n */)
+static double cost_of(const fit *f, const double *g, const double *cp /* NC n */)
 {
     double d[5], s = 0;
     lens_of(f, g, d);
     for (int i = 0; i < f->n; i++) {
         const fcard *c = &f->c[i];
-        const double *p = cp + 3 * i;
+        const double *p = cp + NC * i;
         for (int j = 0; j < 4; j++) {
             double u, v;
             predict(f, g, d, c->base, p, j, &u, &v);
@@ -96,7 +99,8 @@ static double cost_of(const fit *f, const double *g, const double *cp /* 3n */)
             s += ru * ru + rv * rv;
         }
         double a = (p[0] - c->x0) / f->sig_x, b = (p[1] - c->dy0) / f->sig_y, t = p[2] / f->sig_th;
-        s += a * a + b * b + t * t;
+        double ww = p[3] / c->sig_w;
+        s += a * a + b * b + t * t + ww * ww;
     }
     for (int k = 0; k < NG_MAX; k++)
         if (f->gsig[k] > 0) {
@@ -141,9 +145,40 @@ static int chol_solve(int n, double *A, double *b, double *x)
     return 0;
 }
 
-static int inv3_sym(const double *m, double *o)
+/* Inverse of a small n x n matrix (Gauss-Jordan, partial pivoting); -1 if singular. */
+static int inv_small(int n, const double *m, double *o)
 {
-    return kr_calib_mat3_inv(m, o);
+    double a[NC * 2 * NC];
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < 2 * n; c++)
+            a[r * 2 * n + c] = c < n ? m[r * n + c] : (c - n == r);
+    for (int c = 0; c < n; c++) {
+        int piv = c;
+        for (int r = c + 1; r < n; r++)
+            if (fabs(a[r * 2 * n + c]) > fabs(a[piv * 2 * n + c]))
+                piv = r;
+        if (!(fabs(a[piv * 2 * n + c]) > 1e-300))
+            return -1;
+        if (piv != c)
+            for (int k = 0; k < 2 * n; k++) {
+                double t = a[c * 2 * n + k];
+                a[c * 2 * n + k] = a[piv * 2 * n + k];
+                a[piv * 2 * n + k] = t;
+            }
+        double d = a[c * 2 * n + c];
+        for (int k = 0; k < 2 * n; k++)
+            a[c * 2 * n + k] /= d;
+        for (int r = 0; r < n; r++)
+            if (r != c) {
+                double fct = a[r * 2 * n + c];
+                for (int k = 0; k < 2 * n; k++)
+                    a[r * 2 * n + k] -= fct * a[c * 2 * n + k];
+            }
+    }
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++)
+            o[r * n + c] = a[r * 2 * n + n + c];
+    return 0;
 }
 
 /* Work arrays for one LM run: per card V (9), W (NG_MAX*3), b (3). */
@@ -162,11 +197,11 @@ static void lm_work_free(lm_work *w)
 
 static int lm_work_alloc(lm_work *w, int n)
 {
-    w->V = malloc(sizeof(double) * 9 * (size_t)n);
-    w->W = malloc(sizeof(double) * NG_MAX * 3 * (size_t)n);
-    w->b = malloc(sizeof(double) * 3 * (size_t)n);
-    w->cp = malloc(sizeof(double) * 3 * (size_t)n);
-    w->cp_new = malloc(sizeof(double) * 3 * (size_t)n);
+    w->V = malloc(sizeof(double) * NC * NC * (size_t)n);
+    w->W = malloc(sizeof(double) * NG_MAX * NC * (size_t)n);
+    w->b = malloc(sizeof(double) * NC * (size_t)n);
+    w->cp = malloc(sizeof(double) * NC * (size_t)n);
+    w->cp_new = malloc(sizeof(double) * NC * (size_t)n);
     if (!w->V || !w->W || !w->b || !w->cp || !w->cp_new) {
         lm_work_free(w);
         return -1;
@@ -183,11 +218,11 @@ static kr_status lm_run(fit *f, int max_iter)
         return KR_ERR_NOMEM;
     const int ng = NG_MAX;
     for (int i = 0; i < f->n; i++)
-        memcpy(w.cp + 3 * i, f->c[i].p, sizeof f->c[i].p);
+        memcpy(w.cp + NC * i, f->c[i].p, sizeof f->c[i].p);
     double cost = cost_of(f, f->g, w.cp);
     double lambda = 1e-3;
     static const double gstep[NG_MAX] = {1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-7, 1e-7, 1e-6, 1e-6, 1e-4};
-    static const double cstep[3] = {1e-4, 1e-4, 1e-6};
+    static const double cstep[NC] = {1e-4, 1e-4, 1e-6, 1e-4};
     for (int it = 0; it < max_iter; it++) {
         double U[NG_MAX * NG_MAX], bg[NG_MAX];
         memset(U, 0, sizeof U);
@@ -196,13 +231,13 @@ static kr_status lm_run(fit *f, int max_iter)
         lens_of(f, f->g, d);
         for (int i = 0; i < f->n; i++) {
             const fcard *c = &f->c[i];
-            double *V = w.V + 9 * i, *W = w.W + NG_MAX * 3 * i, *b = w.b + 3 * i;
-            const double *p = w.cp + 3 * i;
-            memset(V, 0, sizeof(double) * 9);
-            memset(W, 0, sizeof(double) * NG_MAX * 3);
-            memset(b, 0, sizeof(double) * 3);
+            double *V = w.V + NC * NC * i, *W = w.W + NG_MAX * NC * i, *b = w.b + NC * i;
+            const double *p = w.cp + NC * i;
+            memset(V, 0, sizeof(double) * NC * NC);
+            memset(W, 0, sizeof(double) * NG_MAX * NC);
+            memset(b, 0, sizeof(double) * NC);
             for (int j = 0; j < 4; j++) {
-                double u0, v0, Jg[2][NG_MAX], Jc[2][3];
+                double u0, v0, Jg[2][NG_MAX], Jc[2][NC];
                 predict(f, f->g, d, c->base, p, j, &u0, &v0);
                 double r[2] = {(u0 - c->obs[j][0]) / f->sig_px, (v0 - c->obs[j][1]) / f->sig_px};
                 for (int k = 0; k < ng; k++) {
@@ -218,8 +253,8 @@ static kr_status lm_run(fit *f, int max_iter)
                     Jg[0][k] = (up - um) / (2 * gstep[k] * f->sig_px);
                     Jg[1][k] = (vp - vm) / (2 * gstep[k] * f->sig_px);
                 }
-                for (int k = 0; k < 3; k++) {
-                    double pp[3], pm[3], up, vp, um, vm;
+                for (int k = 0; k < NC; k++) {
+                    double pp[NC], pm[NC], up, vp, um, vm;
                     memcpy(pp, p, sizeof pp);
                     memcpy(pm, p, sizeof pm);
                     pp[k] += cstep[k];
@@ -233,13 +268,13 @@ static kr_status lm_run(fit *f, int max_iter)
                     for (int a = 0; a < ng; a++) {
                         for (int bb = 0; bb < ng; bb++)
                             U[a * ng + bb] += Jg[e][a] * Jg[e][bb];
-                        for (int bb = 0; bb < 3; bb++)
-                            W[a * 3 + bb] += Jg[e][a] * Jc[e][bb];
+                        for (int bb = 0; bb < NC; bb++)
+                            W[a * NC + bb] += Jg[e][a] * Jc[e][bb];
                         bg[a] -= Jg[e][a] * r[e];
                     }
-                    for (int a = 0; a < 3; a++) {
-                        for (int bb = 0; bb < 3; bb++)
-                            V[a * 3 + bb] += Jc[e][a] * Jc[e][bb];
+                    for (int a = 0; a < NC; a++) {
+                        for (int bb = 0; bb < NC; bb++)
+                            V[a * NC + bb] += Jc[e][a] * Jc[e][bb];
                         b[a] -= Jc[e][a] * r[e];
                     }
                 }
@@ -247,10 +282,12 @@ static kr_status lm_run(fit *f, int max_iter)
             /* priors on the card's own parameters */
             V[0] += 1.0 / (f->sig_x * f->sig_x);
             b[0] -= (p[0] - c->x0) / (f->sig_x * f->sig_x);
-            V[4] += 1.0 / (f->sig_y * f->sig_y);
+            V[NC + 1] += 1.0 / (f->sig_y * f->sig_y);
             b[1] -= (p[1] - c->dy0) / (f->sig_y * f->sig_y);
-            V[8] += 1.0 / (f->sig_th * f->sig_th);
+            V[2 * NC + 2] += 1.0 / (f->sig_th * f->sig_th);
             b[2] -= p[2] / (f->sig_th * f->sig_th);
+            V[3 * NC + 3] += 1.0 / (c->sig_w * c->sig_w);
+            b[3] -= p[3] / (c->sig_w * c->sig_w);
         }
         for (int k = 0; k < ng; k++)
             if (f->gsig[k] > 0) {
@@ -267,25 +304,32 @@ static kr_status lm_run(fit *f, int max_iter)
                 S[a * ng + a] += lambda * U[a * ng + a] + 1e-12;
             int bad = 0;
             for (int i = 0; i < f->n && !bad; i++) {
-                double Vd[9], Vi[9];
-                memcpy(Vd, w.V + 9 * i, sizeof Vd);
-                for (int a = 0; a < 3; a++)
-                    Vd[a * 4] += lambda * Vd[a * 4] + 1e-12;
-                if (inv3_sym(Vd, Vi)) {
+                double Vd[NC * NC], Vi[NC * NC];
+                memcpy(Vd, w.V + NC * NC * i, sizeof Vd);
+                for (int a = 0; a < NC; a++)
+                    Vd[a * (NC + 1)] += lambda * Vd[a * (NC + 1)] + 1e-12;
+                if (inv_small(NC, Vd, Vi)) {
                     bad = 1;
                     break;
                 }
-                const double *W = w.W + NG_MAX * 3 * i, *b = w.b + 3 * i;
-                double WVi[NG_MAX * 3];
+                const double *W = w.W + NG_MAX * NC * i, *b = w.b + NC * i;
+                double WVi[NG_MAX * NC];
                 for (int a = 0; a < ng; a++)
-                    for (int bb = 0; bb < 3; bb++)
-                        WVi[a * 3 + bb] = W[a * 3] * Vi[bb] + W[a * 3 + 1] * Vi[3 + bb] +
-                                          W[a * 3 + 2] * Vi[6 + bb];
+                    for (int bb = 0; bb < NC; bb++) {
+                        double t = 0;
+                        for (int k = 0; k < NC; k++)
+                            t += W[a * NC + k] * Vi[k * NC + bb];
+                        WVi[a * NC + bb] = t;
+                    }
                 for (int a = 0; a < ng; a++) {
-                    for (int bb = 0; bb < ng; bb++)
-                        S[a * ng + bb] -= WVi[a * 3] * W[bb * 3] + WVi[a * 3 + 1] * W[bb * 3 + 1] +
-                                          WVi[a * 3 + 2] * W[bb * 3 + 2];
-                    rhs[a] -= WVi[a * 3] * b[0] + WVi[a * 3 + 1] * b[1] + WVi[a * 3 + 2] * b[2];
+                    for (int bb = 0; bb < ng; bb++) {
+                        double t = 0;
+                        for (int k = 0; k < NC; k++)
+                            t += WVi[a * NC + k] * W[bb * NC + k];
+                        S[a * ng + bb] -= t;
+                    }
+                    for (int k = 0; k < NC; k++)
+                        rhs[a] -= WVi[a * NC + k] * b[k];
                 }
             }
             if (bad || chol_solve(ng, S, rhs, dg)) {
@@ -297,26 +341,29 @@ static kr_status lm_run(fit *f, int max_iter)
             for (int a = 0; a < ng; a++)
                 g_new[a] += dg[a];
             for (int i = 0; i < f->n; i++) {
-                double Vd[9], Vi[9], t[3];
-                memcpy(Vd, w.V + 9 * i, sizeof Vd);
-                for (int a = 0; a < 3; a++)
-                    Vd[a * 4] += lambda * Vd[a * 4] + 1e-12;
-                inv3_sym(Vd, Vi);
-                const double *W = w.W + NG_MAX * 3 * i, *b = w.b + 3 * i;
-                for (int a = 0; a < 3; a++) {
+                double Vd[NC * NC], Vi[NC * NC], t[NC];
+                memcpy(Vd, w.V + NC * NC * i, sizeof Vd);
+                for (int a = 0; a < NC; a++)
+                    Vd[a * (NC + 1)] += lambda * Vd[a * (NC + 1)] + 1e-12;
+                inv_small(NC, Vd, Vi);
+                const double *W = w.W + NG_MAX * NC * i, *b = w.b + NC * i;
+                for (int a = 0; a < NC; a++) {
                     t[a] = b[a];
                     for (int k = 0; k < ng; k++)
-                        t[a] -= W[k * 3 + a] * dg[k];
+                        t[a] -= W[k * NC + a] * dg[k];
                 }
-                for (int a = 0; a < 3; a++)
-                    w.cp_new[3 * i + a] =
-                        w.cp[3 * i + a] + Vi[a * 3] * t[0] + Vi[a * 3 + 1] * t[1] + Vi[a * 3 + 2] * t[2];
+                for (int a = 0; a < NC; a++) {
+                    double acc = 0;
+                    for (int k = 0; k < NC; k++)
+                        acc += Vi[a * NC + k] * t[k];
+                    w.cp_new[NC * i + a] = w.cp[NC * i + a] + acc;
+                }
             }
             double c_new = cost_of(f, g_new, w.cp_new);
             if (c_new < cost) {
                 double rel = (cost - c_new) / (cost + 1e-30);
                 memcpy(f->g, g_new, sizeof g_new);
-                memcpy(w.cp, w.cp_new, sizeof(double) * 3 * (size_t)f->n);
+                memcpy(w.cp, w.cp_new, sizeof(double) * NC * (size_t)f->n);
                 cost = c_new;
                 lambda = fmax(lambda / 4, 1e-9);
                 accepted = 1;
@@ -329,7 +376,7 @@ static kr_status lm_run(fit *f, int max_iter)
             break; /* no descent left: at the minimum */
     }
     for (int i = 0; i < f->n; i++)
-        memcpy(f->c[i].p, w.cp + 3 * i, sizeof f->c[i].p);
+        memcpy(f->c[i].p, w.cp + NC * i, sizeof f->c[i].p);
     lm_work_free(&w);
     return KR_OK;
 }
@@ -509,11 +556,14 @@ static int order_corners(const double *q, const double u[2], const double v[2], 
 }
 
 /* Direction of mat +y in the image from the card long sides, signed for the A side. */
-static void mat_axes(const double *quads, int n, kr_calib_a_side side, double u[2], double v[2])
+static void mat_axes(const double *quads, const unsigned char *single, int n, kr_calib_a_side side,
+                     double u[2], double v[2])
 {
     double s2 = 0, c2 = 0;
     for (int i = 0; i < n; i++) {
         const double *q = quads + 8 * i;
+        if (!single[i])
+            continue;
         double l01 = hypot(q[2] - q[0], q[3] - q[1]), l12 = hypot(q[4] - q[2], q[5] - q[3]);
         double ax, ay;
         if (l01 > l12) {
@@ -545,6 +595,16 @@ static void mat_axes(const double *quads, int n, kr_calib_a_side side, double u[
     /* seen from above with image y down, +x is +y turned clockwise on the screen */
     u[0] = -v[1];
     u[1] = v[0];
+}
+
+/* Long / short side of a quad (mean of opposite sides) and the long side length. */
+static double quad_aspect(const double *q, double *long_px, double *short_px)
+{
+    double a = 0.5 * (hypot(q[2] - q[0], q[3] - q[1]) + hypot(q[6] - q[4], q[7] - q[5]));
+    double b = 0.5 * (hypot(q[4] - q[2], q[5] - q[3]) + hypot(q[0] - q[6], q[1] - q[7]));
+    *long_px = fmax(a, b);
+    *short_px = fmin(a, b);
+    return *short_px > 0 ? *long_px / *short_px : 0;
 }
 
 /* Angle between a card's long side and v, degrees in [0, 90]. */
@@ -605,11 +665,13 @@ static void fill_quality(const fit *f, const kr_calib_config *cfg, kr_calib_t *c
         cc->y_mm = fc->base + fc->p[1];
         cc->rot_deg = fc->p[2] * 180.0 / KR_CALIB_PI;
         cc->row = fc->row;
+        cc->w_mm = 2 * (HALF_W + fc->p[3]);
         for (int j = 0; j < 4; j++) {
+            double hw = HALF_W + fc->p[3], fx = LOCAL[j][0] < 0 ? -hw : hw;
             cc->px[j][0] = fc->obs[j][0];
             cc->px[j][1] = fc->obs[j][1];
-            cc->mm[j][0] = cc->x_mm + cs * LOCAL[j][0] - sn * LOCAL[j][1];
-            cc->mm[j][1] = cc->y_mm + sn * LOCAL[j][0] + cs * LOCAL[j][1];
+            cc->mm[j][0] = cc->x_mm + cs * fx - sn * LOCAL[j][1];
+            cc->mm[j][1] = cc->y_mm + sn * fx + cs * LOCAL[j][1];
             double mx, my, u, v;
             predict(f, f->g, d, fc->base, fc->p, j, &u, &v);
             s2px += (u - fc->obs[j][0]) * (u - fc->obs[j][0]) + (v - fc->obs[j][1]) * (v - fc->obs[j][1]);
@@ -617,7 +679,7 @@ static void fill_quality(const fit *f, const kr_calib_config *cfg, kr_calib_t *c
                 continue;
             /* the detected corner is inset from the card's corner */
             double e = f->g[10];
-            double lx = LOCAL[j][0] < 0 ? LOCAL[j][0] + e : LOCAL[j][0] - e;
+            double lx = LOCAL[j][0] < 0 ? -(hw - e) : hw - e;
             double ly = LOCAL[j][1] < 0 ? LOCAL[j][1] + e : LOCAL[j][1] - e;
             double ix = cc->x_mm + cs * lx - sn * ly, iy = cc->y_mm + sn * lx + cs * ly;
             double e2 = (mx - ix) * (mx - ix) + (my - iy) * (my - iy);
@@ -705,32 +767,48 @@ kr_status kr_calib_fit_cards(const kr_calib_config *cfg_in, int img_w, int img_h
         kr_calib_set_error("found %d card outlines, need at least %d", n, cfg.min_cards);
         return KR_ERR_INVALID;
     }
-    double u[2], v[2];
-    mat_axes(quads, n, cfg.a_side, u, v);
-
-    f.c = calloc((size_t)n, sizeof *f.c);
-    if (!f.c) {
-        st = KR_ERR_NOMEM;
-        goto fail;
-    }
-    /* scale from the median card area; cards along the dominant axis only */
+    /* single cards (aspect near 73/52) set the axes and the scale; longer outlines may be
+     * strips of cards laid edge to edge in a row: one card deep, of unknown width */
+    unsigned char *single = calloc((size_t)n, 1);
     double *areas = malloc(sizeof(double) * (size_t)n);
-    if (!areas) {
+    f.c = calloc((size_t)n, sizeof *f.c);
+    if (!single || !areas || !f.c) {
+        free(single);
+        free(areas);
         st = KR_ERR_NOMEM;
         goto fail;
     }
-    for (int i = 0; i < n; i++)
-        areas[i] = quad_area(quads + 8 * i);
-    qsort(areas, (size_t)n, sizeof *areas, cmp_double);
-    double med_area = areas[n / 2];
+    int ns = 0;
+    for (int i = 0; i < n; i++) {
+        double lp, sp, asp = quad_aspect(quads + 8 * i, &lp, &sp);
+        single[i] = asp >= 1.1 && asp <= 1.9;
+        if (single[i])
+            areas[ns++] = quad_area(quads + 8 * i);
+    }
+    if (ns < cfg.min_cards) {
+        kr_calib_set_error("found %d card outlines, only %d of them single cards, need at least %d",
+                           n, ns, cfg.min_cards);
+        free(single);
+        free(areas);
+        st = KR_ERR_INVALID;
+        goto fail;
+    }
+    double u[2], v[2];
+    mat_axes(quads, single, n, cfg.a_side, u, v);
+    qsort(areas, (size_t)ns, sizeof *areas, cmp_double);
+    double med_area = areas[ns / 2];
     free(areas);
     double s = sqrt(med_area / (KR_CALIB_CARD_W_MM * KR_CALIB_CARD_H_MM)); /* px per mm */
     double Cx = 0, Cy = 0;
     int m = 0;
     for (int i = 0; i < n; i++) {
         const double *q = quads + 8 * i;
-        double a = quad_area(q);
-        if (a < 0.5 * med_area || a > 2.0 * med_area || long_side_angle(q, v) > 20.0) {
+        double a = quad_area(q), lp, sp;
+        quad_aspect(q, &lp, &sp);
+        int ok = single[i] ? a >= 0.5 * med_area && a <= 2.0 * med_area && long_side_angle(q, v) <= 20.0
+                           : fabs(sp / s - KR_CALIB_CARD_H_MM) < 0.25 * KR_CALIB_CARD_H_MM &&
+                                 lp / s > 1.5 * KR_CALIB_CARD_W_MM && long_side_angle(q, v) >= 70.0;
+        if (!ok) {
             KR_DEBUG("calib: skip quad at (%.0f, %.0f) px: area %.0f px^2 (median %.0f), "
                      "%.0f deg off the card axis", q[0], q[1], a, med_area, long_side_angle(q, v));
             continue;
@@ -739,12 +817,15 @@ kr_status kr_calib_fit_cards(const kr_calib_config *cfg_in, int img_w, int img_h
             KR_DEBUG("calib: skip quad at (%.0f, %.0f) px: corners not one per quadrant", q[0], q[1]);
             continue;
         }
+        f.c[m].sig_w = single[i] ? 1e-6 : 1e4;
+        f.c[m].p[3] = single[i] ? 0 : 0.5 * (lp / s - KR_CALIB_CARD_W_MM);
         for (int j = 0; j < 4; j++) {
             Cx += f.c[m].obs[j][0] / 4;
             Cy += f.c[m].obs[j][1] / 4;
         }
         m++;
     }
+    free(single);
     if (m < cfg.min_cards) {
         kr_calib_set_error("found %d card outlines, only %d of them consistent cards, need at "
                            "least %d", n, m, cfg.min_cards);
@@ -831,8 +912,8 @@ kr_status kr_calib_fit_cards(const kr_calib_config *cfg_in, int img_w, int img_h
     /* 3: x: the 870 mm width centred on the cards */
     double xlo = INFINITY, xhi = -INFINITY;
     for (int i = 0; i < f.n; i++) {
-        xlo = fmin(xlo, f.c[i].p[0] - HALF_W);
-        xhi = fmax(xhi, f.c[i].p[0] + HALF_W);
+        xlo = fmin(xlo, f.c[i].p[0] - HALF_W - f.c[i].p[3]);
+        xhi = fmax(xhi, f.c[i].p[0] + HALF_W + f.c[i].p[3]);
     }
     shift_frame(&f, 0.5 * (xlo + xhi), 0);
 

@@ -125,6 +125,7 @@ static cJSON *to_json(const kr_calib_t *c)
         double ctr[2] = {k->x_mm, k->y_mm};
         e |= add(o, "mm", num_array(ctr, 2, 0.01));
         e |= add(o, "rot_deg", cJSON_CreateNumber(round_to(k->rot_deg, 0.001)));
+        e |= add(o, "w_mm", cJSON_CreateNumber(round_to(k->w_mm, 0.01)));
         e |= add(o, "row", cJSON_CreateNumber(k->row));
         e |= add(o, "resid_mm", cJSON_CreateNumber(round_to(k->resid_mm, 1e-4)));
         cJSON *pa = cJSON_CreateArray();
@@ -348,12 +349,13 @@ kr_status kr_calib_load(const char *path, kr_calib_t **out)
             if (i >= KR_CALIB_MAX_CARDS)
                 break;
             kr_calib_card_t *k = &c->cards[i];
-            double ctr[2], pts[2], rot = 0, row = 0, res = 0;
+            double ctr[2], pts[2], rot = 0, row = 0, res = 0, wmm = KR_CALIB_CARD_W_MM;
             if (get_nums(cJSON_GetObjectItemCaseSensitive(o, "mm"), ctr, 2, path, "cards[].mm"))
                 goto fail;
             get_num(o, "rot_deg", &rot, path, "cards[].");
             get_num(o, "row", &row, path, "cards[].");
             get_num(o, "resid_mm", &res, path, "cards[].");
+            get_num(o, "w_mm", &wmm, path, "cards[].");
             const cJSON *pa = cJSON_GetObjectItemCaseSensitive(o, "px");
             if (!cJSON_IsArray(pa) || cJSON_GetArraySize(pa) != 4) {
                 kr_calib_set_error("%s: cards[%d].px must hold 4 corners", path, i);
@@ -370,8 +372,9 @@ kr_status kr_calib_load(const char *path, kr_calib_t **out)
             k->rot_deg = rot;
             k->row = (int)row;
             k->resid_mm = res;
+            k->w_mm = wmm;
             double cs = cos(rot * KR_CALIB_PI / 180.0), sn = sin(rot * KR_CALIB_PI / 180.0);
-            static const double L[4][2] = {{-26, -36.5}, {26, -36.5}, {26, 36.5}, {-26, 36.5}};
+            const double L[4][2] = {{-wmm / 2, -36.5}, {wmm / 2, -36.5}, {wmm / 2, 36.5}, {-wmm / 2, 36.5}};
             for (int j = 0; j < 4; j++) {
                 k->mm[j][0] = ctr[0] + cs * L[j][0] - sn * L[j][1];
                 k->mm[j][1] = ctr[1] + sn * L[j][0] + cs * L[j][1];

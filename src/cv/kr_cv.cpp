@@ -216,11 +216,13 @@ extern "C" kr_status kr_cv_calib_find_quads(const kr_image_t *grey, const kr_cv_
         if (*n >= max)
             break;
         double area = cv::contourArea(ct);
-        if (area < p->min_area_px || area > p->max_area_px)
+        if (area < p->min_area_px || area > 8 * p->max_area_px)
             continue;
         cv::RotatedRect rr = cv::minAreaRect(ct);
         double lw = std::max(rr.size.width, rr.size.height), sw = std::min(rr.size.width, rr.size.height);
-        if (sw < 2 || lw / sw < p->min_aspect || lw / sw > p->max_aspect)
+        if (sw < 2 || lw / sw < p->min_aspect || lw / sw > std::max(p->max_aspect, p->max_strip_aspect))
+            continue;
+        if (lw / sw <= p->max_aspect && area > p->max_area_px)
             continue;
         if (area < p->min_fill * (double)rr.size.area())
             continue;

@@ -53,6 +53,8 @@ typedef struct kr_cv_quad_params {
     double max_area_px;
     double min_aspect;         /* long / short side of the min-area rectangle */
     double max_aspect;
+    double max_strip_aspect;   /* longer outlines up to this aspect are kept too (cards laid
+                                  edge to edge), with areas up to max_area_px * 8 */
     double min_fill;           /* contour area / min-area-rectangle area, 0..1 */
 } kr_cv_quad_params;
 /* grey: 1-channel image (borrowed). quads: caller-owned, 8 * max doubles: corners
