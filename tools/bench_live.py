@@ -85,13 +85,16 @@ def main():
         sys.stderr.write(err)
         sys.exit('live failed (%d)' % p.returncode)
     summ = json.load(open(os.path.join(out, 'summary.json')))
-    settle, final = [], []
+    settle, final, decided, seen = [], [], [], set()
     for now, ev, data in got:
         if ev != 'ruling':
             continue
         r = json.loads(data)
         if 'settle_wall_ms' in r and not r.get('final', True):
             settle.append(now - r['settle_wall_ms'])
+        if 'decided_wall_ms' in r and not r.get('final', True) and (r['seq'], r['decided_wall_ms']) not in seen:
+            seen.add((r['seq'], r['decided_wall_ms']))  # first time this decision shows
+            decided.append(now - r['decided_wall_ms'])
         if 'final_wall_ms' in r and r.get('final'):
             final.append(now - r['final_wall_ms'])
     lat = summ['latency_ms']
@@ -109,12 +112,20 @@ def main():
               % (len(settle), settle[len(settle) // 2], settle[-1]))
     else:
         print('settle -> ruling on the page: no settle was detected in this footage')
+    if decided:
+        decided.sort()
+        print('deciding contact (capture of its frame) -> provisional ruling on the page (ms): n %d  median %.0f  max %.0f'
+              % (len(decided), decided[len(decided) // 2], decided[-1]))
     if final:
         final.sort()
         print('moment a ruling became final (its shimo_start frame) -> on the page (ms): n %d  median %.0f  max %.0f'
               % (len(final), final[len(final) // 2], final[-1]))
     print('max lag behind real time: %.1f ms; late observations: %d; rulings: %d'
           % (summ['max_lag_ms'], summ['late_observations'], summ['rulings']))
+    print('detector reports an observation at most %.0f ms after its time (so --hold-ms must exceed it)'
+          % summ['observation_report_delay_ms_max'])
+    with open('/proc/loadavg') as f:
+        print('machine load average while measuring: %s' % f.read().split()[0])
 
 
 if __name__ == '__main__':

@@ -591,6 +591,7 @@ typedef struct live {
     int              n_settle_lat;
     int64_t          wall0_us, t0_us;
     double           max_lag_ms;
+    int64_t          max_obs_late_us; /* detector: frame time at report - observation time (not early_entry) */
     bool             behind;
     int              source_failures;
 } live;
@@ -713,7 +714,11 @@ static void publish_ruling(live *L, const kr_rules_output *o, int64_t settle_t)
         L->n_settle_lat++;
         if (lat > L->settle_lat_max)
             L->settle_lat_max = lat;
-    } else if (o->type == KR_OUT_RULING && o->ruling.final && capture_wall_of(L, o->ruling.t_us) > 0)
+    } else if (o->type == KR_OUT_RULING && !o->ruling.final && deciding_t(&o->ruling) >= 0 &&
+               capture_wall_of(L, deciding_t(&o->ruling)) > 0)
+        snprintf(extra, sizeof extra, "\"decided_wall_ms\":%" PRId64 ",\"pub_wall_ms\":%" PRId64,
+                 capture_wall_of(L, deciding_t(&o->ruling)), now);
+    else if (o->type == KR_OUT_RULING && o->ruling.final && capture_wall_of(L, o->ruling.t_us) > 0)
         snprintf(extra, sizeof extra, "\"final_wall_ms\":%" PRId64 ",\"pub_wall_ms\":%" PRId64,
                  capture_wall_of(L, o->ruling.t_us), now);
     else
@@ -1155,6 +1160,7 @@ static bool write_summary(live *L, const char *ended)
     fprintf(f, "                 \"events_written_after_capture_hold\": %.1f,\n", L->o.hold_us / 1000.0);
     fprintf(f, "                 \"settle_to_ruling_published\": {\"mean\": %.1f, \"max\": %.1f, \"n\": %d}},\n",
             L->n_settle_lat ? L->settle_lat_sum / L->n_settle_lat : 0.0, L->settle_lat_max, L->n_settle_lat);
+    fprintf(f, "  \"observation_report_delay_ms_max\": %.1f,\n", L->max_obs_late_us / 1000.0);
     fprintf(f, "  \"max_lag_ms\": %.1f,\n  \"late_observations\": %d,\n  \"source_failures\": %d,\n", L->max_lag_ms,
             L->late_obs, L->source_failures);
     fprintf(f, "  \"ended\": \"%s\"\n}\n", ended);
@@ -1359,8 +1365,14 @@ int kr_cmd_live(int argc, char **argv)
             }
             L->frames++;
             L->last_frame_t = f.t_us;
+            /* when the frame was captured: the pipeline clock's own age of the frame when
+             * GStreamer has one, else the least-delayed frame's offset */
+            int64_t age = kr_capture_frame_age_us(L->cap);
+            if (L->n_lat == 0 || cap_us - f.t_us < L->base_us)
+                L->base_us = cap_us - f.t_us;
+            int64_t born = age >= 0 ? cap_us - age : f.t_us + L->base_us;
             L->capt_t[L->capt_n % CAPT_RING] = f.t_us;
-            L->capt_wall[L->capt_n % CAPT_RING] = cap_wall;
+            L->capt_wall[L->capt_n % CAPT_RING] = cap_wall - (cap_us - born) / 1000;
             L->capt_n++;
             const kr_event_obs *eo;
             int                 ne;
@@ -1373,6 +1385,8 @@ int kr_cmd_live(int argc, char **argv)
                 e.is_obs = true;
                 e.order = L->order++;
                 e.wall_ms = cap_wall;
+                if (e.rec.type != KR_REC_EARLY_ENTRY && f.t_us - e.rec.t_us > L->max_obs_late_us)
+                    L->max_obs_late_us = f.t_us - e.rec.t_us;
                 if (e.rec.t_us < L->released_t) {
                     L->late_obs++;
                     kr_log(KR_LOG_WARN, "live: %s at %.3f s came %.0f ms after it could be written in order "
@@ -1387,17 +1401,13 @@ int kr_cmd_live(int argc, char **argv)
             }
             if (!release_until(L, watermark(L, ecfg.early_window_us)))
                 goto fail;
-            if (settle_t >= 0)
+            if (ne > 0) /* something was seen: the page gets the ruling as it stands now */
                 provisional(L, settle_t);
             /* latency of this frame: from its arrival (processing only) and from its own
              * time on the source clock (capture, or when a played file shows it), which
              * includes any wait in the source's queue; the offset between the two clocks
              * is the smallest seen (the frame that waited least) */
-            int64_t done = kr_clock_us(), age = kr_capture_frame_age_us(L->cap);
-            if (L->n_lat == 0 || cap_us - f.t_us < L->base_us)
-                L->base_us = cap_us - f.t_us;
-            /* the pipeline clock's own age of the frame when GStreamer has one */
-            int64_t born = age >= 0 ? cap_us - age : f.t_us + L->base_us;
+            int64_t done = kr_clock_us();
             L->lat_ms[L->n_lat % LAT_MAX] = (float)((done - cap_us) / 1000.0);
             L->e2e_ms[L->n_lat % LAT_MAX] = (float)((done - born) / 1000.0);
             L->n_lat++;

@@ -10,7 +10,7 @@ set -eu
 bin=$1
 video=${2:-samples/demo/video.mp4}
 match=${3:-samples/demo/match.jsonl}
-secs=${4:-20}
+secs=${4:-16}
 [ -f "$video" ] || { echo "SKIP: no footage at $video"; exit 77; }
 command -v ffmpeg >/dev/null 2>&1 || { echo "SKIP: ffmpeg is not installed"; exit 77; }
 gst-inspect-1.0 decodebin >/dev/null 2>&1 || { echo "SKIP: GStreamer decodebin missing"; exit 77; }
