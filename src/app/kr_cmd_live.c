@@ -40,6 +40,8 @@ typedef struct live_opts {
     bool        exit_on_eof;  /* a file source: stop at its end instead of retrying */
     bool        no_sync;      /* take frames as fast as the source gives them */
     double      retry_max_s;  /* longest wait between source retries */
+    int64_t     delay_us;     /* the detector runs this far behind the camera, so that reading
+                                 records typed up to this late still come before their frames */
 } live_opts;
 
 static void usage(FILE *f)
@@ -61,6 +63,8 @@ static void usage(FILE *f)
           "  --max-s S       stop after S seconds of source time\n"
           "  --no-sync       do not pace a file source at real speed\n"
           "  --retry-max-s S longest wait between source retries (default 8)\n"
+          "  --reading-delay-ms N  run the event detector N ms behind the camera so that a\n"
+          "                  reading record typed up to N ms late still counts (default 0)\n"
           "SIGINT / SIGTERM end the run cleanly with complete files.\n", f);
 }
 
@@ -100,7 +104,7 @@ static int parse_args(int argc, char **argv, live_opts *o)
                 return 2;
             }
             o->http_port = (int)v;
-        } else if (!strcmp(a, "--hold-ms") || !strcmp(a, "--tie-us")) {
+        } else if (!strcmp(a, "--hold-ms") || !strcmp(a, "--tie-us") || !strcmp(a, "--reading-delay-ms")) {
             long long v = strtoll(argv[++i], &end, 10);
             if (*end || v < 0) {
                 kr_log(KR_LOG_ERROR, "live: %s: bad value '%s'", a, argv[i]);
@@ -108,6 +112,13 @@ static int parse_args(int argc, char **argv, live_opts *o)
             }
             if (!strcmp(a, "--hold-ms"))
                 o->hold_us = v * 1000;
+            else if (!strcmp(a, "--reading-delay-ms")) {
+                if (v > 10000) {
+                    kr_log(KR_LOG_ERROR, "live: --reading-delay-ms: at most 10000");
+                    return 2;
+                }
+                o->delay_us = v * 1000;
+            }
             else
                 o->tie_us = v;
         } else if (!strcmp(a, "--mm-per-px") || !strcmp(a, "--max-s") || !strcmp(a, "--retry-max-s")) {
@@ -535,6 +546,15 @@ static int64_t deciding_t(const kr_ruling *ru)
 
 /* ---- the live run -------------------------------------------------------------- */
 
+/* Tracked frames waiting for the detector (--reading-delay-ms): deep copies in a
+ * ring preallocated for up to DELAY_MAX frames. */
+#define DELAY_MAX 640 /* 10 s at 64 frames/s */
+typedef struct delayed {
+    kr_track_frame fr;
+    kr_track_card  cards[KR_TRACK_MAX_CARDS];
+    int64_t        cap_wall; /* realtime ms of its capture */
+} delayed;
+
 #define LAT_MAX (1 << 20)   /* latency samples kept (frames) */
 #define CAPT_RING 512       /* (t_us, realtime) of recent frames, for settle times */
 #define RULINGS_KEEP 128    /* rulings kept for the page's state */
@@ -566,7 +586,11 @@ typedef struct live {
     kr_rules_state  *st, *spec;  /* spec: scratch copy for provisional rulings */
     kr_rules_output *out;
     int64_t          released_t; /* latest t_us written */
-    int64_t          last_frame_t;
+    int64_t          last_frame_t;  /* newest frame from the source */
+    int64_t          det_t;         /* newest frame the detector has seen (delayed) */
+    delayed         *delay;         /* owned ring (NULL without --reading-delay-ms) */
+    int64_t          early_window_us; /* the detector's early-entry window (watermark) */
+    uint64_t         delay_head, delay_n;
     int64_t          frames;
     /* outputs */
     FILE            *ev_fp, *ru_fp;
@@ -822,10 +846,10 @@ static bool release_one(live *L, const pend *e)
  * at the kami_start frame, up to early_window_us before it). */
 static int64_t watermark(const live *L, int64_t early_window_us)
 {
-    int64_t wm = L->last_frame_t - L->o.hold_us;
+    int64_t wm = L->det_t - L->o.hold_us;
     for (size_t i = 0; i < L->pend.n; i++) {
         const pend *p = &L->pend.p[i];
-        if (p->rec.type == KR_REC_KAMI_START && p->rec.t_us > L->last_frame_t) {
+        if (p->rec.type == KR_REC_KAMI_START && p->rec.t_us > L->det_t) {
             int64_t k = p->rec.t_us - early_window_us - 1;
             if (k < wm)
                 wm = k;
@@ -860,7 +884,7 @@ static void provisional(live *L, int64_t settle_t)
     kr_rules_output o;
     for (size_t i = 0; i < L->pend.n; i++) {
         const pend *p = &L->pend.p[i];
-        if (p->rec.has_t && p->rec.t_us > L->last_frame_t)
+        if (p->rec.has_t && p->rec.t_us > L->det_t)
             break;
         if (kr_rules_feed(L->spec, &p->rec) != KR_RULES_OK)
             continue;
@@ -1177,6 +1201,43 @@ static FILE *open_out(const char *dir, const char *name)
     return f;
 }
 
+/* Feeds one tracked frame to the event detector, queues what it reports, writes
+ * what is due, and updates the page's provisional ruling. */
+static bool detect(live *L, const kr_track_frame *tf)
+{
+    L->det_t = tf->t_us;
+    const kr_event_obs *eo;
+    int                 ne;
+    int64_t             settle_t = -1;
+    kr_event_update(L->evd, tf, &eo, &ne);
+    for (int i = 0; i < ne; i++) {
+        pend e;
+        e.rec = eo[i].rec;
+        e.diag = eo[i];
+        e.is_obs = true;
+        e.order = L->order++;
+        e.wall_ms = wall_ms();
+        if (e.rec.type != KR_REC_EARLY_ENTRY && tf->t_us - e.rec.t_us > L->max_obs_late_us)
+            L->max_obs_late_us = tf->t_us - e.rec.t_us;
+        if (e.rec.t_us < L->released_t) {
+            L->late_obs++;
+            kr_log(KR_LOG_WARN, "live: %s at %.3f s came %.0f ms after it could be written in order "
+                   "(raise --hold-ms); written now",
+                   kr_rules_rec_type_name(e.rec.type), e.rec.t_us / 1e6, (L->released_t - e.rec.t_us) / 1e3);
+            e.rec.t_us = L->released_t;
+        }
+        if (!pend_insert(&L->pend, &e))
+            return false;
+        if (e.rec.type == KR_REC_SETTLE)
+            settle_t = e.rec.t_us;
+    }
+    if (!release_until(L, watermark(L, L->early_window_us)))
+        return false;
+    if (ne > 0) /* something was seen: the page gets the ruling as it stands now */
+        provisional(L, settle_t);
+    return true;
+}
+
 int kr_cmd_live(int argc, char **argv)
 {
     live *L = calloc(1, sizeof *L);
@@ -1232,6 +1293,11 @@ int kr_cmd_live(int argc, char **argv)
 
     kr_event_config ecfg;
     kr_event_config_default(&ecfg);
+    L->early_window_us = ecfg.early_window_us;
+    if (L->o.delay_us > 0 && !(L->delay = malloc(DELAY_MAX * sizeof *L->delay))) {
+        kr_log(KR_LOG_ERROR, "live: out of memory");
+        goto fail;
+    }
     if (kr_event_create(&ecfg, &L->evd) != KR_OK) {
         kr_log(KR_LOG_ERROR, "live: out of memory");
         goto fail;
@@ -1374,35 +1440,31 @@ int kr_cmd_live(int argc, char **argv)
             L->capt_t[L->capt_n % CAPT_RING] = f.t_us;
             L->capt_wall[L->capt_n % CAPT_RING] = cap_wall - (cap_us - born) / 1000;
             L->capt_n++;
-            const kr_event_obs *eo;
-            int                 ne;
-            int64_t             settle_t = -1;
-            kr_event_update(L->evd, tf, &eo, &ne);
-            for (int i = 0; i < ne; i++) {
-                pend e;
-                e.rec = eo[i].rec;
-                e.diag = eo[i];
-                e.is_obs = true;
-                e.order = L->order++;
-                e.wall_ms = cap_wall;
-                if (e.rec.type != KR_REC_EARLY_ENTRY && f.t_us - e.rec.t_us > L->max_obs_late_us)
-                    L->max_obs_late_us = f.t_us - e.rec.t_us;
-                if (e.rec.t_us < L->released_t) {
-                    L->late_obs++;
-                    kr_log(KR_LOG_WARN, "live: %s at %.3f s came %.0f ms after it could be written in order "
-                           "(raise --hold-ms); written now",
-                           kr_rules_rec_type_name(e.rec.type), e.rec.t_us / 1e6, (L->released_t - e.rec.t_us) / 1e3);
-                    e.rec.t_us = L->released_t;
-                }
-                if (!pend_insert(&L->pend, &e))
+            /* the detector sees the frame now, or --reading-delay-ms later */
+            if (!L->delay) {
+                if (!detect(L, tf))
                     goto fail;
-                if (e.rec.type == KR_REC_SETTLE)
-                    settle_t = e.rec.t_us;
+            } else {
+                if (L->delay_n == DELAY_MAX) { /* full: the oldest goes to the detector now */
+                    if (!detect(L, &L->delay[L->delay_head % DELAY_MAX].fr))
+                        goto fail;
+                    L->delay_head++;
+                    L->delay_n--;
+                }
+                delayed *d = &L->delay[(L->delay_head + L->delay_n) % DELAY_MAX];
+                d->fr = *tf;
+                int nc = tf->n_cards < KR_TRACK_MAX_CARDS ? tf->n_cards : KR_TRACK_MAX_CARDS;
+                memcpy(d->cards, tf->cards, (size_t)nc * sizeof *d->cards);
+                d->fr.cards = d->cards;
+                d->fr.n_cards = nc;
+                L->delay_n++;
+                while (L->delay_n && L->delay[L->delay_head % DELAY_MAX].fr.t_us <= f.t_us - L->o.delay_us) {
+                    if (!detect(L, &L->delay[L->delay_head % DELAY_MAX].fr))
+                        goto fail;
+                    L->delay_head++;
+                    L->delay_n--;
+                }
             }
-            if (!release_until(L, watermark(L, ecfg.early_window_us)))
-                goto fail;
-            if (ne > 0) /* something was seen: the page gets the ruling as it stands now */
-                provisional(L, settle_t);
             /* latency of this frame: from its arrival (processing only) and from its own
              * time on the source clock (capture, or when a played file shows it), which
              * includes any wait in the source's queue; the offset between the two clocks
@@ -1475,6 +1537,11 @@ finish:
     /* end: everything still held goes out in order, then the engine finishes */
     tail_match(L);
     take_posts(L);
+    while (L->delay && L->delay_n) { /* frames still held for the detector */
+        detect(L, &L->delay[L->delay_head % DELAY_MAX].fr);
+        L->delay_head++;
+        L->delay_n--;
+    }
     if (L->trk) {
         const kr_event_obs *eo;
         int                 ne;
@@ -1522,6 +1589,7 @@ fail:
     for (int i = 0; i < L->n_rulings_json; i++)
         free(L->rulings_json[i]);
     free(L->pend.p);
+    free(L->delay);
     free(L->diags.d);
     free(L->line);
     free(L->rec);
