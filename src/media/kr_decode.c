@@ -25,7 +25,9 @@ struct kr_media_reader {
     int                    vidx;
     AVPacket              *pkt;
     AVFrame               *frame;       /* last decoded frame (holds zero-copy pixels) */
-    struct SwsContext     *sws;         /* grey / luma path (sws_scale) */
+    struct SwsContext     *sws;         /* grey path (luma plane), threaded */
+    int                    sws_key[3];
+    AVFrame               *luma;        /* GRAY8 view of a frame's luma plane */
     struct SwsContext     *tsws;        /* colour path: sliced over threads (sws_scale_frame) */
     int                    tsws_key[3]; /* its input w, h, format */
     struct SwsContext     *ysws;        /* colour path, scaling: YUV -> smaller YUV */
@@ -339,30 +341,25 @@ static kr_status convert(kr_media_reader_t *r, kr_image_t *img)
         img->stride = r->out_stride;
         return KR_OK;
     }
-    const uint8_t *src[4] = {f->data[0], f->data[1], f->data[2], f->data[3]};
-    int src_ls[4] = {f->linesize[0], f->linesize[1], f->linesize[2], f->linesize[3]};
-    enum AVPixelFormat sfmt = (enum AVPixelFormat)f->format;
-    if (r->cfg.gray && is_planar_yuv(f->format))
-        sfmt = AV_PIX_FMT_GRAY8; /* scale only the luma plane */
-    enum AVPixelFormat dfmt = r->out_ch == 1 ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_BGR24;
-    int flags = same ? SWS_POINT : SWS_BILINEAR;
-    struct SwsContext *c = sws_getCachedContext(r->sws, f->width, f->height, sfmt, r->out_w, r->out_h,
-                                                dfmt, flags, NULL, NULL, NULL);
-    if (!c)
-        return set_err(r, KR_ERR_CODEC, "%s: cannot convert %dx%d %s frames", r->path, f->width,
-                       f->height, av_get_pix_fmt_name(sfmt) ? av_get_pix_fmt_name(sfmt) : "?");
-    if (c != r->sws && sfmt != AV_PIX_FMT_GRAY8 && dfmt == AV_PIX_FMT_BGR24) {
-        /* colour matrix and range from the stream (BT.709 for HD, full range for yuvj) */
-        int spc = f->colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : SWS_CS_ITU601;
-        int full = f->color_range == AVCOL_RANGE_JPEG || sfmt == AV_PIX_FMT_YUVJ420P ||
-                   sfmt == AV_PIX_FMT_YUVJ422P || sfmt == AV_PIX_FMT_YUVJ444P;
-        sws_setColorspaceDetails(c, sws_getCoefficients(spc), full, sws_getCoefficients(SWS_CS_DEFAULT),
-                                 1, 0, 1 << 16, 1 << 16);
+    /* grey: scale only the luma plane of YUV sources (placeholder buffer: borrowed pixels) */
+    const AVFrame *in = f;
+    if (is_planar_yuv(f->format)) {
+        r->luma->data[0] = f->data[0];
+        r->luma->linesize[0] = f->linesize[0];
+        r->luma->width = f->width;
+        r->luma->height = f->height;
+        r->luma->format = AV_PIX_FMT_GRAY8;
+        in = r->luma;
     }
-    r->sws = c;
-    uint8_t *dst[4] = {r->buf, NULL, NULL, NULL};
-    int dst_ls[4] = {r->out_stride, 0, 0, 0};
-    sws_scale(c, src, src_ls, 0, f->height, dst, dst_ls);
+    if (make_sws(r, &r->sws, r->sws_key, in, r->out_w, r->out_h, AV_PIX_FMT_GRAY8,
+                 same ? SWS_POINT : SWS_BILINEAR) != KR_OK)
+        return KR_ERR_CODEC;
+    int ret = sws_scale_frame(r->sws, r->out_frame, in);
+    r->luma->data[0] = NULL;
+    if (ret < 0) {
+        char d[128];
+        return set_err(r, KR_ERR_CODEC, "%s: scaling failed: %s", r->path, kr_media_averr(ret, d, sizeof d));
+    }
     img->px = r->buf;
     img->stride = r->out_stride;
     return KR_OK;
@@ -515,7 +512,12 @@ kr_status kr_media_reader_open2(const char *path, const kr_media_reader_config *
     r->out_frame->linesize[0] = r->out_stride;
     r->out_frame->width = r->out_w;
     r->out_frame->height = r->out_h;
-    r->out_frame->format = AV_PIX_FMT_BGR24;
+    r->out_frame->format = r->out_ch == 1 ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_BGR24;
+    r->luma = av_frame_alloc();
+    if (!r->luma || !(r->luma->buf[0] = av_buffer_alloc(1))) {
+        st = set_err(r, KR_ERR_NOMEM, "%s: out of memory", path);
+        goto fail;
+    }
     r->info.out_w = r->out_w;
     r->info.out_h = r->out_h;
     r->info.out_channels = r->out_ch;
@@ -618,6 +620,7 @@ void kr_media_reader_destroy(kr_media_reader_t *r)
     sws_freeContext(r->sws);
     sws_freeContext(r->tsws);
     sws_freeContext(r->ysws);
+    av_frame_free(&r->luma);
     av_frame_free(&r->mid);
     av_frame_free(&r->out_frame);
     av_free(r->buf);
