@@ -15,7 +15,7 @@ command -v ffmpeg >/dev/null 2>&1 || { echo "SKIP: ffmpeg is not installed"; exi
 command -v node >/dev/null 2>&1 || { echo "SKIP: node is not installed (apt-get install nodejs)"; exit 77; }
 tmp=$(mktemp -d)
 hostpid=
-cleanup() { [ -n "$hostpid" ] && kill "$hostpid" 2>/dev/null; rm -rf "$tmp"; }
+cleanup() { if [ -n "$hostpid" ]; then kill "$hostpid" 2>/dev/null || true; fi; rm -rf "$tmp"; }
 trap cleanup EXIT
 ffmpeg -loglevel error -f lavfi -i testsrc2=size=640x360:rate=1 -frames:v 1 "$tmp/snap.jpg"
 "$host" "$tmp/snap.jpg" 20 > "$tmp/host.out" &
