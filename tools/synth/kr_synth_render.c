@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_ROI 12
+#define MAX_OBJ (KR_SYNTH_N_HANDS + 32) /* hands + moving cards drawn per frame */
+#define MAX_ROI MAX_OBJ
 #define MAX_SAMPLES 8
 #define NOISE_PAD 65536
 
@@ -151,6 +152,7 @@ static kr_status make_card_sprite(kr_synth_t *s, kr_synth_render *r, kr_synth_fo
     kr_synth_rng rng;
     kr_synth_rng_seed(&rng, s->seed + (uint64_t)id, 6);
     double rim = 1.1, rad = 2.0;
+    double gx = kr_synth_rng_range(&rng, -0.05, 0.05), gy = kr_synth_rng_range(&rng, -0.05, 0.05);
     for (int y = 0; y < sp->h; y++)
         for (int x = 0; x < sp->w; x++) {
             double mx = (x + 0.5) / spp - margin, my = (y + 0.5) / spp - margin; /* card mm from top-left */
@@ -162,8 +164,10 @@ static kr_status make_card_sprite(kr_synth_t *s, kr_synth_render *r, kr_synth_fo
             double inner = clampd(0.5 - (out + rim) * spp, 0, 1); /* 1 inside the rim */
             double paper[3];
             double grain = kr_synth_rng_gauss(&rng) * 2.5;
+            /* slight curl: the card catches the light unevenly */
+            double curl = 1 + gx * (mx / KR_CARD_W - 0.5) + gy * (my / KR_CARD_H - 0.5);
             for (int c = 0; c < 3; c++)
-                paper[c] = lk->card_bgr[c] * (1 + 0.025 * tint) + grain;
+                paper[c] = lk->card_bgr[c] * (1 + 0.025 * tint) * curl + grain;
             paper[0] -= 6 * fmax(tint, 0); /* older cards are yellower */
             int tx = (int)(mx * spp), ty = (int)(my * spp);
             double ink = (tx >= 0 && ty >= 0 && tx < tw && ty < th) ? cov[(size_t)ty * tw + tx] / 255.0 : 0.0;
@@ -782,7 +786,7 @@ kr_status kr_synth_render_do(kr_synth_t *s, int frame, kr_image_t *out)
     }
     r->n_dirty = 0;
     /* dynamic objects and their motion-blur sample counts */
-    object obj[KR_SYNTH_N_HANDS + 16];
+    object obj[MAX_OBJ];
     int no = 0;
     double ta = t - shutter / 2, tb = t + shutter / 2;
     for (int hi = 0; hi < KR_SYNTH_N_HANDS; hi++) {
@@ -801,7 +805,7 @@ kr_status kr_synth_render_do(kr_synth_t *s, int frame, kr_image_t *out)
         obj[no].box = b; obj[no].kind = 0; obj[no].id = hi; obj[no].samples = n;
         no++;
     }
-    for (int i = 0; i < s->n_cards && no < KR_SYNTH_N_HANDS + 16; i++) {
+    for (int i = 0; i < s->n_cards && no < MAX_OBJ; i++) {
         int id = s->card_ids[i];
         kr_synth_pose pa, pb;
         double za, zb;
@@ -819,9 +823,9 @@ kr_status kr_synth_render_do(kr_synth_t *s, int frame, kr_image_t *out)
         no++;
     }
     /* merge overlapping boxes into regions */
-    int group[KR_SYNTH_N_HANDS + 16];
-    rect gbox[KR_SYNTH_N_HANDS + 16];
-    int gs[KR_SYNTH_N_HANDS + 16], ng = 0;
+    int group[MAX_OBJ];
+    rect gbox[MAX_OBJ];
+    int gs[MAX_OBJ], ng = 0;
     for (int i = 0; i < no; i++) {
         obj[i].box = rclip(r, obj[i].box);
         group[i] = -1;
@@ -916,6 +920,9 @@ kr_status kr_synth_render_do(kr_synth_t *s, int frame, kr_image_t *out)
     kr_image_t img = {s->w, s->h, s->w * 3, 3, r->frame};
     kr_status st = kr_cv_synth_remap(r->remap, &canvas, &img, r->border);
     if (st != KR_OK)
+        return st;
+    /* lens softness */
+    if (s->look.blur > 0 && (st = kr_cv_synth_blur(&img, s->look.blur)) != KR_OK)
         return st;
     /* exposure (flicker, white balance), vignetting, sensor noise */
     int g8 = (int)lround(kr_synth_frame_gain(s, frame) * 256);

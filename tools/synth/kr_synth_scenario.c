@@ -425,7 +425,7 @@ kr_status kr_synth_scenario_parse(kr_synth_t *s, const char *path, const kr_synt
     lk->flicker = num(jl, "flicker", 0.012);
     lk->flicker_hz = num(jl, "flicker_hz", 100);
     lk->exposure = num(jl, "exposure", 1.0);
-    lk->blur = num(jl, "blur", 0.5);
+    lk->blur = num(jl, "blur", 0.6);
     lk->shutter = num(jl, "shutter", 0.5);
     lk->crf = (int)num(root, "crf", 22);
     double warm = kr_synth_rng_range(&rng, -0.04, 0.04);
