@@ -532,7 +532,16 @@ static void test_clip_window_frames_and_sheet(void)
     kr_image_t sheet;
     uint8_t *px_sheet = NULL;
     CU_ASSERT_EQUAL(kr_cv_read_image(png, &sheet, &px_sheet), KR_OK);
-    CU_ASSERT(sheet.w > 4 * 100 && sheet.h > 2 * 60);
+    /* 4 x 2 cells of the source size (320 x 240, 4 px apart, 30 px label strips), all filled */
+    CU_ASSERT_EQUAL(sheet.w, 4 * 320 + 5 * 4);
+    CU_ASSERT_EQUAL(sheet.h, 2 * (240 + 30) + 3 * 4);
+    int filled = 0;
+    for (int k = 0; k < 8; k++) {
+        int x = 4 + (k % 4) * 324 + 160, y = 4 + (k / 4) * 274 + 120;
+        const uint8_t *p = px_sheet + (size_t)y * sheet.stride + (size_t)x * 3;
+        filled += p[0] != 32 || p[1] != 32 || p[2] != 32; /* 32: the empty background */
+    }
+    CU_ASSERT_EQUAL(filled, 8);
     free(px_sheet);
     remove(out);
     remove(png);

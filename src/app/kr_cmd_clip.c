@@ -651,7 +651,9 @@ int kr_cmd_clip(int argc, char **argv)
                        (double)f.t_us / 1e6);
                 goto fail;
             }
-        sheet_offer(&sheet, &img, f.t_us, prev_us, at_us);
+        /* only frames that can still be among the 4 before --at are shrunk (VFR margin) */
+        if (f.t_us >= at_us || at_us - f.t_us <= (int64_t)(8 * 1e6 / info.fps))
+            sheet_offer(&sheet, &img, f.t_us, prev_us, at_us);
         draw_builtin(&d, &img, f.t_us, prev_us, f.index);
         if (kr_media_writer_write(wr, &img, (f.t_us - first_us) * o.slow) != KR_OK) {
             kr_log(KR_LOG_ERROR, "clip: %s", kr_media_writer_error(wr));
