@@ -867,6 +867,22 @@ static void test_board_lens(void)
     CU_ASSERT(fabs(back.fx - lens.fx) < 1e-9 && fabs(back.dist[0] - lens.dist[0]) < 1e-12);
     CU_ASSERT_EQUAL(back.img_w, W);
     remove(path);
+    /* the same views as a video (H.264, one view per 0.5 s) through the video path */
+    snprintf(path, sizeof path, "%s/board.mp4", tmpd);
+    kr_media_writer_t *wr = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_media_writer_create(path, W, H, 2, 1, 12, &wr), KR_OK);
+    for (int v = 0; v < NV; v++)
+        CU_ASSERT_EQUAL(kr_media_writer_write(wr, &views[v], v * 500000), KR_OK);
+    CU_ASSERT_EQUAL(kr_media_writer_close(wr), KR_OK);
+    kr_media_writer_destroy(wr);
+    kr_calib_lens vl;
+    st = kr_calib_lens_from_video(&b, path, 500000, &vl);
+    if (st != KR_OK)
+        fprintf(stderr, "\nlens from video: %s\n", kr_calib_error());
+    CU_ASSERT_EQUAL(st, KR_OK);
+    CU_ASSERT(vl.views >= NV - 1);
+    CU_ASSERT(fabs(vl.fx - 800) < 16 && fabs(vl.dist[0] + 0.18) < 0.05);
+    remove(path);
     rmdir(tmpd);
     kr_calib_destroy(est);
     kr_calib_destroy(truth);
