@@ -340,6 +340,32 @@ static void test_fit_rejects_stray_quads(void)
     kr_calib_destroy(truth);
 }
 
+/* With the lens known (as from a board) only the homography is fitted; the lens is kept. */
+static void test_fit_with_known_lens(void)
+{
+    cam cm = {1920, 1080, 1350, -25, 9, 160, 1300, -0.22, 0.05, 10, 10};
+    kr_calib_t *truth = make_camera(&cm);
+    layout L;
+    make_layout(&L, 25, 0.5, 0.5);
+    double quads[8 * 64];
+    CU_ASSERT_EQUAL_FATAL(project_cards(truth, &L, 0.15, quads), L.n);
+    kr_calib_config cfg;
+    kr_calib_config_default(&cfg);
+    kr_calib_lens lens = {1920, 1080, truth->fx, truth->fy, truth->cx, truth->cy,
+                          {-0.22, 0.05, 0, 0, 0}, 0.1, 9};
+    kr_calib_config_set_lens(&cfg, &lens);
+    kr_calib_t *est = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_calib_fit_cards(&cfg, 1920, 1080, quads, L.n, 0, &est), KR_OK);
+    CU_ASSERT(est->intrinsics_known);
+    CU_ASSERT_DOUBLE_EQUAL(est->dist[0], -0.22, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(est->fx, 1350, 1e-9);
+    double rms, worst;
+    field_error(truth, est, &rms, &worst);
+    CU_ASSERT(rms < 0.6 && worst < 1.5);
+    kr_calib_destroy(est);
+    kr_calib_destroy(truth);
+}
+
 static void test_too_few_cards(void)
 {
     cam cm = {1920, 1080, 1500, 0, 0, 0, 1500, 0, 0, 0, 0};
@@ -907,6 +933,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "fit_any_rotation", test_fit_any_rotation);
     CU_add_test(s, "a_side_option", test_a_side_option);
     CU_add_test(s, "fit_rejects_stray_quads", test_fit_rejects_stray_quads);
+    CU_add_test(s, "fit_with_known_lens", test_fit_with_known_lens);
     CU_add_test(s, "too_few_cards", test_too_few_cards);
     CU_add_test(s, "field_cut_off", test_field_cut_off);
     CU_add_test(s, "json_round_trip_and_grid", test_json_round_trip_and_grid);
