@@ -24,6 +24,7 @@ void kr_track_config_default(kr_track_config *cfg)
     cfg->shadow_hi = 0.86;
     cfg->min_hand_area_mm2 = 250.0;
     cfg->card_change_frac = 0.30;
+    cfg->bilinear = 0;
 }
 
 static void set_err(kr_track_t *t, const char *fmt, ...)
@@ -101,6 +102,10 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
                                                           px <= frame_w - 1.001 && py <= frame_h - 1.001)) {
                 t->lut_off[i] = -1;
                 continue;
+            }
+            if (!cfg->bilinear) {
+                px = floor(px + 0.5);
+                py = floor(py + 0.5);
             }
             int x0 = (int)px, y0 = (int)py;
             double fx = px - x0, fy = py - y0;

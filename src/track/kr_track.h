@@ -40,6 +40,7 @@ typedef struct kr_track_config {
     double shadow_hi;
     double min_hand_area_mm2; /* smaller foreground components are noise, mm^2; default 250 */
     double card_change_frac;  /* share of a card's visible pixels changed => card moved; default 0.30 */
+    int    bilinear;          /* 1: bilinear sampling of the camera frame; 0: nearest (faster); default 0 */
 } kr_track_config;
 
 void kr_track_config_default(kr_track_config *cfg);

@@ -26,6 +26,12 @@ static void gather(kr_track_t *t, const kr_image_t *f)
         }
         int y = off >> 15, x = off & 0x7fff;
         const uint8_t *p = src + (size_t)y * stride + (size_t)x * 3;
+        if (!t->cfg.bilinear) {
+            d[0] = p[0];
+            d[1] = p[1];
+            d[2] = p[2];
+            continue;
+        }
         const uint16_t *w = t->lut_w + (size_t)i * 4;
         for (int c = 0; c < 3; c++) {
             unsigned v = w[0] * p[c] + w[1] * p[3 + c] + w[2] * p[stride + c] + w[3] * p[stride + 3 + c];
@@ -166,8 +172,8 @@ static void refine_cards(kr_track_t *t)
     for (int k = 0; k < t->n_cards; k++) {
         kr_track_card *o = &t->cards[k];
         double best = -1e30, bx = o->x_mm, by = o->y_mm;
-        for (double dy = -6; dy <= 6.01; dy += mmpp / 2)
-            for (double dx = -6; dx <= 6.01; dx += mmpp / 2) {
+        for (double dy = -6; dy <= 6.01; dy += mmpp / 4)
+            for (double dx = -6; dx <= 6.01; dx += mmpp / 4) {
                 double in = 0, out = 0;
                 int ni = 0, no = 0;
                 for (double yy = -45; yy <= 45; yy += mmpp)
@@ -178,11 +184,18 @@ static void refine_cards(kr_track_t *t)
                             continue;
                         double u, v;
                         kr_track_mm_to_mat(t, o->x_mm + dx + xx, o->y_mm + dy + yy, &u, &v);
-                        int iu = (int)u, iv = (int)v;
-                        if (iu < 0 || iv < 0 || iu >= t->w || iv >= t->h)
+                        u -= 0.5;
+                        v -= 0.5;
+                        int iu = (int)floor(u), iv = (int)floor(v);
+                        if (iu < 0 || iv < 0 || iu + 1 >= t->w || iv + 1 >= t->h)
                             continue;
-                        const float *b = t->bg + (size_t)(iv * t->w + iu) * 3;
-                        double s = b[0] + b[1] + b[2];
+                        /* bilinear in the background image: sub-pixel edges */
+                        double fu = u - iu, fv = v - iv, s = 0;
+                        for (int q = 0; q < 4; q++) {
+                            const float *b = t->bg + (size_t)((iv + (q >> 1)) * t->w + iu + (q & 1)) * 3;
+                            double w = ((q & 1) ? fu : 1 - fu) * ((q >> 1) ? fv : 1 - fv);
+                            s += w * (b[0] + b[1] + b[2]);
+                        }
                         if (inside) {
                             in += s;
                             ni++;
@@ -499,7 +512,7 @@ kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, 
         }
     }
     /* background update */
-    float rate = (float)cfg->bg_rate;
+    float rate2 = (float)(2 * cfg->bg_rate);
     float ig = (float)(1.0 / g);
     for (int i = 0; i < n; i++) {
         uint8_t cl = t->cls[i];
@@ -512,8 +525,10 @@ kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, 
         t->still[i] = st;
         float *b = t->bg + (size_t)i * 3;
         if (cl == KR_CLS_BG) {
+            if (((unsigned)i ^ (unsigned)t->frames) & 1u)
+                continue; /* half the pixels per frame, at twice the rate */
             for (int c = 0; c < 3; c++)
-                b[c] += rate * (I[c] * ig - b[c]);
+                b[c] += rate2 * (I[c] * ig - b[c]);
         } else if ((cl != KR_CLS_HAND_A && cl != KR_CLS_HAND_B && st > SNAP_FRAMES) || st > SNAP_HAND_FRAMES) {
             for (int c = 0; c < 3; c++)
                 b[c] = I[c] * ig;

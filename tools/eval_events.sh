@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# tools/eval_events.sh [--fps "30 60 120"] [--work DIR] [--holdout] [--skip NAME]... [NAME...]
+#   Renders synthetic scenarios (karuta-synth, cached in WORK/FPS/NAME), runs
+#   `karuta-ref analyze` on each, compares with the truth (tools/eval_events.py) and
+#   prints a markdown table per frame rate (held-out scenarios in their own table).
+#   Builds into $KR_BUILD (default build). Default WORK: out/eval.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${KR_BUILD:-build}
+work=out/eval
+fpss="60"
+holdout=0
+skip=()
+names=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --fps) fpss=$2; shift 2 ;;
+    --work) work=$2; shift 2 ;;
+    --holdout) holdout=1; shift ;;
+    --skip) skip+=("$2"); shift 2 ;;
+    -h|--help) sed -n 2,6p "$0"; exit 0 ;;
+    -*) echo "eval_events.sh: unknown option $1" >&2; exit 2 ;;
+    *) names+=("$1"); shift ;;
+  esac
+done
+ninja -C "$build" src/app/karuta-ref tools/synth/karuta-synth >&2
+files=()
+if [ ${#names[@]} -gt 0 ]; then
+  for n in "${names[@]}"; do
+    f=samples/scenarios/$n.json
+    [ -f "$f" ] || f=samples/scenarios/holdout/$n.json
+    files+=("$f")
+  done
+else
+  files=(samples/scenarios/*.json)
+  [ $holdout = 1 ] && files+=(samples/scenarios/holdout/*.json)
+fi
+for fps in $fpss; do
+  res="$work/$fps/results.jsonl"
+  mkdir -p "$work/$fps"
+  : > "$res"
+  for f in "${files[@]}"; do
+    n=$(basename "$f" .json)
+    for s in "${skip[@]+"${skip[@]}"}"; do [ "$s" = "$n" ] && continue 2; done
+    d="$work/$fps/$n"
+    if [ ! -f "$d/video.mp4" ]; then
+      echo "== render $n @ $fps" >&2
+      "$build/tools/synth/karuta-synth" "$f" -o "$d" --fps "$fps" >&2
+    fi
+    echo "== analyze $n @ $fps" >&2
+    "$build/src/app/karuta-ref" analyze "$d/video.mp4" --match "$d/match.jsonl" --out "$d/out" 2>"$d/analyze.err" || true
+    if [ -f "$d/out/events.jsonl" ]; then
+      python3 tools/eval_events.py "$d" "$d/out" --karuta-ref "$build/src/app/karuta-ref" >> "$res"
+    else
+      echo "{\"scenario\":\"$n\",\"failed\":\"$(tr -d '"\n' < "$d/analyze.err" | cut -c1-200)\"}" >> "$res"
+    fi
+  done
+  python3 tools/eval_events_table.py "$res" --title "$fps fps"
+done

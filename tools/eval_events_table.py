@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+# eval_events_table.py RESULTS.jsonl [--title T] - markdown tables (scenarios, then
+# held-out scenarios) from tools/eval_events.py lines, with totals.
+# SPDX-License-Identifier: MIT
+import argparse
+import json
+
+
+def f(x, fmt="%.2f"):
+    return "-" if x is None else fmt % x
+
+
+def table(rows, title):
+    out = ["", "### " + title, "",
+           "| scenario | touches true/det/matched | precision | recall sweep | recall press | push-out | "
+           "timing median / p95 / worst ms | (frames) | readings same as truth | wrong, not flagged | flagged without need |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    tot = {"t": 0, "d": 0, "m": 0, "ns": 0, "hs": 0, "np": 0, "hp": 0, "pt": 0, "pm": 0, "r": 0, "s": 0,
+           "w": 0, "fl": 0, "errs": []}
+    frame_ms = None
+    for r in rows:
+        if "failed" in r:
+            out.append("| %s | analyze failed: %s |||||||||| " % (r["scenario"], r["failed"]))
+            continue
+        frame_ms = r["frame_ms"]
+        fr = lambda v: "-" if v is None else "%.2f" % (v / r["frame_ms"])
+        out.append("| %s | %d/%d/%d | %s | %s | %s | %d/%d | %s / %s / %s | %s / %s / %s | %d/%d | %d | %d |" % (
+            r["scenario"], r["touch_true"], r["touch_detected"], r["touch_matched"], f(r["precision"]),
+            f(r["recall_sweep"]), f(r["recall_press"]), r["push_matched"], r["push_true"],
+            f(r["median_ms"], "%.1f"), f(r["p95_ms"], "%.1f"), f(r["worst_ms"], "%.1f"),
+            fr(r["median_ms"]), fr(r["p95_ms"]), fr(r["worst_ms"]),
+            r["same"], r["readings"], r["wrong_unflagged"], r["flag_no_need"]))
+        tot["t"] += r["touch_true"]; tot["d"] += r["touch_detected"]; tot["m"] += r["touch_matched"]
+        tot["ns"] += r["n_sweep"]; tot["np"] += r["n_press"]
+        tot["hs"] += round((r["recall_sweep"] or 0) * r["n_sweep"])
+        tot["hp"] += round((r["recall_press"] or 0) * r["n_press"])
+        tot["pt"] += r["push_true"]; tot["pm"] += r["push_matched"]
+        tot["r"] += r["readings"]; tot["s"] += r["same"]; tot["w"] += r["wrong_unflagged"]
+        tot["fl"] += r["flag_no_need"]; tot["errs"] += r["err_ms"]
+    e = sorted(tot["errs"])
+    q = lambda p: e[min(len(e) - 1, int(round(p * (len(e) - 1))))] if e else None
+    fm = frame_ms or 1
+    out.append("| **all** | %d/%d/%d | %s | %s | %s | %d/%d | %s / %s / %s | %s / %s / %s | %d/%d | %d | %d |" % (
+        tot["t"], tot["d"], tot["m"], f(tot["m"] / tot["d"] if tot["d"] else None),
+        f(tot["hs"] / tot["ns"] if tot["ns"] else None), f(tot["hp"] / tot["np"] if tot["np"] else None),
+        tot["pm"], tot["pt"], f(q(0.5), "%.1f"), f(q(0.95), "%.1f"), f(e[-1] if e else None, "%.1f"),
+        f(q(0.5) / fm if e else None), f(q(0.95) / fm if e else None), f(e[-1] / fm if e else None),
+        tot["s"], tot["r"], tot["w"], tot["fl"]))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("results")
+    ap.add_argument("--title", default="")
+    a = ap.parse_args()
+    rows = [json.loads(l) for l in open(a.results) if l.strip()]
+    main_rows = [r for r in rows if not r.get("holdout")]
+    hold = [r for r in rows if r.get("holdout")]
+    lines = table(main_rows, a.title + " - scenarios")
+    if hold:
+        lines += table(hold, a.title + " - held-out scenarios")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
