@@ -2,7 +2,10 @@
  * noise, blur, rotation and corner error; joint assignment; ambiguity; bad input.
  * SPDX-License-Identifier: MIT                                                       */
 #include "../tools/eval_layout_patch.h"
+#include "kr_calib.h"
+#include "kr_media.h"
 #include "kr_recog.h"
+#include "kr_recog_scene.h"
 
 #include <CUnit/Basic.h>
 #include <stdio.h>
@@ -396,8 +399,101 @@ static void test_enrolled_model_roundtrip(void)
     kr_recog_model_destroy(back);
 }
 
-int main(void)
+/* ---- media: a layout read from a video file ------------------------------ */
+
+/* A 1280x720 clip of 6 cards (two laid edge to edge) on a plain mat at 1.2 px/mm, A at
+ * the bottom, with a matching calibration file: kr_recog_scene_read decodes, detects the
+ * outlines, maps them and reads the ids; the layout record names them. */
+static void test_scene_read_from_video(void)
 {
+    enum { W = 1280, H = 720, N = 6 };
+    const double k = 1.2, cx = 640, cy = 360;
+    const int    ids[N] = {8, 44, 45, 70, 99, 1};
+    const double pos[N][2] = {{-300, -51.5}, {-26, -134.5}, {26, -134.5}, {250, -217.5}, {-120, 51.5}, {300, 217.5}};
+    uint8_t     *grey = malloc((size_t)W * H), *bgr = malloc((size_t)W * H * 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(grey);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(bgr);
+    memset(grey, 70, (size_t)W * H);
+    unsigned seed = 31;
+    uint8_t  patch[PN];
+    for (int i = 0; i < N; i++) {
+        render(i % 2 ? ipag : ipam, ids[i], &seed, patch);
+        for (int py = 0; py < H; py++)
+            for (int px = 0; px < W; px++) {
+                double u = (px + 0.5 - cx) / k - pos[i][0], v = (cy - py - 0.5) / k - pos[i][1];
+                if (pos[i][1] > 0) {
+                    u = -u;
+                    v = -v;
+                }
+                int pu = (int)((u + 26) * 2), pv = (int)((36.5 - v) * 2);
+                if (pu >= 0 && pv >= 0 && pu < KR_RECOG_PATCH_W && pv < KR_RECOG_PATCH_H)
+                    grey[py * W + px] = patch[pv * KR_RECOG_PATCH_W + pu];
+            }
+    }
+    for (int i = 0; i < W * H; i++)
+        bgr[3 * i] = bgr[3 * i + 1] = bgr[3 * i + 2] = grey[i];
+    char dir[] = "/tmp/kr_test_recog_XXXXXX", video[64], calib[64];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(video, sizeof video, "%s/v.mp4", dir);
+    snprintf(calib, sizeof calib, "%s/c.json", dir);
+    kr_media_writer_t *wr = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_media_writer_create(video, W, H, 10, 1, 12, &wr), KR_OK);
+    kr_image_t img = {W, H, W * 3, 3, bgr};
+    for (int f = 0; f < 6; f++)
+        CU_ASSERT_EQUAL(kr_media_writer_write(wr, &img, f * 100000), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_media_writer_close(wr), KR_OK);
+    kr_media_writer_destroy(wr);
+    const double Hm[9] = {k, 0, cx, 0, -k, cy, 0, 0, 1}; /* mat mm -> px */
+    kr_calib_t  *c = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_calib_create_from_model(W, H, 1280, 1280, cx, cy, NULL, Hm, &c), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_calib_save(c, calib), KR_OK);
+    kr_calib_destroy(c);
+
+    kr_recog_config cfg;
+    kr_recog_config_default(&cfg);
+    kr_recog_scene sc;
+    char           err[512];
+    CU_ASSERT_EQUAL_FATAL(kr_recog_scene_read(video, 0.2, calib, fonts_model, &cfg, &sc, err, sizeof err), KR_OK);
+    CU_ASSERT_EQUAL(sc.n, N);
+    int found = 0;
+    for (int i = 0; i < sc.n; i++)
+        for (int j = 0; j < N; j++)
+            if (fabs(sc.cards[i].x_mm - pos[j][0]) < 2 && fabs(sc.cards[i].y_mm - pos[j][1]) < 2) {
+                found++;
+                CU_ASSERT_EQUAL(sc.cards[i].res.id, ids[j]);
+                CU_ASSERT_EQUAL(sc.cards[i].owner, pos[j][1] > 0 ? KR_RECOG_OWNER_B : KR_RECOG_OWNER_A);
+            }
+    CU_ASSERT_EQUAL(found, N);
+    char msg[512];
+    CU_ASSERT_EQUAL(kr_recog_layout_problem(sc.cards, sc.n, N, msg, sizeof msg), KR_OK);
+    CU_ASSERT_EQUAL(kr_recog_layout_problem(sc.cards, sc.n, 50, msg, sizeof msg), KR_ERR_INVALID);
+    CU_ASSERT_STRING_EQUAL(msg, "found 6 cards, expected 50");
+    /* The record: one line, sorted A before B, with the spec's fields. */
+    char   *buf = NULL;
+    size_t  len = 0;
+    FILE   *mf = open_memstream(&buf, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mf);
+    CU_ASSERT_EQUAL(kr_recog_layout_write(mf, sc.cards, sc.n, 0, 1), KR_OK);
+    fclose(mf);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "{\"type\":\"layout\",\"t_us\":0,\"cards\":[{\"card\":8,\"owner\":\"A\",\"row\":\"upper\",\"x_mm\":-300."));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"card\":1,\"owner\":\"B\",\"row\":\"lower\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"runner_up\":"));
+    CU_ASSERT_EQUAL(strchr(buf, '\n'), buf + len - 1);
+    free(buf);
+    kr_recog_scene_free(&sc);
+    /* A video that does not exist: refused with its name. */
+    CU_ASSERT_NOT_EQUAL(kr_recog_scene_read("/nonexistent/v.mp4", 0.2, calib, fonts_model, &cfg, &sc, err, sizeof err), KR_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "/nonexistent/v.mp4"));
+    remove(video);
+    remove(calib);
+    rmdir(dir);
+    free(grey);
+    free(bgr);
+}
+
+int main(int argc, char **argv)
+{
+    int media = argc > 0 && strstr(argv[0], "media") != NULL;
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 1;
     CU_pSuite s = CU_add_suite("recog", setup, teardown);
@@ -409,6 +505,8 @@ int main(void)
     CU_add_test(s, "blank_card_and_wrong_count_are_refused", test_blank_card_and_wrong_count_are_refused);
     CU_add_test(s, "read_layout_owner_row_position_cut_off", test_read_layout_owner_row_position_cut_off);
     CU_add_test(s, "enrolled_model_roundtrip", test_enrolled_model_roundtrip);
+    if (media)
+        CU_add_test(s, "scene_read_from_video", test_scene_read_from_video);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();
