@@ -39,6 +39,7 @@ struct kr_synth_render {
     uint8_t *tmp;               /* sample buffer (canvas sized) */
     uint16_t *acc;              /* accumulator (canvas sized) */
     uint8_t *mask;              /* 1-channel shadow mask (canvas sized) */
+    uint8_t *mask2;             /* 1-channel hand mask, sharp (canvas sized) */
     uint8_t *frame;             /* w*h*3 */
     uint16_t *vig;              /* w*h*3, Q12: vignetting x white balance */
     int8_t *noise;              /* w*h*3 + NOISE_PAD */
@@ -415,8 +416,8 @@ static void fill(kr_image_t *im, polys *p, int ox, int oy, const double bgr[3])
 
 static void scale3(const double *a, double k, double *o) { for (int i = 0; i < 3; i++) o[i] = a[i] * k; }
 
-static void draw_hand(const kr_synth_t *s, kr_synth_render *r, const kr_synth_hand *hd, double t,
-                      kr_image_t *im, int ox, int oy)
+static void draw_hand_flat(const kr_synth_t *s, kr_synth_render *r, const kr_synth_hand *hd, double t,
+                           kr_image_t *im, int ox, int oy)
 {
     hand_geo g;
     setup_geo(s, r, hd, t, &g);
@@ -459,6 +460,62 @@ static void draw_hand(const kr_synth_t *s, kr_synth_render *r, const kr_synth_ha
         double tu = 96 + (f_len[f] - 13) * cos(f_ang[f]), tv = fb_v[f] + (f_len[f] - 13) * sin(f_ang[f]);
         finger_poly(&g, &p, tu, tv, f_ang[f], 10.5, f_wid[f] * 0.3, f_wid[f] * 0.28, 0);
         fill(im, &p, ox, oy, nail);
+    }
+}
+
+/* Hand with rounded shading: the flat-coloured model, then every pixel of the hand and
+ * arm darkened by how close it is to the silhouette's edge (a blurred silhouette), so
+ * fingers and forearm look round rather than cut out of paper. */
+static void draw_hand(const kr_synth_t *s, kr_synth_render *r, const kr_synth_hand *hd, double t,
+                      kr_image_t *im, int ox, int oy)
+{
+    draw_hand_flat(s, r, hd, t, im, ox, oy);
+    hand_geo g;
+    setup_geo(s, r, hd, t, &g);
+    polys p = {r->poly_xy, r->poly_n, 0, 0}, q = {r->poly_xy + 2 * 400, r->poly_n + 40, 0, 0};
+    arm_polys(&g, hd->shoulder, &p, &q, 0);
+    palm_poly(&g, &p, 0);
+    finger_poly(&g, &p, 36, 34, 0.42, 66, 13, 10, 0);
+    for (int f = 0; f < 4; f++)
+        finger_poly(&g, &p, 96, fb_v[f], f_ang[f], f_len[f], f_wid[f] / 2, f_wid[f] / 2 * 0.85, 0);
+    double bx0 = 1e9, by0 = 1e9, bx1 = -1e9, by1 = -1e9;
+    for (int i = 0; i < p.np; i++) {
+        bx0 = fmin(bx0, p.xy[2 * i]); bx1 = fmax(bx1, p.xy[2 * i]);
+        by0 = fmin(by0, p.xy[2 * i + 1]); by1 = fmax(by1, p.xy[2 * i + 1]);
+    }
+    for (int i = 0; i < q.np; i++) {
+        bx0 = fmin(bx0, q.xy[2 * i]); bx1 = fmax(bx1, q.xy[2 * i]);
+        by0 = fmin(by0, q.xy[2 * i + 1]); by1 = fmax(by1, q.xy[2 * i + 1]);
+    }
+    int X0 = (int)floor(bx0) - 2 - ox, X1 = (int)ceil(bx1) + 2 - ox;
+    int Y0 = (int)floor(by0) - 2 - oy, Y1 = (int)ceil(by1) + 2 - oy;
+    if (X0 < 0) X0 = 0;
+    if (Y0 < 0) Y0 = 0;
+    if (X1 > im->w) X1 = im->w;
+    if (Y1 > im->h) Y1 = im->h;
+    if (X1 <= X0 || Y1 <= Y0)
+        return;
+    int mw = X1 - X0, mh = Y1 - Y0;
+    kr_image_t sharp = {mw, mh, mw, 1, r->mask2}, soft = {mw, mh, mw, 1, r->mask};
+    memset(r->mask2, 0, (size_t)mw * mh);
+    uint8_t white[3] = {255, 255, 255};
+    kr_cv_synth_fill_polys(&sharp, p.xy, p.cnt, p.n, ox + X0, oy + Y0, white);
+    kr_cv_synth_fill_polys(&sharp, q.xy, q.cnt, q.n, ox + X0, oy + Y0, white);
+    memcpy(r->mask, r->mask2, (size_t)mw * mh);
+    kr_cv_synth_blur(&soft, 3.5 * r->ppm * g.s);
+    for (int y = 0; y < mh; y++) {
+        uint8_t *row = im->px + (size_t)(Y0 + y) * im->stride + (size_t)X0 * 3;
+        const uint8_t *a = r->mask2 + (size_t)y * mw, *b = r->mask + (size_t)y * mw;
+        for (int x = 0; x < mw; x++) {
+            if (!a[x])
+                continue;
+            /* f = 0.70 at the very edge .. 1.0 well inside (b >= ~200) */
+            int f = 180 + (b[x] > 200 ? 76 : (b[x] * 76) / 200);       /* /256 */
+            int k = 256 - ((256 - f) * a[x]) / 255;
+            row[3 * x] = (uint8_t)((row[3 * x] * k) >> 8);
+            row[3 * x + 1] = (uint8_t)((row[3 * x + 1] * k) >> 8);
+            row[3 * x + 2] = (uint8_t)((row[3 * x + 2] * k) >> 8);
+        }
     }
 }
 
@@ -656,6 +713,7 @@ kr_status kr_synth_render_init(kr_synth_t *s, char *err, size_t errlen)
     r->tmp = malloc(cn * 3);
     r->acc = malloc(cn * 3 * sizeof(uint16_t));
     r->mask = malloc(cn);
+    r->mask2 = malloc(cn);
     r->frame = malloc((size_t)s->w * s->h * 3);
     r->vig = malloc((size_t)s->w * s->h * 3 * sizeof(uint16_t));
     r->noise = malloc((size_t)s->w * s->h * 3 + NOISE_PAD);
@@ -664,7 +722,7 @@ kr_status kr_synth_render_init(kr_synth_t *s, char *err, size_t errlen)
     mx = malloc(sizeof(float) * (size_t)s->w * s->h);
     my = malloc(sizeof(float) * (size_t)s->w * s->h);
     cov = malloc((size_t)(KR_CARD_W * 4 * r->ppm + 8) * (size_t)(KR_CARD_H * 4 * r->ppm + 8));
-    if (!r->tatami || !r->stat || !r->work || !r->tmp || !r->acc || !r->mask || !r->frame || !r->vig ||
+    if (!r->tatami || !r->stat || !r->work || !r->tmp || !r->acc || !r->mask || !r->mask2 || !r->frame || !r->vig ||
         !r->noise || !r->poly_xy || !r->poly_n || !mx || !my || !cov)
         goto fail;
     /* camera maps: every image px -> canvas px */
@@ -722,7 +780,7 @@ void kr_synth_render_free(kr_synth_render *r)
 {
     if (!r)
         return;
-    free(r->tatami); free(r->stat); free(r->work); free(r->tmp); free(r->acc); free(r->mask);
+    free(r->tatami); free(r->stat); free(r->work); free(r->tmp); free(r->acc); free(r->mask); free(r->mask2);
     free(r->frame); free(r->vig); free(r->noise); free(r->poly_xy); free(r->poly_n);
     for (int i = 0; i <= 100; i++)
         free(r->cards[i].bgra);
@@ -898,8 +956,12 @@ kr_status kr_synth_render_do(kr_synth_t *s, int frame, kr_image_t *out)
                     hz[j] = p3[2];
                     order[j] = obj[i].id;
                 }
-            for (int j = 0; j < nh; j++)
-                draw_hand(s, r, &s->hands[order[j]], tk, &roi, b.x0, b.y0);
+            for (int j = 0; j < nh; j++) {
+                if (n > 2) /* fast motion blurs the rounded shading away: skip it */
+                    draw_hand_flat(s, r, &s->hands[order[j]], tk, &roi, b.x0, b.y0);
+                else
+                    draw_hand(s, r, &s->hands[order[j]], tk, &roi, b.x0, b.y0);
+            }
             if (n > 1) {
                 accumulate(r->acc, r->tmp, (size_t)bh * bstride);
             }

@@ -454,6 +454,10 @@ kr_status kr_synth_scenario_parse(kr_synth_t *s, const char *path, const kr_synt
     }
     lk->card_bgr[0] = 212; lk->card_bgr[1] = 232; lk->card_bgr[2] = 240;
     lk->border_bgr[0] = 50; lk->border_bgr[1] = 78; lk->border_bgr[2] = 40;
+    if ((v = cJSON_GetObjectItemCaseSensitive(jl, "card")) && !colour(v, lk->card_bgr))
+        FAIL("%s: look.card: need [b,g,r]", fn);
+    if ((v = cJSON_GetObjectItemCaseSensitive(jl, "card_border")) && !colour(v, lk->border_bgr))
+        FAIL("%s: look.card_border: need [b,g,r]", fn);
 
     /* readings (cards first, for the layout's exclusions) */
     const cJSON *jr = cJSON_GetObjectItemCaseSensitive(root, "readings");
