@@ -33,8 +33,8 @@ typedef struct kr_frame {
     int64_t gap_us;  /* (t_us - previous frame's t_us) - frame period when that interval
                         exceeds 1.5 periods, else 0; 0 on the first frame after open or seek.
                         The period is the median of the last 9 intervals (for the first
-                        interval: twice the nominal period), so variable-rate footage is judged by its local
-                        rate. Lets callers flag dropped/missing frames. */
+                        interval: twice the nominal period), so variable-rate footage is
+                        judged by its local rate. Lets callers flag dropped/missing frames. */
 } kr_frame_t;
 
 /* Gap detector shared by the reader and kr_capture: feed each frame's t_us and get
@@ -63,7 +63,8 @@ typedef struct kr_media_info {
     int     out_w, out_h, out_channels; /* what kr_frame_t.img will be (after configuration) */
 } kr_media_info_t;
 
-/* Reader options. Defaults (kr_media_reader_config_default): BGR, source size, auto threads. */
+/* Reader options. Defaults (kr_media_reader_config_default): BGR, source size, auto
+ * threads, stop at damage, full-quality decoding. */
 typedef struct kr_media_reader_config {
     int gray;    /* 1: output 1-channel GRAY8 (the luma plane; zero-copy when not
                     scaling and the source is planar YUV), 0: 3-channel BGR. Default 0 */
