@@ -109,6 +109,50 @@ static int read_layout_file(const char *path, int *ids, double (*xy)[2], int max
     return n;
 }
 
+/* A mislabelled card or a bad outline would poison the model silently: rank each
+ * enrolled card's label among the default font model's scores and warn (one line) about
+ * those ranked below 5th. Real brush-written sets rank lower than printed ones, so this
+ * only warns. */
+static void check_labels(const kr_recog_scene *sc, const int *ids, const int *which, int n)
+{
+    enum { NID = KR_RECOG_MAX_ID + 1 };
+    kr_recog_model_t *fm = NULL;
+    char              err[256];
+    if (kr_recog_model_load(kr_recog_default_model(), &fm, err, sizeof err) != KR_OK)
+        return;
+    kr_recog_feat   *feat = malloc(sizeof *feat * (size_t)n);
+    kr_recog_result *res = malloc(sizeof *res * (size_t)n);
+    double          *sc_ = malloc(sizeof *sc_ * (size_t)n * NID);
+    kr_recog_config  cfg;
+    kr_recog_config_default(&cfg);
+    if (feat && res && sc_) {
+        for (int k = 0; k < n; k++)
+            feat[k] = sc->cards[which[k]].feat;
+        if (kr_recog_identify(fm, &cfg, feat, n, res, sc_) == KR_OK) {
+            char msg[1024] = "";
+            int  bad = 0;
+            for (int k = 0; k < n; k++) {
+                const double *row = sc_ + (size_t)k * NID;
+                int           rank = 1;
+                for (int id = 1; id <= KR_RECOG_MAX_ID; id++)
+                    rank += id != ids[k] && row[id] > row[ids[k]];
+                if (rank > 5) {
+                    size_t used = strlen(msg);
+                    snprintf(msg + used, sizeof msg - used, "%scard %d at (%.0f, %.0f) mm ranks %d", bad++ ? "; " : "",
+                             ids[k], sc->cards[which[k]].x_mm, sc->cards[which[k]].y_mm, rank);
+                }
+            }
+            if (bad)
+                kr_log(KR_LOG_WARN, "enroll: %d card(s) do not look like their label in %s: %s (check the "
+                       "layout file; ignore for brush-written sets)", bad, kr_recog_default_model(), msg);
+        }
+    }
+    free(feat);
+    free(res);
+    free(sc_);
+    kr_recog_model_destroy(fm);
+}
+
 int kr_cmd_enroll(int argc, char **argv)
 {
     const char *video = NULL, *out = NULL, *calib_path = NULL, *layout_path = NULL, *append = NULL;
@@ -175,8 +219,12 @@ int kr_cmd_enroll(int argc, char **argv)
     char        source[96];
     snprintf(source, sizeof source, "enroll:%.60s@%.1fs", base ? base + 1 : video, sc.t_us / 1e6);
     int *used = calloc((size_t)(sc.n ? sc.n : 1), sizeof *used);
-    if (!used)
+    int *which = calloc((size_t)n, sizeof *which); /* scene card of layout entry k */
+    if (!used || !which) {
+        free(used);
+        free(which);
         goto fail;
+    }
     for (int k = 0; k < n; k++) {
         int    best = -1;
         double bd = 1e300;
@@ -203,14 +251,19 @@ int kr_cmd_enroll(int argc, char **argv)
             kr_log(KR_LOG_ERROR, "enroll: %s: card %d at (%.0f, %.0f) mm: %s (%s at %.2f s)", layout_path,
                    ids[k], xy[k][0], xy[k][1], why, video, sc.t_us / 1e6);
             free(used);
+            free(which);
             goto fail;
         }
         used[best] = 1;
+        which[k] = best;
         if (kr_recog_model_add_feat(m, ids[k], source, &c->feat) != KR_OK) {
             free(used);
+            free(which);
             goto fail;
         }
     }
+    check_labels(&sc, ids, which, n);
+    free(which);
     int extra = 0;
     for (int i = 0; i < sc.n; i++)
         extra += !used[i];
