@@ -279,7 +279,11 @@ static kr_status make_sws(kr_media_reader_t *r, struct SwsContext **ctx, int key
     if (dfmt == AV_PIX_FMT_BGR24) {
         /* colour matrix and range from the stream (BT.709 for HD, full range for yuvj) */
         const AVFrame *f = r->frame;
-        int spc = f->colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : SWS_CS_ITU601;
+        /* untagged video: BT.709 above SD heights, as players and GStreamer assume */
+        int spc = f->colorspace == AVCOL_SPC_BT709 ||
+                          (f->colorspace == AVCOL_SPC_UNSPECIFIED && f->height > 576)
+                      ? SWS_CS_ITU709
+                      : SWS_CS_ITU601;
         int full = f->color_range == AVCOL_RANGE_JPEG || f->format == AV_PIX_FMT_YUVJ420P ||
                    f->format == AV_PIX_FMT_YUVJ422P || f->format == AV_PIX_FMT_YUVJ444P;
         sws_setColorspaceDetails(*ctx, sws_getCoefficients(spc), full, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0,
