@@ -797,6 +797,11 @@ static void test_video_still_moving_outside(void)
     CU_ASSERT_EQUAL(kr_calib_create_from_video(NULL, &vc, path[1], &est, NULL, NULL), KR_ERR_INVALID);
     CU_ASSERT_PTR_NULL(est);
     CU_ASSERT(strstr(kr_calib_error(), "moving scene") != NULL);
+    /* no time given: other moments are tried, all moving here */
+    vc.at_us = -1;
+    CU_ASSERT_EQUAL(kr_calib_create_from_video(NULL, &vc, path[1], &est, NULL, NULL), KR_ERR_INVALID);
+    CU_ASSERT(strstr(kr_calib_error(), "moving scene") != NULL);
+    CU_ASSERT(strstr(kr_calib_error(), "also moving") != NULL);
     vc.at_us = 5000000;
     CU_ASSERT_EQUAL(kr_calib_create_from_video(NULL, &vc, path[0], &est, NULL, NULL), KR_ERR_INVALID);
     CU_ASSERT(strstr(kr_calib_error(), "outside the video") != NULL);

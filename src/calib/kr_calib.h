@@ -142,7 +142,8 @@ kr_status kr_calib_create_from_model(int img_w, int img_h, double fx, double fy,
  * kr_calib_error() naming the file and time: unreadable video, --at outside the video,
  * moving scene, and everything kr_calib_create_from_frame refuses. */
 typedef struct kr_calib_video_config {
-    int64_t at_us;       /* centre time, us; < 0: default 2 s, or the middle of shorter videos */
+    int64_t at_us;       /* centre time, us; < 0: default 2 s (the middle of videos shorter
+                            than 4 s), and if the scene moves there 1, 0.5, 4, 8, 16 s */
     int     frames;      /* frames combined, 1..9; default 5 */
     int64_t span_us;     /* time they cover, us; default 800000 */
     double  max_moving;  /* share of pixels allowed to change between the first and last

@@ -34,9 +34,9 @@ static double changed_share(const uint8_t *a, const uint8_t *b, int w, int h)
     return n ? (double)changed / n : 0;
 }
 
-kr_status kr_calib_create_from_video(const kr_calib_config *cfg, const kr_calib_video_config *vcfg_in,
-                                     const char *path, kr_calib_t **out, kr_image_t *frame,
-                                     uint8_t **frame_px)
+static kr_status from_video_at(const kr_calib_config *cfg, const kr_calib_video_config *vcfg_in,
+                               const char *path, kr_calib_t **out, kr_image_t *frame,
+                               uint8_t **frame_px, int *moving /* out: 1 moving scene, 2 outside the video */)
 {
     kr_calib_video_config vc;
     kr_media_reader_t *r = NULL;
@@ -69,6 +69,7 @@ kr_status kr_calib_create_from_video(const kr_calib_config *cfg, const kr_calib_
     if (at < 0)
         at = (info.duration_us > 0 && info.duration_us < 4000000) ? info.duration_us / 2 : 2000000;
     if (info.duration_us > 0 && at > info.duration_us) {
+        *moving = 2;
         kr_calib_set_error("%s: --at %.2f s is outside the video (it lasts %.2f s)", path, at / 1e6,
                            info.duration_us / 1e6);
         st = KR_ERR_INVALID;
@@ -115,6 +116,7 @@ kr_status kr_calib_create_from_video(const kr_calib_config *cfg, const kr_calib_
         times[got++] = f.t_us;
     }
     if (got == 0) {
+        *moving = 2;
         kr_calib_set_error("%s: --at %.2f s is outside the video (no frame there)", path, at / 1e6);
         st = KR_ERR_INVALID;
         goto fail;
@@ -124,6 +126,7 @@ kr_status kr_calib_create_from_video(const kr_calib_config *cfg, const kr_calib_
     if (got > 1) {
         double share = changed_share(buf[0], buf[got - 1], w, h);
         if (share > vc.max_moving) {
+            *moving = 1;
             kr_calib_set_error("%s: moving scene: %.1f%% of the picture changes between %.2f s and "
                                "%.2f s; choose a still moment with --at", path, 100 * share,
                                times[0] / 1e6, times[got - 1] / 1e6);
@@ -171,4 +174,33 @@ fail:
     free(med);
     kr_media_reader_destroy(r);
     return st;
+}
+
+kr_status kr_calib_create_from_video(const kr_calib_config *cfg, const kr_calib_video_config *vcfg,
+                                     const char *path, kr_calib_t **out, kr_image_t *frame,
+                                     uint8_t **frame_px)
+{
+    kr_calib_video_config vc;
+    if (vcfg)
+        vc = *vcfg;
+    else
+        kr_calib_video_config_default(&vc);
+    int moving = 0;
+    if (vc.at_us >= 0)
+        return from_video_at(cfg, &vc, path, out, frame, frame_px, &moving);
+    /* no time given: the default moment, then others while the scene moves there */
+    static const int64_t tries[] = {-1, 1000000, 500000, 4000000, 8000000, 16000000};
+    char first[320] = "";
+    kr_status st = KR_ERR_INVALID;
+    for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
+        vc.at_us = tries[i];
+        moving = 0;
+        st = from_video_at(cfg, &vc, path, out, frame, frame_px, &moving);
+        if (st == KR_OK || (i == 0 && moving != 1) || (i > 0 && !moving))
+            return st;
+        if (i == 0)
+            snprintf(first, sizeof first, "%s", kr_calib_error());
+    }
+    kr_calib_set_error("%s; also moving or past the end at 0.5, 1, 4, 8 and 16 s", first);
+    return KR_ERR_INVALID;
 }
