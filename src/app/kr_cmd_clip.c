@@ -355,6 +355,17 @@ static void mark_card(const clip_draw *d, kr_image_t *img, const clip_event *e, 
     kr_cv_draw_polyline(img, xy, 4, 1, c, d->text_px >= 24 ? 4 : 2);
 }
 
+/* Contacts on their cards (drawn before the contact-sheet snapshot, so the sheet
+ * shows them too): each contact for SHOW_US from its time. */
+static void draw_card_marks(const clip_draw *d, kr_image_t *img, int64_t t_us, int64_t prev_us)
+{
+    for (size_t i = 0; i < d->n_ev; i++) {
+        const clip_event *e = &d->ev[i];
+        if (e->t_us <= t_us && e->t_us > t_us - SHOW_US)
+            mark_card(d, img, e, e->t_us > prev_us);
+    }
+}
+
 /* Built-in overlays: time code, contact markers and labels, timeline. prev_us: the
  * previous frame's time (contacts in (prev, t] are flashed on this frame). */
 static void draw_builtin(const clip_draw *d, kr_image_t *img, int64_t t_us, int64_t prev_us, int64_t index)
@@ -364,12 +375,12 @@ static void draw_builtin(const clip_draw *d, kr_image_t *img, int64_t t_us, int6
     int pad = (int)(d->text_px * 0.6);
     snprintf(buf, sizeof buf, "%.3f s  frame %lld  (%+.0f ms)", (double)t_us / 1e6, (long long)index,
              (double)(t_us - d->at_us) / 1e3);
-    kr_cv_draw_text(img, buf, pad, pad, d->text_px, C_WHITE, th, C_BLACK, 0.6);
+    kr_cv_draw_text(img, buf, pad, pad, d->text_px, C_WHITE, th, C_BLACK, 0.85);
     if (d->o->slow > 1) {
         snprintf(buf, sizeof buf, "slow x%d", d->o->slow);
         int tw = 0, tht = 0;
         kr_cv_text_size(buf, d->text_px, th, &tw, &tht);
-        kr_cv_draw_text(img, buf, img->w - tw - pad, pad, d->text_px, C_WHITE, th, C_BLACK, 0.6);
+        kr_cv_draw_text(img, buf, img->w - tw - pad, pad, d->text_px, C_WHITE, th, C_BLACK, 0.85);
     }
     /* contacts: flash the frame that first shows one, label each for SHOW_US */
     int line = 0;
@@ -381,7 +392,6 @@ static void draw_builtin(const clip_draw *d, kr_image_t *img, int64_t t_us, int6
         if (e->t_us > t_us || e->t_us <= t_us - SHOW_US)
             continue;
         const uint8_t *c = event_color(e);
-        mark_card(d, img, e, e->t_us > prev_us);
         if (e->t_us > prev_us) { /* first frame at or after the contact */
             int b = (int)(d->text_px * 0.25) + 2;
             kr_cv_draw_rect_fill(img, 0, 0, img->w, b, c, 1.0);
@@ -651,6 +661,7 @@ int kr_cmd_clip(int argc, char **argv)
                        (double)f.t_us / 1e6);
                 goto fail;
             }
+        draw_card_marks(&d, &img, f.t_us, prev_us);
         /* only frames that can still be among the 4 before --at are shrunk (VFR margin) */
         if (f.t_us >= at_us || at_us - f.t_us <= (int64_t)(8 * 1e6 / info.fps))
             sheet_offer(&sheet, &img, f.t_us, prev_us, at_us);
