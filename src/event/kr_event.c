@@ -41,6 +41,8 @@ typedef struct card_state {
     int     id, territory;   /* 0 A, 1 B */
     int     was_moving, was_out, was_lost;
     int64_t still_t;         /* last frame it was seen, uncovered, at rest */
+    int     was_displaced;
+    double  rest0_x, rest0_y; /* rest centre before the current displacement */
     int     last_toucher;    /* -1 none */
     double  px, py;          /* previous centre */
     int64_t pt;
@@ -301,6 +303,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             cs->py = fr->cards[k].y_mm;
             cs->pt = fr->t_us;
             cs->still_t = fr->t_us;
+            cs->rest0_x = fr->cards[k].rest_x_mm;
+            cs->rest0_y = fr->cards[k].rest_y_mm;
             cs->cp[0].rest_t = cs->cp[1].rest_t = -1;
             cs->cp[0].away_t = cs->cp[1].away_t = -1;
         }
@@ -350,8 +354,43 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             cs->vx = (c->x_mm - cs->px) / cdt;
             cs->vy = (c->y_mm - cs->py) / cdt;
         }
-        if (c->moving)
+        /* in motion: just started, or displaced and still travelling (a card that left its
+         * footprint keeps `moving` set until the background absorbs the bare spot) */
+        if ((c->moving && !c->displaced) ||
+            (c->displaced && !c->lost && !c->out_of_field && sqrt(sqr(cs->vx) + sqr(cs->vy)) > 40))
             any_moving = 1;
+        /* send / rearrange: a displaced card has come to rest again somewhere else */
+        if (cs->was_displaced && !c->displaced && !c->lost) {
+            int terr = c->rest_y_mm > 0;
+            double moved = sqrt(sqr(c->rest_x_mm - cs->rest0_x) + sqr(c->rest_y_mm - cs->rest0_y));
+            if (terr != cs->territory && fabs(c->rest_y_mm) < KR_TRACK_FIELD_HALF_H_MM &&
+                fabs(c->rest_x_mm) < KR_TRACK_FIELD_HALF_W_MM) {
+                kr_event_obs *o = emit(ev, KR_REC_SEND, fr->t_us);
+                if (o) {
+                    o->rec.player = cs->territory ? KR_SIDE_B : KR_SIDE_A;
+                    o->rec.card = c->id;
+                    o->rec.confidence = 0.9;
+                    o->rec.t_err_us = 100000;
+                }
+                cs->territory = terr;
+            } else if (terr == cs->territory && moved > 15 && fabs(c->rest_x_mm) < KR_TRACK_FIELD_HALF_W_MM) {
+                kr_event_obs *o = emit(ev, KR_REC_REARRANGE, fr->t_us);
+                if (o) {
+                    o->rec.player = cs->territory ? KR_SIDE_B : KR_SIDE_A;
+                    o->rec.card = c->id;
+                    o->rec.has_pos = true;
+                    o->rec.x_mm = c->rest_x_mm;
+                    o->rec.y_mm = c->rest_y_mm;
+                    o->rec.confidence = 0.9;
+                    o->rec.t_err_us = 100000;
+                }
+            }
+        }
+        if (!c->displaced) {
+            cs->rest0_x = c->rest_x_mm;
+            cs->rest0_y = c->rest_y_mm;
+        }
+        cs->was_displaced = c->displaced;
         int newly_moving = (c->moving || c->displaced) && !cs->was_moving && !cs->was_out;
         for (int p = 0; p < 2; p++) {
             const kr_track_hand *h = &fr->hands[p];
@@ -399,7 +438,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * the outline (interpolated crossing = contact), or it already covered it. Two
              * candidates (a hover above a sweep): the faster hand pushes. */
             int64_t lo = cs->still_t, hi = fr->t_us;
-            int bp = -1, ncand = 0;
+            int bp = -1, ncand = 0, bdirect = 0;
             int64_t bt = -1, berr = 0;
             double bscore = -1e30;
             for (int p = 0; p < 2; p++) {
@@ -424,6 +463,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 if (score > bscore) {
                     bscore = score;
                     bp = p;
+                    bdirect = (tc >= lo - 2 * dt && tc <= hi) || c->hand_cover[p] > 0.05 ||
+                              (s->n > 0 && s->sd[s->n > 1 ? 1 : 0] <= cfg->touch_margin_mm);
                     if (tc >= lo - 2 * dt && tc <= hi) {
                         bt = tc; /* still_t may lag: a small shift does not show */
                         berr = err;
@@ -440,7 +481,9 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 conf = 0.6;
             else if (hi - lo > 3 * dt)
                 conf = 0.8;
-            if (bp >= 0 && !cs->cp[bp].contact)
+            /* moved with no hand on it (its path never entered, nothing covers it): knocked
+             * by another card; the hand that sent that card is blamed for a push-out only */
+            if (bp >= 0 && !cs->cp[bp].contact && bdirect)
                 touch(ev, fr, k, bp, bt, berr, conf, 1);
             else if (bp >= 0)
                 cs->last_toucher = bp;
@@ -498,7 +541,18 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
     ev->was_contact = fr->hand_contact;
     /* settle: something was played, hands out of the field, cards still */
     if (ev->in_play && ev->played) {
-        int quiet = !ev->in_field[0] && !ev->in_field[1] && !any_moving;
+        /* a hand still at its guard near the line counts as back */
+        int quiet = !any_moving;
+        for (int p = 0; p < 2; p++) {
+            double s3 = 0;
+            if (ev->lpresent[p][0] && ev->lpresent[p][3] && ev->lt[p][0] > ev->lt[p][3])
+                s3 = sqrt(sqr(ev->lx[p][0] - ev->lx[p][3]) + sqr(ev->ly[p][0] - ev->ly[p][3])) /
+                     ((ev->lt[p][0] - ev->lt[p][3]) / 1e6);
+            if (ev->in_field[p] && s3 > 120)
+                quiet = 0;
+            if (ev->in_field[p] && fabs(fr->hands[p].lead_y_mm) < KR_TRACK_FIELD_HALF_H_MM - 90)
+                quiet = 0; /* deep in the field, even if still (a press) */
+        }
         if (quiet) {
             if (ev->quiet_t < 0)
                 ev->quiet_t = fr->t_us;
