@@ -5,6 +5,7 @@
 #include "kr_app.h"
 #include "kr_calib.h"
 #include "kr_core.h"
+#include "kr_cv.h"
 #include "kr_recog.h"
 #include "kr_recog_scene.h"
 
@@ -16,7 +17,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: karuta-ref layout VIDEO [--at SECONDS] [--calib CALIB.json] [--model MODEL.krm]\n"
-            "                         [--cards N] [--force] -o LAYOUT.jsonl\n"
+            "                         [--cards N] [--force] [--overlay FILE.png] -o LAYOUT.jsonl\n"
             "  Reads the card layout at SECONDS (default 2, or the middle of a shorter video) of\n"
             "  the memorisation period (a median of a few frames when calibrating from the video)\n"
             "  and writes one `layout` record (karuta-match/1) with, per card, its id, owner,\n"
@@ -26,9 +27,44 @@ static void usage(FILE *f)
             "  --cards N  expected number of cards (default 50; 0 = any)\n"
             "  --force    write the layout even when cards are ambiguous (they are marked\n"
             "             \"confirm\":true for a person to check); other problems still fail\n"
+            "  --overlay  also write the frame with every card's outline and id (green: sure,\n"
+            "             orange: confirm, shows id?runner-up; red: refused) - written even\n"
+            "             when the layout is refused, to show a person which cards\n"
             "Exit: 0 written, 1 bad input (wrong count, face-down, cut-off or look-alike cards:\n"
             "the message says which), 2 usage.\n",
             kr_recog_default_model());
+}
+
+/* The frame with each card's outline and id, for a person to check (--overlay). */
+static void write_overlay(const char *path, kr_recog_scene *sc)
+{
+    static const uint8_t green[3] = {60, 200, 60}, orange[3] = {0, 150, 255}, red[3] = {40, 40, 230};
+    static const uint8_t black[3] = {0, 0, 0};
+    for (int i = 0; i < sc->n; i++) {
+        const kr_recog_layout_card *c = &sc->cards[i];
+        int ok = c->res.verdict == KR_RECOG_OK && !c->cut_off && !c->landscape && c->row;
+        const uint8_t *col = ok ? green : c->res.verdict == KR_RECOG_AMBIGUOUS ? orange : red;
+        double xy[8], cx = 0, cy = 0;
+        for (int k = 0; k < 4; k++) {
+            xy[2 * k] = c->corners_px[k][0];
+            xy[2 * k + 1] = c->corners_px[k][1];
+            cx += xy[2 * k] / 4;
+            cy += xy[2 * k + 1] / 4;
+        }
+        kr_cv_draw_polyline(&sc->frame, xy, 4, 1, col, 2);
+        char label[32];
+        if (c->res.verdict == KR_RECOG_BLANK)
+            snprintf(label, sizeof label, "blank");
+        else if (c->res.verdict == KR_RECOG_AMBIGUOUS)
+            snprintf(label, sizeof label, "%d?%d", c->res.id, c->res.runner_up);
+        else
+            snprintf(label, sizeof label, "%d", c->res.id);
+        int tw = 0, th = 0;
+        kr_cv_text_size(label, 14, 1, &tw, &th);
+        kr_cv_draw_text(&sc->frame, label, (int)(cx - tw / 2.0), (int)(cy - th / 2.0), 14, black, 1, col, 0.8);
+    }
+    if (kr_cv_write_image(path, &sc->frame) != KR_OK)
+        kr_log(KR_LOG_WARN, "layout: --overlay %s: cannot write", path);
 }
 
 /* 0 when s is a number in [lo, hi]. */
@@ -44,7 +80,7 @@ static int parse_num(const char *s, double lo, double hi, double *out)
 
 int kr_cmd_layout(int argc, char **argv)
 {
-    const char *video = NULL, *out = NULL, *calib_path = NULL, *model_path = NULL;
+    const char *video = NULL, *out = NULL, *calib_path = NULL, *model_path = NULL, *overlay = NULL;
     double      at_s = -1;
     int         expected = 50, force = 0;
     for (int i = 1; i < argc; i++) {
@@ -70,6 +106,8 @@ int kr_cmd_layout(int argc, char **argv)
                 return 2;
             }
             expected = (int)v;
+        } else if (!strcmp(a, "--overlay") && i + 1 < argc) {
+            overlay = argv[++i];
         } else if (!strcmp(a, "--force")) {
             force = 1;
         } else if (a[0] == '-' && a[1]) {
@@ -103,6 +141,8 @@ int kr_cmd_layout(int argc, char **argv)
         return 1;
     }
     kr_recog_model_destroy(m);
+    if (overlay)
+        write_overlay(overlay, &sc);
     kr_status s = kr_recog_layout_problem(sc.cards, sc.n, expected, msg, sizeof msg);
     if (s != KR_OK) {
         /* Only look-alikes may be forced through. */
