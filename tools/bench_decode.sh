@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tools/bench_decode.sh VIDEO [BUILD_DIR]
 #   Times `ffmpeg -i VIDEO -f null -` against the decode-only loop through
-#   kr_media_reader (bench_decode: BGR, BGR at 640 px wide, GRAY8, GRAY8 at 640 px)
+#   kr_media_reader (bench_decode: BGR, BGR at 640 px wide (also without deblocking:
+#   --fast), GRAY8, GRAY8 at 640 px)
 #   and prints wall and CPU (user+sys) seconds, best of 3 runs each, with the ratio
 #   to ffmpeg's.
 #   CPU time is the steadier figure when other jobs share the machine.
@@ -26,7 +27,7 @@ best() { # prints "best_wall best_cpu" over 3 runs of "$@"
 
 read -r fw fc < <(best ffmpeg -nostdin -v error -i "$video" -f null -)
 printf "%-32s wall %7.2f s (x%.2f)   cpu %7.2f s (x%.2f)\n" "ffmpeg -i F -f null -" "$fw" 1 "$fc" 1
-for opts in "" "--width 640" "--gray" "--gray --width 640"; do
+for opts in "" "--width 640" "--width 640 --fast" "--gray" "--gray --width 640"; do
   # shellcheck disable=SC2086
   read -r w c < <(best "$bench" "$video" $opts)
   printf "%-32s wall %7.2f s (x%.2f)   cpu %7.2f s (x%.2f)\n" "bench_decode ${opts:-(BGR)}" "$w" \
