@@ -161,6 +161,7 @@ typedef struct kr_synth_look {
     double border_bgr[3];
     int    crf;
     double shutter;            /* exposure time as a fraction of the frame period */
+    bool   bodies;             /* draw the players' laps (hakama) at the image edges */
 } kr_synth_look;
 
 typedef struct kr_synth_player {

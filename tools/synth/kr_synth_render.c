@@ -127,6 +127,36 @@ static void make_tatami(kr_synth_t *s, kr_synth_render *r)
     }
     kr_image_t im = {r->cw, r->ch, r->cw * 3, 3, r->tatami};
     kr_cv_synth_blur(&im, 0.45);
+    if (lk->bodies) {
+        /* the kneeling players' laps just beyond the field's outer lines: a dark hakama
+         * shape per player, soft-edged, a little lighter on the folds */
+        for (int p = 0; p < 2; p++) {
+            double sign = p == 0 ? -1.0 : 1.0, xy[2 * 48];
+            int cnt = 48;
+            for (int i = 0; i < cnt; i++) {
+                double a = 2 * KR_PI * i / cnt;
+                double x = 400 * cos(a), y = sign * (KR_FIELD_HALF_H + 95 + 210) + 210 * sin(a);
+                canvas_of_mm(r, x, y, &xy[2 * i], &xy[2 * i + 1]);
+            }
+            double base[3];
+            for (int c = 0; c < 3; c++)
+                base[c] = s->players[p].sleeve[c] * 0.25 + 30;
+            uint8_t col[3] = {u8(base[0]), u8(base[1]), u8(base[2])};
+            kr_cv_synth_fill_polys(&im, xy, &cnt, 1, 0, 0, col);
+            for (int f = -1; f <= 1; f += 2) { /* two folds */
+                double fx[8];
+                double y0 = sign * (KR_FIELD_HALF_H + 140), y1 = sign * (KR_FIELD_HALF_H + 400);
+                canvas_of_mm(r, f * 120 - 12, y0, &fx[0], &fx[1]);
+                canvas_of_mm(r, f * 120 + 12, y0, &fx[2], &fx[3]);
+                canvas_of_mm(r, f * 170 + 12, y1, &fx[4], &fx[5]);
+                canvas_of_mm(r, f * 170 - 12, y1, &fx[6], &fx[7]);
+                int four = 4;
+                uint8_t fc[3] = {u8(base[0] * 1.35), u8(base[1] * 1.35), u8(base[2] * 1.35)};
+                kr_cv_synth_fill_polys(&im, fx, &four, 1, 0, 0, fc);
+            }
+        }
+        kr_cv_synth_blur(&im, 1.2);
+    }
     r->border[0] = u8(lk->tatami_bgr[0] * 0.9);
     r->border[1] = u8(lk->tatami_bgr[1] * 0.9);
     r->border[2] = u8(lk->tatami_bgr[2] * 0.9);

@@ -427,6 +427,7 @@ kr_status kr_synth_scenario_parse(kr_synth_t *s, const char *path, const kr_synt
     lk->exposure = num(jl, "exposure", 1.0);
     lk->blur = num(jl, "blur", 0.6);
     lk->shutter = num(jl, "shutter", 0.5);
+    lk->bodies = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(jl, "bodies"));
     lk->crf = (int)num(root, "crf", 22);
     double warm = kr_synth_rng_range(&rng, -0.04, 0.04);
     lk->wb[0] = 1.0 - warm; lk->wb[1] = 1.0; lk->wb[2] = 1.0 + warm;
