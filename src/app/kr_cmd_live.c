@@ -774,6 +774,10 @@ static void add_review_reasons(live *L, kr_ruling *ru)
             ru->needs_review = true;                       \
         }                                                  \
     } while (0)
+    if (!L->calib) {
+        ADD_REVIEW("no video: ruled from the match log alone");
+        return;
+    }
     if (!L->calib->ok)
         ADD_REVIEW("poor calibration");
     for (int e = 0; e < ru->n_evidence; e++)
