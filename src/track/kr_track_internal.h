@@ -16,6 +16,7 @@ typedef struct kr_track_comp {
     double za_u, za_v, zb_u, zb_v; /* sums over the entry-band pixels */
     int    u0, v0, u1, v1;     /* bounding box (mat px) */
     int    owner;              /* -1 none, 0 A, 1 B, 2 both (contact) */
+    double still_sum;          /* sum of the pixels' unchanged-frame counts */
 } kr_track_comp;
 
 typedef struct kr_track_cstate {

@@ -112,6 +112,7 @@ static int label_class(kr_track_t *t, uint8_t want)
             lab[i] = c;
             kr_track_comp *cp = &t->comp[c];
             cp->area++;
+            cp->still_sum += t->still[i];
             cp->sum_u += u;
             cp->sum_v += v;
             if (u < cp->u0) cp->u0 = u;
@@ -389,6 +390,27 @@ kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, 
                 }
             }
         }
+    }
+    /* a detached piece only joins an arm that is really there this frame (attached to
+     * its player's edge); otherwise a static blob near the last leading point would keep
+     * itself alive as a phantom hand */
+    int attached[2] = {0, 0};
+    for (int c = 0; c < t->n_comp; c++) {
+        const kr_track_comp *cp = &t->comp[c];
+        if (cp->area >= t->min_area_px && (cp->zone_a || cp->zone_b)) {
+            if (cp->owner == 0 || cp->owner == 2)
+                attached[0] = 1;
+            if (cp->owner == 1 || cp->owner == 2)
+                attached[1] = 1;
+        }
+    }
+    for (int c = 0; c < t->n_comp; c++) {
+        kr_track_comp *cp = &t->comp[c];
+        /* ... nor a piece that has not changed for a while (a hand moves; bare mat where a
+         * card lay, or a dropped sleeve, does not) */
+        if ((cp->owner == 0 || cp->owner == 1) && !cp->zone_a && !cp->zone_b &&
+            (!attached[cp->owner] || cp->still_sum > 6.0 * cp->area))
+            cp->owner = -1;
     }
     for (int p = 0; p < 2; p++)
         hand_from_pixels(t, p, dt_s);
