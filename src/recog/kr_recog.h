@@ -10,8 +10,11 @@
 extern "C" {
 #endif
 
-/* Getting started (reading a layout):
+/* Getting started (a layout from a video, the usual way): see kr_recog_scene.h
+ *   (kr_recog_scene_read -> kr_recog_layout_problem -> kr_recog_layout_write).
+ * Getting started (reading a layout from card outlines you already have):
  *   kr_recog_model_load("models/cards.krm", &m, err, sizeof err)   templates per card id
+ *   kr_recog_read_layout(m, &cfg, frame, quads, n, px_to_mm, ctx, cards)   all in one, or:
  *   per card on the mat: corners_px[4] (upright TL, TR, BR, BL in image px) ->
  *       kr_recog_extract(frame, corners_px, patch)      canonical KR_RECOG_PATCH_W x _H grey patch
  *       kr_recog_features(patch, &feat[i])              blank test + feature vector
