@@ -87,6 +87,9 @@ def main():
             else:
                 acts.append({"do": "press", "player": taker, "hand": hand[taker], "card": card, "t": t,
                              "hold_s": 0.2})
+                if taker == p["owner"]:
+                    # nothing to send: the taker puts the pressed card aside after play
+                    acts.append({"do": "remove", "player": taker, "hand": hand[taker], "card": card, "t": 1.9})
             loser = opp[taker]
             acts.append({"do": "hover", "player": loser, "hand": hand[loser],
                          "at": [round(p["x_mm"] * 0.7, 1),

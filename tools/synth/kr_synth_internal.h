@@ -93,7 +93,7 @@ typedef struct kr_synth_hand {
 
 typedef enum {
     KR_ACT_SWEEP, KR_ACT_PRESS, KR_ACT_HOVER, KR_ACT_SEND, KR_ACT_REARRANGE,
-    KR_ACT_ENTER, KR_ACT_PATH
+    KR_ACT_ENTER, KR_ACT_PATH, KR_ACT_REMOVE
 } kr_act_kind;
 
 typedef struct kr_synth_action {

@@ -233,10 +233,10 @@ static kr_status parse_action(kr_synth_t *s, const cJSON *a, int reading, double
     const cJSON *jp = cJSON_GetObjectItemCaseSensitive(a, "player");
     const cJSON *jh = cJSON_GetObjectItemCaseSensitive(a, "hand");
     if (!cJSON_IsString(jdo))
-        FAIL("%s.do: need sweep/press/hover/send/rearrange/enter/path", where);
-    static const char *kinds[] = {"sweep", "press", "hover", "send", "rearrange", "enter", "path"};
+        FAIL("%s.do: need sweep/press/hover/send/rearrange/enter/path/remove", where);
+    static const char *kinds[] = {"sweep", "press", "hover", "send", "rearrange", "enter", "path", "remove"};
     int k = -1;
-    for (int i = 0; i < 7; i++)
+    for (int i = 0; i < 8; i++)
         if (!strcmp(jdo->valuestring, kinds[i]))
             k = i;
     if (k < 0)
@@ -293,6 +293,19 @@ static kr_status parse_action(kr_synth_t *s, const cJSON *a, int reading, double
     } else if (jd)
         FAIL("%s.dir: need left/right/up/down or degrees", where);
     const cJSON *jto = cJSON_GetObjectItemCaseSensitive(a, "to");
+    if (ac->kind == KR_ACT_REMOVE) {
+        /* put a taken card aside: by default just outside the lines on the player's side */
+        if (!ac->card)
+            FAIL("%s: remove needs \"card\"", where);
+        const kr_synth_card *c = &s->cards[ac->card];
+        double side = ac->player == 0 ? -1.0 : 1.0;
+        ac->to_x = fmax(-320.0, fmin(320.0, c->pose0.x));
+        ac->to_y = side * (KR_FIELD_HALF_H + 75.0);
+        if (cJSON_IsArray(jto) && cJSON_GetArraySize(jto) == 2) {
+            ac->to_x = cJSON_GetArrayItem(jto, 0)->valuedouble;
+            ac->to_y = cJSON_GetArrayItem(jto, 1)->valuedouble;
+        }
+    }
     if (ac->kind == KR_ACT_SEND || ac->kind == KR_ACT_REARRANGE) {
         if (!cJSON_IsArray(jto) || cJSON_GetArraySize(jto) != 2 || !ac->card)
             FAIL("%s: send/rearrange need \"card\" and \"to\": [x_mm, y_mm]", where);
@@ -313,7 +326,7 @@ static kr_status parse_action(kr_synth_t *s, const cJSON *a, int reading, double
         }
         ac->t = ac->path[0][0];
     }
-    ac->play = !(ac->kind == KR_ACT_SEND || ac->kind == KR_ACT_REARRANGE);
+    ac->play = !(ac->kind == KR_ACT_SEND || ac->kind == KR_ACT_REARRANGE || ac->kind == KR_ACT_REMOVE);
     const cJSON *jpl = cJSON_GetObjectItemCaseSensitive(a, "play");
     if (jpl)
         ac->play = cJSON_IsTrue(jpl);

@@ -324,7 +324,8 @@ static kr_status action_keys(kr_synth_t *s, kr_synth_action *ac, char *err, size
         Tx = cp.x + (ac->has_point ? ac->tx : 0);
         Ty = cp.y + (ac->has_point ? ac->ty : 0);
     }
-    if (ac->card && (ac->kind == KR_ACT_PRESS || ac->kind == KR_ACT_SEND || ac->kind == KR_ACT_REARRANGE))
+    if (ac->card && (ac->kind == KR_ACT_PRESS || ac->kind == KR_ACT_SEND || ac->kind == KR_ACT_REARRANGE ||
+                     ac->kind == KR_ACT_REMOVE))
         fit_on_card(hd, &cp, &Tx, &Ty);
     double appr = ac->approach > 0 ? ac->approach : 0.32 + hypot(Tx - G[0], Ty - G[1]) / 2500.0;
     kr_status st = KR_OK;
@@ -391,7 +392,8 @@ static kr_status action_keys(kr_synth_t *s, kr_synth_action *ac, char *err, size
         break;
     }
     case KR_ACT_SEND:
-    case KR_ACT_REARRANGE: {
+    case KR_ACT_REARRANGE:
+    case KR_ACT_REMOVE: {
         /* the fingertip keeps its offset from the card centre: the card lands centred on `to` */
         double Dx = ac->to_x - (cp.x - Tx), Dy = ac->to_y - (cp.y - Ty);
         double dist = hypot(Dx - Tx, Dy - Ty);
