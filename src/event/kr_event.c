@@ -78,6 +78,7 @@ struct kr_event {
     double  lx[2][HIST], ly[2][HIST]; /* leading points, newest first */
     int64_t lt[2][HIST];
     int     lpresent[2][HIST];
+    unsigned flags[MAX_MARKS]; /* per reading seq */
 };
 
 void kr_event_config_default(kr_event_config *cfg)
@@ -524,6 +525,9 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 }
             }
         }
+        if (c->lost && !cs->was_lost && !c->out_of_field && !ev->in_play && ev->any_kami && ev->seq > 0 &&
+            ev->seq < MAX_MARKS)
+            ev->flags[ev->seq] |= KR_EVENT_FLAG_CARD_LOST;
         cs->was_out = c->out_of_field;
         cs->was_lost = c->lost;
         cs->px = c->x_mm;
@@ -588,4 +592,11 @@ kr_status kr_event_finish(kr_event_t *ev, const kr_event_obs **obs, int *n)
     *obs = ev->out;
     *n = 0;
     return KR_OK;
+}
+
+unsigned kr_event_reading_flags(const kr_event_t *ev, int32_t seq)
+{
+    if (!ev || seq <= 0 || seq >= MAX_MARKS)
+        return 0;
+    return ev->flags[seq];
 }

@@ -63,6 +63,12 @@ void kr_event_declare_hand(kr_event_t *ev, int player, kr_rules_hand hand);
  * next call) gets the observations that became final, *n their count. No allocation. */
 kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_event_obs **obs, int *n);
 
+/* Reasons for a judge to look at reading seq (1-based) that the detector found, as a bit
+ * mask: KR_EVENT_FLAG_CARD_LOST - after play settled a card moved and was not found again
+ * (a send or rearrangement may be missing from the counts). 0 for unknown seq. */
+#define KR_EVENT_FLAG_CARD_LOST 1u
+unsigned kr_event_reading_flags(const kr_event_t *ev, int32_t seq);
+
 /* End of footage: anything still pending. Same ownership as kr_event_update. */
 kr_status kr_event_finish(kr_event_t *ev, const kr_event_obs **obs, int *n);
 
