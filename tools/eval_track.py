@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+# eval_track.py - the tracker against a synthetic scenario's per-frame truth.
+# Input: SCENARIO_DIR (meta.json, truth_frames.jsonl) and TRACE.jsonl written by
+# `karuta-ref analyze ... --trace TRACE.jsonl`. Prints one JSON line: card centre error
+# (mm, cards at rest and cards the truth shows moving), corner error (mm, at rest),
+# id switches (a moving card's estimate nearer another card's true centre than its
+# own), hand leading-point error (mm, vs the middle fingertip, hands low over the field),
+# frames where a hand over the field was missed, and frames where a hand was reported
+# though the truth had none of that player's hands over the field (shadows, phantoms).
+# usage: eval_track.py SCENARIO_DIR TRACE.jsonl
+# SPDX-License-Identifier: MIT
+import json
+import math
+import sys
+
+
+def pct(xs, q):
+    if not xs:
+        return None
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+
+
+def centre(c):
+    return sum(c[0::2]) / 4.0, sum(c[1::2]) / 4.0
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: eval_track.py SCENARIO_DIR TRACE.jsonl")
+    d, trace = sys.argv[1], sys.argv[2]
+    meta = json.load(open(d + "/meta.json"))
+    rest = {c["card"]: c["corners_mm"] for c in meta["cards"]}
+    truth = {}
+    for line in open(d + "/truth_frames.jsonl"):
+        fr = json.loads(line)
+        truth[fr["t_us"]] = fr
+    rest_err, corner_err, move_err, lead_err = [], [], [], []
+    switches = missed = phantom = frames = 0
+    for line in open(trace):
+        tr = json.loads(line)
+        if not tr.get("ready"):
+            continue
+        fr = truth.get(tr["t_us"])
+        if fr is None:
+            continue
+        frames += 1
+        moving = {c["card"]: c["corners_mm"] for c in fr.get("cards", [])}
+        true_c = {k: centre(v) for k, v in rest.items()}
+        for k, v in moving.items():
+            true_c[k] = centre(v)
+        for c in tr["cards"]:
+            cid, x, y, mov, disp, occ, out, lost = c[:8]
+            if cid not in true_c:
+                continue
+            tx, ty = true_c[cid]
+            e = math.hypot(x - tx, y - ty)
+            if cid in moving:
+                if not lost and abs(tx) < 600 and abs(ty) < 450:
+                    move_err.append(e)
+                    near = min((math.hypot(x - ox, y - oy), k) for k, (ox, oy) in true_c.items())
+                    if near[1] != cid and near[0] + 5 < e:
+                        switches += 1
+            elif not disp:
+                rest_err.append(e)
+                # axis-aligned outline of the tracker vs the true (slightly rotated) corners
+                cs = rest[cid]
+                mine = [(x - 26, y - 36.5), (x + 26, y - 36.5), (x + 26, y + 36.5), (x - 26, y + 36.5)]
+                for i in range(4):
+                    px, py = cs[2 * i], cs[2 * i + 1]
+                    corner_err.append(min(math.hypot(px - mx, py - my) for mx, my in mine))
+        for h in tr["hands"]:
+            p = h["player"]
+            th = [t for t in fr.get("hands", []) if t["player"] == p
+                  and abs(t["tip_mm"][0]) <= 435 and abs(t["tip_mm"][1]) <= 254]
+            if th and not h["present"]:
+                missed += 1
+            elif h["present"] and h.get("in_field") and not th:
+                phantom += 1
+            elif h["present"] and th:
+                lx, ly = h["lead"]
+                lead_err.append(min(math.hypot(lx - t["tip_mm"][0], ly - t["tip_mm"][1]) for t in th))
+    r = lambda v: None if v is None else round(v, 1)
+    print(json.dumps({
+        "scenario": meta.get("scenario"), "frames": frames,
+        "card_rest_centre_mm": {"median": r(pct(rest_err, .5)), "p95": r(pct(rest_err, .95))},
+        "card_rest_corner_mm": {"median": r(pct(corner_err, .5)), "p95": r(pct(corner_err, .95)),
+                                "worst": r(max(corner_err) if corner_err else None)},
+        "card_moving_centre_mm": {"median": r(pct(move_err, .5)), "p95": r(pct(move_err, .95)), "n": len(move_err)},
+        "id_switch_frames": switches,
+        "lead_mm": {"median": r(pct(lead_err, .5)), "p95": r(pct(lead_err, .95)), "n": len(lead_err)},
+        "hand_missed_frames": missed, "hand_phantom_frames": phantom}))
+
+
+if __name__ == "__main__":
+    main()
