@@ -1,4 +1,4 @@
-/* test_core.c - status strings and complete-or-nothing output files.
+/* test_core.c - status strings, error text helpers and complete-or-nothing output files.
  * SPDX-License-Identifier: MIT */
 #include "kr_core.h"
 
@@ -51,12 +51,49 @@ static void test_outfile_rejects_unwritable_folder(void)
     CU_ASSERT_PTR_NULL(of.fp);
 }
 
+static void test_error_set_formats_folds_and_returns_status(void)
+{
+    char buf[64];
+    memset(buf, 'x', sizeof buf);
+    CU_ASSERT_EQUAL(kr_error_set(buf, sizeof buf, KR_ERR_IO, "%s: line %d\nbad\r\nend", "a.json", 7), KR_ERR_IO);
+    CU_ASSERT_STRING_EQUAL(buf, "a.json: line 7 bad  end");
+    CU_ASSERT_PTR_NULL(strchr(buf, '\n'));
+}
+
+static void test_error_set_truncates_to_capacity(void)
+{
+    char buf[8];
+    memset(buf, 'x', sizeof buf);
+    CU_ASSERT_EQUAL(kr_error_set(buf, sizeof buf, KR_ERR_FORMAT, "%s", "0123456789"), KR_ERR_FORMAT);
+    CU_ASSERT_STRING_EQUAL(buf, "0123456"); /* 7 chars + NUL, never overflows */
+    CU_ASSERT_EQUAL(kr_error_set(NULL, 0, KR_ERR_CV, "ignored %d", 1), KR_ERR_CV);
+    buf[0] = 'q';
+    CU_ASSERT_EQUAL(kr_error_set(buf, 0, KR_OK, "ignored"), KR_OK);
+    CU_ASSERT_EQUAL(buf[0], 'q'); /* cap 0: nothing written */
+}
+
+static void test_strdup_copies_and_handles_null(void)
+{
+    char  src[] = "mat 870 mm";
+    char *d = kr_strdup(src);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    CU_ASSERT_PTR_NOT_EQUAL(d, src);
+    CU_ASSERT_STRING_EQUAL(d, src);
+    src[0] = 'M'; /* independent copy */
+    CU_ASSERT_EQUAL(d[0], 'm');
+    free(d);
+    CU_ASSERT_PTR_NULL(kr_strdup(NULL));
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 1;
     CU_pSuite s = CU_add_suite("core", NULL, NULL);
     CU_add_test(s, "status_strings_are_distinct", test_status_strings_are_distinct);
+    CU_add_test(s, "error_set_formats_folds_and_returns_status", test_error_set_formats_folds_and_returns_status);
+    CU_add_test(s, "error_set_truncates_to_capacity", test_error_set_truncates_to_capacity);
+    CU_add_test(s, "strdup_copies_and_handles_null", test_strdup_copies_and_handles_null);
     CU_add_test(s, "outfile_appears_only_on_commit", test_outfile_appears_only_on_commit);
     CU_add_test(s, "outfile_abort_leaves_nothing", test_outfile_abort_leaves_nothing);
     CU_add_test(s, "outfile_rejects_unwritable_folder", test_outfile_rejects_unwritable_folder);

@@ -17,7 +17,7 @@ void kr_calib_set_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(calib_error, sizeof calib_error, fmt, ap);
+    kr_error_setv(calib_error, sizeof calib_error, KR_OK, fmt, ap);
     va_end(ap);
 }
 

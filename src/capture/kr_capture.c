@@ -57,11 +57,8 @@ static kr_status set_err(kr_capture_t *c, kr_status st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(c->err, sizeof c->err, fmt, ap);
+    kr_error_setv(c->err, sizeof c->err, st, fmt, ap);
     va_end(ap);
-    for (char *p = c->err; *p; p++) /* one line */
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
     return st;
 }
 

@@ -1,9 +1,10 @@
-/* kr_core.h - shared status codes, logging, image views and atomic output files.
+/* kr_core.h - shared status codes, error text, logging, image views and atomic output files.
  * Every other module includes this; it depends on nothing but libc.
  * SPDX-License-Identifier: MIT                                                  */
 #ifndef KR_CORE_H
 #define KR_CORE_H
 #include <stddef.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #ifdef __cplusplus
@@ -63,6 +64,26 @@ typedef struct kr_outfile {
 kr_status kr_outfile_open(const char *path, kr_outfile_t *of);
 kr_status kr_outfile_commit(kr_outfile_t *of); /* flushes, fsyncs, renames; frees */
 void      kr_outfile_abort(kr_outfile_t *of);  /* removes the temporary; NULL-safe */
+
+/* Error text: formats fmt into buf (cap bytes, caller's storage, always
+ * NUL-terminated, truncated if longer), turns any '\n' or '\r' into a space so
+ * the message stays one line, and returns st unchanged, so a failure path can
+ * read `return kr_error_set(x->err, sizeof x->err, KR_ERR_IO, "%s: ...", path);`.
+ * buf NULL or cap 0: nothing is written. */
+kr_status kr_error_setv(char *buf, size_t cap, kr_status st, const char *fmt, va_list ap)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 0)))
+#endif
+    ;
+kr_status kr_error_set(char *buf, size_t cap, kr_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* Copy of s in a new malloc'd block (caller frees); NULL if s is NULL or on
+ * allocation failure. */
+char *kr_strdup(const char *s);
 
 /* Monotonic wall clock in microseconds (for benchmarks and progress only,
  * never for match times, which always come from the source). */

@@ -5,22 +5,13 @@
 #include <string.h>
 #include <unistd.h>
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char  *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 kr_status kr_outfile_open(const char *path, kr_outfile_t *of)
 {
     memset(of, 0, sizeof *of);
     if (!path || !*path)
         return KR_ERR_INVALID;
     size_t n = strlen(path) + 32;
-    of->path = dup_str(path);
+    of->path = kr_strdup(path);
     of->tmp_path = malloc(n);
     if (!of->path || !of->tmp_path) {
         kr_outfile_abort(of);

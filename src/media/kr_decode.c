@@ -74,7 +74,7 @@ static kr_status set_err(kr_media_reader_t *r, kr_status st, const char *fmt, ..
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->err, sizeof r->err, fmt, ap);
+    kr_error_setv(r->err, sizeof r->err, st, fmt, ap);
     va_end(ap);
     return st;
 }
@@ -92,7 +92,7 @@ static kr_status damaged(kr_media_reader_t *r, kr_status st, const char *fmt, ..
         return KR_OK;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->err, sizeof r->err, fmt, ap);
+    kr_error_setv(r->err, sizeof r->err, st, fmt, ap);
     va_end(ap);
     return r->cfg.keep_going ? KR_OK : st;
 }

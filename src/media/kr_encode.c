@@ -55,7 +55,7 @@ static kr_status set_err(kr_media_writer_t *w, kr_status st, const char *fmt, ..
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(w->err, sizeof w->err, fmt, ap);
+    kr_error_setv(w->err, sizeof w->err, st, fmt, ap);
     va_end(ap);
     return st;
 }

@@ -67,15 +67,6 @@ void kr_serve_http_config_default(kr_serve_http_config *cfg)
     cfg->files_dir = NULL;
 }
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char  *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 /* "event: E\ndata: line\ndata: line\n\n" (malloc'd). */
 static char *sse_block(const char *event, const char *data)
 {
@@ -133,7 +124,7 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
         if (!c->state_sent) {
             c->state_sent = true;
             c->next = s->head;
-            c->cur = dup_str(s->state ? s->state : "event: state\ndata: {}\n\n");
+            c->cur = kr_strdup(s->state ? s->state : "event: state\ndata: {}\n\n");
             break;
         }
         if (c->next < s->head) {
@@ -143,7 +134,7 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
                 pthread_mutex_unlock(&s->lock);
                 return MHD_CONTENT_READER_END_WITH_ERROR;
             }
-            c->cur = dup_str(s->ring[c->next % s->cfg.ring_messages]);
+            c->cur = kr_strdup(s->ring[c->next % s->cfg.ring_messages]);
             c->next++;
             break;
         }
@@ -151,7 +142,7 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
         abs_deadline(&ts, s->cfg.keepalive_ms);
         int rc = pthread_cond_timedwait(&s->cond, &s->lock, &ts);
         if (rc == ETIMEDOUT && !s->stopping && c->next == s->head) {
-            c->cur = dup_str(": keepalive\n\n");
+            c->cur = kr_strdup(": keepalive\n\n");
             break;
         }
     }
@@ -345,7 +336,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (!strcmp(url, "/state")) {
         pthread_mutex_lock(&s->lock);
         const char *st = s->state ? strstr(s->state, "data: ") : NULL;
-        char       *copy = dup_str(st ? st + 6 : "{}");
+        char       *copy = kr_strdup(st ? st + 6 : "{}");
         pthread_mutex_unlock(&s->lock);
         if (!copy)
             return MHD_NO;
@@ -386,7 +377,7 @@ kr_status kr_serve_http_create(const kr_serve_http_config *cfg, kr_serve_http_t 
     pthread_condattr_destroy(&ca);
     s->ring = calloc(cfg->ring_messages, sizeof *s->ring);
     s->posts = calloc(cfg->post_queue, sizeof *s->posts);
-    s->files_dir = cfg->files_dir ? dup_str(cfg->files_dir) : NULL;
+    s->files_dir = cfg->files_dir ? kr_strdup(cfg->files_dir) : NULL;
     s->cfg.files_dir = s->files_dir;
     if (!s->ring || !s->posts || (cfg->files_dir && !s->files_dir)) {
         kr_serve_http_destroy(s);

@@ -37,19 +37,8 @@ static void set_err(kr_serve_review_t *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->err, sizeof r->err, fmt, ap);
+    kr_error_setv(r->err, sizeof r->err, KR_OK, fmt, ap);
     va_end(ap);
-}
-
-static char *dup_str(const char *s)
-{
-    if (!s)
-        return NULL;
-    size_t n = strlen(s) + 1;
-    char  *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
 }
 
 kr_status kr_serve_review_create(kr_serve_review_t **out)
@@ -252,7 +241,7 @@ kr_status kr_serve_review_load_rulings(kr_serve_review_t *r, const char *path)
 
 kr_status kr_serve_review_set_source(kr_serve_review_t *r, const char *name)
 {
-    char *d = dup_str(name);
+    char *d = kr_strdup(name);
     if (name && !d)
         return KR_ERR_NOMEM;
     free(r->source);
@@ -266,7 +255,7 @@ kr_status kr_serve_review_add_clip(kr_serve_review_t *r, const kr_serve_clip_t *
         set_err(r, "clip of reading %d: no video or no frame rate", c ? (int)c->seq : -1);
         return KR_ERR_INVALID;
     }
-    clip_entry e = {c->seq, c->slow > 0 ? c->slow : 1, dup_str(c->video), dup_str(c->sheet),
+    clip_entry e = {c->seq, c->slow > 0 ? c->slow : 1, kr_strdup(c->video), kr_strdup(c->sheet),
                     c->fps, c->start_us};
     if (!e.video || (c->sheet && !e.sheet)) {
         free(e.video);
