@@ -66,7 +66,7 @@ typedef struct kr_calib_config {
     double fx, fy, cx, cy; /* px */
     double dist[5];        /* k1 k2 p1 p2 k3 (OpenCV order) */
 } kr_calib_config;
-void kr_calib_config_default(kr_calib_config *cfg);
+void kr_calib_config_default(kr_calib_config *cfg); /* fills caller's *cfg */
 
 /* One card outline used by the fit. */
 typedef struct kr_calib_card {
@@ -149,7 +149,8 @@ typedef struct kr_calib_video_config {
     double  max_moving;  /* share of pixels allowed to change between the first and last
                             frame (|grey difference| > 40); default 0.03 */
 } kr_calib_video_config;
-void kr_calib_video_config_default(kr_calib_video_config *vcfg);
+void kr_calib_video_config_default(kr_calib_video_config *vcfg); /* fills caller's *vcfg */
+/* cfg, vcfg (NULL = defaults, see above) and path: borrowed. */
 kr_status kr_calib_create_from_video(const kr_calib_config *cfg, const kr_calib_video_config *vcfg,
                                      const char *path, kr_calib_t **out, kr_image_t *frame,
                                      uint8_t **frame_px);
@@ -164,7 +165,7 @@ typedef struct kr_calib_board {
     int    squares_x, squares_y; /* default 10 x 7 */
     double square_mm, marker_mm; /* default 25, 18 (as printed: 250 x 175 mm) */
 } kr_calib_board;
-void kr_calib_board_default(kr_calib_board *b);
+void kr_calib_board_default(kr_calib_board *b); /* fills caller's *b */
 /* The printable board at px_per_mm with a 10 mm white margin; *out views a malloc'd
  * grey image owned by *px (caller frees with free()). */
 kr_status kr_calib_board_image(const kr_calib_board *b, double px_per_mm, kr_image_t *out,
@@ -188,14 +189,14 @@ kr_status kr_calib_lens_from_images(const kr_calib_board *b, const kr_image_t *i
 /* Lens file "karuta-lens/1" (calib/README.md); save is atomic. load also accepts a
  * calibration file (its intrinsics). */
 kr_status kr_calib_lens_save(const kr_calib_lens *l, const char *path);
-kr_status kr_calib_lens_load(const char *path, kr_calib_lens *out);
+kr_status kr_calib_lens_load(const char *path, kr_calib_lens *out); /* *out: caller's storage */
 /* Copies the lens into cfg (intrinsics_known = 1). */
 void kr_calib_config_set_lens(kr_calib_config *cfg, const kr_calib_lens *l);
 
 /* JSON (calib/README.md). save writes atomically (complete or absent). load validates
  * every field; KR_ERR_FORMAT / KR_ERR_IO with kr_calib_error() naming file and member. */
 kr_status kr_calib_save(const kr_calib_t *c, const char *path);
-kr_status kr_calib_load(const char *path, kr_calib_t **out);
+kr_status kr_calib_load(const char *path, kr_calib_t **out); /* *out caller-owned (kr_calib_destroy) */
 
 /* Point mapping. Return 0 on success, -1 when the point has no image (behind the
  * camera, or outside the range where the lens model is invertible). Thread-safe, no
@@ -223,11 +224,12 @@ typedef struct kr_calib_warp_config {
     double px_per_mm;  /* output resolution, px per mm; default 1.0 (range 0.05..8) */
     double x_min_mm, x_max_mm, y_min_mm, y_max_mm; /* area; default field + 40 mm */
 } kr_calib_warp_config;
-void kr_calib_warp_config_default(kr_calib_warp_config *cfg);
+void kr_calib_warp_config_default(kr_calib_warp_config *cfg); /* fills caller's *cfg */
 typedef struct kr_calib_warp kr_calib_warp_t; /* opaque */
 /* Builds the lookup (fixed-point remap tables). *out caller-owned. */
 kr_status kr_calib_warp_create(const kr_calib_t *c, const kr_calib_warp_config *cfg,
                                kr_calib_warp_t **out);
+/* Output image size of w in px (what kr_calib_warp_apply's dst must be). */
 void kr_calib_warp_size(const kr_calib_warp_t *w, int *out_w, int *out_h);
 /* src: raw camera frame (calibration image size, 1 or 3 channels). dst: caller-owned,
  * out_w x out_h, same channel count. Points outside the camera image are black.

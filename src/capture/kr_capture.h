@@ -32,13 +32,14 @@ typedef struct kr_capture_config {
     int drop;        /* 1: when max_buffers is reached drop the oldest (shows as gap_us).
                         Default 0 */
 } kr_capture_config;
-void kr_capture_config_default(kr_capture_config *cfg);
+void kr_capture_config_default(kr_capture_config *cfg); /* fills caller's *cfg */
 
 /* Builds and starts the pipeline. *out owned by the caller (kr_capture_destroy).
  * KR_ERR_INVALID: the description does not parse (message quotes GStreamer's);
  * KR_ERR_IO: the pipeline refused to start (e.g. missing file or device).
  * On failure *out is NULL and kr_capture_error(NULL) has the one-line message. */
 kr_status kr_capture_open(const char *pipeline_desc, kr_capture_t **out);
+/* Same with options; cfg is copied (NULL = defaults). pipeline_desc: borrowed. */
 kr_status kr_capture_open2(const char *pipeline_desc, const kr_capture_config *cfg,
                            kr_capture_t **out);
 /* Waits up to timeout_ms (0: poll; < 0: forever) for the next frame.

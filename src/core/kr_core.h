@@ -41,7 +41,7 @@ typedef struct kr_image {
  * kr_log_set_program(). Level below the threshold are dropped. */
 typedef enum { KR_LOG_DEBUG = 0, KR_LOG_INFO, KR_LOG_WARN, KR_LOG_ERROR } kr_log_level;
 void kr_log_set_program(const char *name);     /* borrowed; must outlive logging */
-void kr_log_set_level(kr_log_level min_level);
+void kr_log_set_level(kr_log_level min_level); /* messages below min_level are dropped */
 void kr_log(kr_log_level level, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -61,6 +61,9 @@ typedef struct kr_outfile {
     char *path;       /* owned copy of the final path */
     char *tmp_path;   /* owned */
 } kr_outfile_t;
+/* path: borrowed (copied into of->path). *of: caller's storage, filled here; on
+ * failure (KR_ERR_INVALID empty path, KR_ERR_IO folder not writable, KR_ERR_NOMEM)
+ * of->fp is NULL and nothing needs freeing. */
 kr_status kr_outfile_open(const char *path, kr_outfile_t *of);
 kr_status kr_outfile_commit(kr_outfile_t *of); /* flushes, fsyncs, renames; frees */
 void      kr_outfile_abort(kr_outfile_t *of);  /* removes the temporary; NULL-safe */

@@ -39,7 +39,8 @@ kr_status kr_json_read_record(const char *line, size_t len, kr_rules_record *rec
 /* Writes rec as one JSON line to fp (borrowed). KR_ERR_NOMEM / KR_ERR_IO on failure. */
 kr_status kr_json_write_record(FILE *fp, const kr_rules_record *rec);
 
-/* Writes a ruling or match_end (rulings.md) as one JSON line to fp. */
+/* Writes a ruling or match_end (rulings.md) as one JSON line to fp (borrowed).
+ * KR_ERR_NOMEM / KR_ERR_IO on failure. */
 kr_status kr_json_write_output(FILE *fp, const kr_rules_output *out);
 
 /* The same lines as strings without the newline; caller frees with free().

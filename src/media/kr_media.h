@@ -80,9 +80,10 @@ typedef struct kr_media_reader_config {
                        edges, harmless for analysis at reduced size, not for viewing).
                        Default 0 */
 } kr_media_reader_config;
-void kr_media_reader_config_default(kr_media_reader_config *cfg);
+void kr_media_reader_config_default(kr_media_reader_config *cfg); /* fills caller's *cfg */
 
-/* Opens path and decodes its first video frame (so open fails on an undecodable file).
+/* Opens path (borrowed, copied) and decodes its first video frame (so open fails on an
+ * undecodable file).
  * *out owned by the caller, freed with kr_media_reader_destroy(). On failure *out is
  * NULL and kr_media_reader_error(NULL) holds a one-line message naming the file.
  * Returns KR_ERR_IO (cannot open), KR_ERR_FORMAT (not a video / no video stream / corrupt),
@@ -91,6 +92,8 @@ kr_status kr_media_reader_open(const char *path, kr_media_reader_t **out);
 /* Same with options; cfg is copied (NULL = defaults). */
 kr_status kr_media_reader_open2(const char *path, const kr_media_reader_config *cfg,
                                 kr_media_reader_t **out);
+/* Copies the stream description into *info (caller's storage). KR_ERR_INVALID if
+ * r or info is NULL. */
 kr_status kr_media_reader_info(const kr_media_reader_t *r, kr_media_info_t *info);
 /* Next frame in presentation order. KR_OK: *out filled (img borrowed, see kr_frame_t).
  * KR_ERR_EOF at the clean end of the stream. KR_ERR_FORMAT (truncated/corrupt container)
@@ -117,7 +120,7 @@ typedef struct kr_media_writer_config {
                               Default 20 (2 s) */
     int         threads;   /* encoder threads; 0 = automatic. Default 0 */
 } kr_media_writer_config;
-void kr_media_writer_config_default(kr_media_writer_config *cfg);
+void kr_media_writer_config_default(kr_media_writer_config *cfg); /* fills caller's *cfg */
 
 /* Creates an H.264 (libx264, yuv420p, +faststart) MP4 writer for w x h frames (both even)
  * at nominal rate fps_num/fps_den (frames/s; sets the stream's frame rate and the

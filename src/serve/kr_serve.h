@@ -45,12 +45,13 @@ typedef struct kr_serve_clip_want {
     int64_t at_us; /* source time to centre the clip on: the deciding contact (us) */
 } kr_serve_clip_want_t;
 
-kr_status kr_serve_review_create(kr_serve_review_t **out);
+kr_status kr_serve_review_create(kr_serve_review_t **out); /* *out caller-owned (_destroy) */
 void      kr_serve_review_destroy(kr_serve_review_t *r); /* NULL-safe */
 /* Last error as "FILE:LINE: what" (owned by r; valid until the next call on r). */
 const char *kr_serve_review_error(const kr_serve_review_t *r);
 
-/* Load JSON Lines from a file, or from text (name is used in error messages).
+/* Load JSON Lines from a file, or from text (name is used in error messages). path,
+ * name and text are borrowed (parsed during the call, not kept).
  * The log gives the players, layout, reading times and evidence events; the
  * rulings give the page's content. Bad JSON or a missing "type": KR_ERR_FORMAT. */
 kr_status kr_serve_review_load_log(kr_serve_review_t *r, const char *path);
@@ -90,11 +91,12 @@ typedef struct kr_serve_http_config {
     const char *files_dir;     /* directory served under /files/ (replay clips), or NULL; copied */
 } kr_serve_http_config;
 
-void kr_serve_http_config_default(kr_serve_http_config *cfg);
-/* Starts the server (its own threads: one per connection). */
+void kr_serve_http_config_default(kr_serve_http_config *cfg); /* fills caller's *cfg */
+/* Starts the server (its own threads: one per connection). cfg is copied. *out
+ * caller-owned (kr_serve_http_destroy). */
 kr_status kr_serve_http_create(const kr_serve_http_config *cfg, kr_serve_http_t **out);
 void      kr_serve_http_destroy(kr_serve_http_t *s); /* NULL-safe; ends every stream */
-uint16_t  kr_serve_http_port(const kr_serve_http_t *s);
+uint16_t  kr_serve_http_port(const kr_serve_http_t *s); /* the TCP port actually bound */
 const char *kr_serve_http_error(const kr_serve_http_t *s); /* owned by s */
 
 /* Queues an SSE message (event name, one line of data, copied) for every client.
@@ -110,7 +112,8 @@ kr_status kr_serve_http_set_snapshot(kr_serve_http_t *s, const uint8_t *jpeg, si
  * line) into buf (NUL-terminated). KR_ERR_AGAIN if none waits; KR_ERR_INVALID if
  * it does not fit cap (it is dropped). Thread-safe, never blocks. */
 kr_status kr_serve_http_take_post(kr_serve_http_t *s, char *buf, size_t cap, size_t *len);
-/* Counters for tests and benchmarks. */
+/* Counters for tests and benchmarks; get_stats copies them into caller's *out
+ * (thread-safe). */
 typedef struct kr_serve_http_stats {
     uint64_t published;    /* messages published */
     uint64_t clients;      /* connections served since start */
