@@ -531,10 +531,6 @@ int kr_cmd_analyze(int argc, char **argv)
                                 d->line_margin_mm < (calib->rms_mm * 2 > 3 ? calib->rms_mm * 2 : 3))
                                 ADD_REVIEW("card within the calibration error of the line at the push-out");
                         }
-                    if (ru->has_take && max_gap > 0) {
-                        /* any gap near the take, even one no observation cites */
-                        (void)0;
-                    }
                     if (broke[0] && ru->has_take && ru->take_t_us > last_t)
                         ADD_REVIEW("the video broke before the decisive moment");
                     n_rulings++;
