@@ -35,10 +35,11 @@ def enroll(a, synth, ref, work):
         sp = os.path.join(d, "scenario.json")
         with open(sp, "w") as f:
             json.dump(scen, f)
-        r = subprocess.run([synth, sp, "-o", d, "--size", a.sizes.split(",")[0], "--duration", "1.0"],
-                           capture_output=True, text=True)
-        if r.returncode:
-            sys.exit("karuta-synth failed: " + r.stderr.strip())
+        if not (a.reuse and os.path.exists(os.path.join(d, "video.mp4"))):
+            r = subprocess.run([synth, sp, "-o", d, "--size", a.sizes.split(",")[0], "--duration", "1.0"],
+                               capture_output=True, text=True)
+            if r.returncode:
+                sys.exit("karuta-synth failed: " + r.stderr.strip())
         cmd = [ref, "enroll", os.path.join(d, "video.mp4"), "--at", "0.5",
                "--layout", os.path.join(d, "match.jsonl"), "-o", model]
         if half:
@@ -58,6 +59,7 @@ def main():
     ap.add_argument("--sizes", default="1920x1080,1280x720")
     ap.add_argument("--model", default=None)
     ap.add_argument("--keep", default=None)
+    ap.add_argument("--reuse", action="store_true", help="keep footage already rendered in --keep")
     ap.add_argument("--enroll", default=None, choices=FONTS)
     a = ap.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -82,10 +84,11 @@ def main():
             sp = os.path.join(d, "scenario.json")
             with open(sp, "w") as f:
                 json.dump(scen, f)
-            r = subprocess.run([synth, sp, "-o", d, "--size", size, "--duration", "1.0"],
-                               capture_output=True, text=True)
-            if r.returncode:
-                sys.exit("karuta-synth failed: " + r.stderr.strip())
+            if not (a.reuse and os.path.exists(os.path.join(d, "video.mp4"))):
+                r = subprocess.run([synth, sp, "-o", d, "--size", size, "--duration", "1.0"],
+                                   capture_output=True, text=True)
+                if r.returncode:
+                    sys.exit("karuta-synth failed: " + r.stderr.strip())
             truth = [json.loads(l) for l in open(os.path.join(d, "match.jsonl"))]
             truth = [t for t in truth if t.get("type") == "layout"][0]["cards"]
             out = os.path.join(d, "layout.jsonl")

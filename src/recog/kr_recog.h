@@ -58,7 +58,8 @@ kr_status kr_recog_extract(const kr_image_t *frame, const double corners_px[4][2
 typedef struct kr_recog_feat {
     float v[KR_RECOG_FEAT_N];    /* zero mean, unit L2 norm ink map (all 0 when blank) */
     float v180[KR_RECOG_FEAT_N]; /* the same for the patch turned 180 degrees */
-    float contrast;           /* paper minus ink grey level (median - 2nd percentile), 0..255 */
+    float contrast;           /* paper minus ink grey level of the 3x3-smoothed face
+                                 (median - 2nd percentile), 0..255 */
     float ink;                /* share of the face darker than half-way paper -> ink (0..1) */
 } kr_recog_feat;
 
@@ -72,7 +73,8 @@ typedef struct kr_recog_config {
                                cells in x and y; default 1 (range 0..3) */
     int    both_orientations; /* 1: also score each patch turned 180 degrees (a card
                                put down the wrong way, or the wrong owner side); default 1 */
-    double min_contrast;    /* face contrast below this (grey levels) = blank / face down; default 35 */
+    double min_contrast;    /* face contrast (kr_recog_feat.contrast, grey levels) below
+                               this = blank / face down; default 12 */
     double min_ink;         /* ink share below this = blank / face down; default 0.004 */
     double min_score;       /* assigned correlation below this = not recognised; default 0.30 */
     double min_margin;      /* joint-assignment margin (correlation units) below this =

@@ -226,47 +226,52 @@ kr_status kr_recog_features(const uint8_t *patch, kr_recog_feat *out)
     if (!patch || !out)
         return KR_ERR_INVALID;
     memset(out, 0, sizeof *out);
-    /* Paper and ink levels from the histogram of the face crop. */
-    unsigned hist[256] = {0};
-    for (int y = Y0; y < Y0 + RH; y++)
-        for (int x = X0; x < X0 + RW; x++)
-            hist[patch[y * KR_RECOG_PATCH_W + x]]++;
-    unsigned total = (unsigned)(RW * RH), acc = 0;
-    int      p_dark = -1, p_paper = -1;
-    for (int g = 0; g < 256; g++) {
-        acc += hist[g];
-        if (p_dark < 0 && acc >= total / 50) /* 2nd percentile */
-            p_dark = g;
-        if (p_paper < 0 && acc >= total / 2) /* median: text covers far less than half */
-            p_paper = g;
-    }
-    double paper = p_paper, contrast = p_paper - p_dark;
-    out->contrast = (float)contrast;
-    if (contrast < 8) /* flat: nothing printed */
-        return KR_OK;
-    float  *ink = malloc(sizeof(float) * RW * RH * 2);
+    float *buf = malloc(sizeof(float) * RW * RH * 3);
     double *ii = malloc(sizeof(double) * (RW + 1) * (RH + 1));
-    if (!ink || !ii) {
-        free(ink);
+    if (!buf || !ii) {
+        free(buf);
         free(ii);
         return KR_ERR_NOMEM;
     }
-    float   *ink180 = ink + RW * RH;
-    unsigned inked = 0;
-    /* Ink: 0 at paper, 1 at the dark percentile, of the 3x3-smoothed patch (noise),
-     * with the lowest 25 % (paper grain, noise, shading) cut off. */
+    float *sm = buf, *ink = buf + RW * RH, *ink180 = buf + 2 * RW * RH;
+    /* The face crop smoothed 3x3 (sensor noise), and its paper and ink levels: paper
+     * is the median (text covers far less than half), ink the 2nd percentile. */
+    unsigned hist[256] = {0};
     for (int y = 0; y < RH; y++)
         for (int x = 0; x < RW; x++) {
             int sum = 0;
             for (int dy = -1; dy <= 1; dy++)
                 for (int dx = -1; dx <= 1; dx++)
                     sum += patch[(Y0 + y + dy) * KR_RECOG_PATCH_W + X0 + x + dx];
-            double i = (paper - sum / 9.0) / contrast;
-            i = (i - 0.25) / 0.75;
-            i = i < 0 ? 0 : i > 1 ? 1 : i;
-            ink[y * RW + x] = (float)i;
-            inked += i > 0.5;
+            sm[y * RW + x] = sum / 9.0f;
+            hist[(sum + 4) / 9]++;
         }
+    unsigned total = (unsigned)(RW * RH), acc = 0;
+    int      p_dark = -1, p_paper = -1;
+    for (int g = 0; g < 256; g++) {
+        acc += hist[g];
+        if (p_dark < 0 && acc >= total / 50)
+            p_dark = g;
+        if (p_paper < 0 && acc >= total / 2)
+            p_paper = g;
+    }
+    double paper = p_paper, contrast = p_paper - p_dark;
+    out->contrast = (float)contrast;
+    if (contrast < 4) { /* flat: nothing printed */
+        free(buf);
+        free(ii);
+        return KR_OK;
+    }
+    unsigned inked = 0;
+    /* Ink: 0 at paper, 1 at the dark percentile, with the lowest 25 % (paper grain,
+     * noise, shading) cut off. */
+    for (int i = 0; i < RW * RH; i++) {
+        double v = (paper - sm[i]) / contrast;
+        v = (v - 0.25) / 0.75;
+        v = v < 0 ? 0 : v > 1 ? 1 : v;
+        ink[i] = (float)v;
+        inked += v > 0.5;
+    }
     out->ink = (float)inked / (float)total;
     /* A crop row or column inked over most of its length is a card edge or border
      * caught by an inexact outline, not text: clear it. */
@@ -290,7 +295,7 @@ kr_status kr_recog_features(const uint8_t *patch, kr_recog_feat *out)
         ink180[i] = ink[RW * RH - 1 - i];
     columns_feature(ink, ii, out->v);
     columns_feature(ink180, ii, out->v180);
-    free(ink);
+    free(buf);
     free(ii);
     return KR_OK;
 }

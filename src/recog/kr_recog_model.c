@@ -28,7 +28,7 @@ void kr_recog_config_default(kr_recog_config *cfg)
 {
     cfg->max_shift_cells = 1;
     cfg->both_orientations = 1;
-    cfg->min_contrast = 35.0;
+    cfg->min_contrast = 12.0;
     cfg->min_ink = 0.004;
     cfg->min_score = 0.30;
     cfg->min_margin = 0.07;

@@ -83,6 +83,29 @@ static int split_merged(const kr_calib_t *c, double *quads, int n, int max)
     return out;
 }
 
+/* Outlines whose centre lies more than half a card outside the field (a sleeve, a
+ * card box, the neighbouring match) are not part of the layout: dropped. */
+static int drop_off_field(const kr_calib_t *c, double *quads, int n)
+{
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        double cx = 0, cy = 0, x, y;
+        int    ok = 1;
+        for (int k = 0; k < 4 && ok; k++) {
+            ok = !kr_calib_px_to_mm(c, quads[8 * i + 2 * k], quads[8 * i + 2 * k + 1], &x, &y);
+            cx += x / 4;
+            cy += y / 4;
+        }
+        if (!ok || fabs(cx) > KR_CALIB_FIELD_HALF_W_MM + KR_RECOG_CARD_W_MM / 2 ||
+            fabs(cy) > KR_CALIB_FIELD_HALF_H_MM + KR_RECOG_CARD_H_MM / 2) {
+            KR_DEBUG("recog: outline at (%.0f, %.0f) mm is off the field; ignored", cx, cy);
+            continue;
+        }
+        memmove(quads + 8 * kept++, quads + 8 * i, 8 * sizeof *quads);
+    }
+    return kept;
+}
+
 void kr_recog_scene_free(kr_recog_scene *s)
 {
     if (!s)
@@ -173,6 +196,7 @@ kr_status kr_recog_scene_read(const char *video, double at_s, const char *calib_
         goto fail;
     }
     n = split_merged(out->calib, quads, n, KR_CALIB_MAX_CARDS);
+    n = drop_off_field(out->calib, quads, n);
     out->cards = calloc((size_t)(n ? n : 1), sizeof *out->cards);
     if (!out->cards) {
         s = KR_ERR_NOMEM;
