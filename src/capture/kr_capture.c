@@ -48,19 +48,8 @@ void kr_capture_config_default(kr_capture_config *cfg)
     cfg->drop = 0;
 }
 
-static kr_status set_err(kr_capture_t *c, kr_status st, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static kr_status set_err(kr_capture_t *c, kr_status st, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    kr_error_setv(c->err, sizeof c->err, st, fmt, ap);
-    va_end(ap);
-    return st;
-}
+/* set_err(obj, status, fmt, ...): one-line message into obj->err, returns status. */
+#define set_err(o, st, ...) kr_error_set((o)->err, sizeof (o)->err, (st), __VA_ARGS__)
 
 static void release_sample(kr_capture_t *c)
 {

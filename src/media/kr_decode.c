@@ -65,19 +65,8 @@ void kr_media_reader_config_default(kr_media_reader_config *cfg)
     cfg->threads = 0;
 }
 
-static kr_status set_err(kr_media_reader_t *r, kr_status st, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static kr_status set_err(kr_media_reader_t *r, kr_status st, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    kr_error_setv(r->err, sizeof r->err, st, fmt, ap);
-    va_end(ap);
-    return st;
-}
+/* set_err(obj, status, fmt, ...): one-line message into obj->err, returns status. */
+#define set_err(o, st, ...) kr_error_set((o)->err, sizeof (o)->err, (st), __VA_ARGS__)
 
 /* Damaged input: without keep_going it is the caller's error (returns st); with it,
  * counted, the first message kept, and KR_OK returned so decoding goes on. */

@@ -46,19 +46,8 @@ void kr_media_writer_config_default(kr_media_writer_config *cfg)
     cfg->threads = 0;
 }
 
-static kr_status set_err(kr_media_writer_t *w, kr_status st, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static kr_status set_err(kr_media_writer_t *w, kr_status st, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    kr_error_setv(w->err, sizeof w->err, st, fmt, ap);
-    va_end(ap);
-    return st;
-}
+/* set_err(obj, status, fmt, ...): one-line message into obj->err, returns status. */
+#define set_err(o, st, ...) kr_error_set((o)->err, sizeof (o)->err, (st), __VA_ARGS__)
 
 static const char *ff_detail(int ret, char *buf, size_t n)
 {
