@@ -14,4 +14,12 @@ int kr_cmd_live(int argc, char **argv);
 int kr_cmd_layout(int argc, char **argv);
 int kr_cmd_enroll(int argc, char **argv);
 
+/* Reads the layout from the frame at at_s seconds of video (< 0: the recog default),
+ * a moment of the memorisation period, with kr_recog's default model, into *out (caller-owned) as a `layout` record at t_us 0. calib_path may be NULL
+ * (calibrate from the video). Refuses, with one line on stderr naming the cards, on
+ * any problem (not 50 cards, blank, cut off, look-alikes): returns 1; 0 on success. */
+struct kr_rules_record;
+int kr_app_layout_from_video(const char *video, const char *calib_path, double at_s,
+                             struct kr_rules_record *out);
+
 #endif /* KR_APP_H */

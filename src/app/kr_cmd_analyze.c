@@ -25,7 +25,9 @@ static void usage(FILE *f)
             "usage: karuta-ref analyze VIDEO --match MATCH.jsonl [--calib CALIB.json] --out DIR\n"
             "  Tracks cards and hands in VIDEO, detects touches, push-outs, hand contacts, early\n"
             "  entries and settling, merges them into the match log and rules it. Writes\n"
-            "  DIR/events.jsonl, DIR/rulings.jsonl and DIR/summary.json.\n"
+            "  DIR/events.jsonl, DIR/rulings.jsonl and DIR/summary.json. Without a layout\n"
+            "  record in MATCH.jsonl the layout is read from the footage before the first\n"
+            "  reading (as karuta-ref layout does); any doubt about it stops the run.\n"
             "  --calib FILE     camera-to-mat calibration (default: calibrate from the video)\n"
             "  --tie-us N       simultaneous-touch tolerance for the rules engine (default 0)\n"
             "  --debug-dir D    write tracker overlay PNGs to D (every --debug-every frames)\n"
@@ -255,9 +257,29 @@ int kr_cmd_analyze(int argc, char **argv)
     }
     fclose(in);
     in = NULL;
-    if (!have_match || layout_idx < 0) {
-        kr_log(KR_LOG_ERROR, "%s: the match log needs a match record and a layout record", match);
+    if (!have_match) {
+        kr_log(KR_LOG_ERROR, "%s: the match log needs a match record", match);
         goto fail;
+    }
+    if (layout_idx < 0) {
+        /* no layout typed in: read it from the memorisation period, and put it right
+         * after the match record, where a typed one would stand */
+        /* the cards lie still before the first reading: look at half that time, at most 2 s */
+        double at_s = 2.0;
+        for (size_t i = 0; i < log.n; i++)
+            if (log.r[i].type == KR_REC_KAMI_START && log.r[i].has_t) {
+                at_s = fmin(at_s, log.r[i].t_us / 2e6);
+                break;
+            }
+        if (kr_app_layout_from_video(video, calib_path, at_s, rec) != 0 || !list_push(&log, rec, NULL))
+            goto fail;
+        size_t at = 0;
+        while (at < log.n - 1 && log.r[at].type != KR_REC_MATCH)
+            at++;
+        at++;
+        memmove(&log.r[at + 1], &log.r[at], (log.n - 1 - at) * sizeof log.r[0]);
+        log.r[at] = *rec;
+        layout_idx = (int)at;
     }
     const kr_rules_record *lay = &log.r[layout_idx];
     for (int k = 0; k < lay->n_cards; k++)
