@@ -152,11 +152,15 @@ static kr_event_obs *emit(kr_event_t *ev, kr_rules_rec_type type, int64_t t_us)
     return o;
 }
 
+/* The hand a player's observations name. Seen from above, left and right cannot be told
+ * apart reliably, so the first estimate (or right, when there is none yet) is kept for
+ * the whole match: naming a different hand later would make the rules engine void a
+ * take for the invalid hand (rule 2) on no real evidence. */
 static kr_rules_hand hand_of(kr_event_t *ev, int p, const kr_track_hand *h)
 {
-    if (ev->hand[p] == KR_HAND_NONE && h->side != 0)
-        ev->hand[p] = h->side > 0 ? KR_HAND_RIGHT : KR_HAND_LEFT;
-    return ev->hand[p] == KR_HAND_NONE ? KR_HAND_RIGHT : ev->hand[p];
+    if (ev->hand[p] == KR_HAND_NONE)
+        ev->hand[p] = h->side < 0 ? KR_HAND_LEFT : KR_HAND_RIGHT;
+    return ev->hand[p];
 }
 
 static void apply_marks(kr_event_t *ev, const kr_track_frame *fr)
