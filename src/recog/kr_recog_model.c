@@ -388,20 +388,8 @@ static long b64_decode(const char *in, uint8_t *out, size_t cap)
     return (long)o;
 }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
+/* one-line error text into the caller's err[errlen] (NULL-safe): kr_core's helper */
+#define set_err(err, errlen, ...) ((void)kr_error_set((err), (errlen), KR_OK, __VA_ARGS__))
 
 kr_status kr_recog_model_save(const kr_recog_model_t *m, const char *path)
 {

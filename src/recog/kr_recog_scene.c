@@ -15,20 +15,8 @@
 
 const char *kr_recog_default_model(void) { return KR_RECOG_MODEL_DEFAULT; }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
+/* one-line error text into the caller's err[errlen] (NULL-safe): kr_core's helper */
+#define set_err(err, errlen, ...) ((void)kr_error_set((err), (errlen), KR_OK, __VA_ARGS__))
 
 static int map_px_to_mm(void *ctx, double px, double py, double *x, double *y)
 {
