@@ -39,3 +39,15 @@ const char *kr_media_averr(int err, char *buf, size_t n)
         snprintf(buf, n, "FFmpeg error %d", err);
     return buf;
 }
+
+const char *kr_media_ff_detail(int ret, char *buf, size_t n)
+{
+    char e[128];
+    kr_media_averr(ret, e, sizeof e);
+    const char *last = kr_media_avlog_last();
+    if (last[0])
+        snprintf(buf, n, "%s (%s)", e, last);
+    else
+        snprintf(buf, n, "%s", e);
+    return buf;
+}

@@ -86,18 +86,6 @@ static kr_status damaged(kr_media_reader_t *r, kr_status st, const char *fmt, ..
     return r->cfg.keep_going ? KR_OK : st;
 }
 
-/* FFmpeg's own last error line is often more precise than av_strerror. */
-static const char *ff_detail(int ret, char *buf, size_t n)
-{
-    char e[128];
-    kr_media_averr(ret, e, sizeof e);
-    const char *last = kr_media_avlog_last();
-    if (last[0])
-        snprintf(buf, n, "%s (%s)", e, last);
-    else
-        snprintf(buf, n, "%s", e);
-    return buf;
-}
 
 static double pos_s(const kr_media_reader_t *r) { return (double)r->last_t_us / 1e6; }
 
@@ -186,7 +174,7 @@ static kr_status decode_one(kr_media_reader_t *r)
         }
         if (ret != AVERROR(EAGAIN))
             return set_err(r, KR_ERR_CODEC, "%s: decode error after t=%.3f s (frame %lld): %s",
-                           r->path, pos_s(r), (long long)r->next_index, ff_detail(ret, d, sizeof d));
+                           r->path, pos_s(r), (long long)r->next_index, kr_media_ff_detail(ret, d, sizeof d));
         if (r->flushing)
             return set_err(r, KR_ERR_CODEC, "%s: decoder stalled while draining", r->path);
         /* the decoder wants input */
@@ -200,7 +188,7 @@ static kr_status decode_one(kr_media_reader_t *r)
         if (ret < 0) {
             kr_status st = damaged(r, ret == AVERROR(EIO) ? KR_ERR_IO : KR_ERR_FORMAT,
                                    "%s: cannot read past t=%.3f s (frame %lld): %s", r->path, pos_s(r),
-                                   (long long)r->next_index, ff_detail(ret, d, sizeof d));
+                                   (long long)r->next_index, kr_media_ff_detail(ret, d, sizeof d));
             if (st != KR_OK)
                 return st;
             if (++r->read_errs > 10000) { /* the demuxer cannot get past it: end here */
@@ -233,7 +221,7 @@ static kr_status decode_one(kr_media_reader_t *r)
         av_packet_unref(r->pkt);
         if (ret < 0 && ret != AVERROR(EAGAIN)) {
             kr_status st = damaged(r, KR_ERR_CODEC, "%s: undecodable data after t=%.3f s (frame %lld): %s",
-                                   r->path, pos_s(r), (long long)r->next_index, ff_detail(ret, d, sizeof d));
+                                   r->path, pos_s(r), (long long)r->next_index, kr_media_ff_detail(ret, d, sizeof d));
             if (st != KR_OK)
                 return st;
         }
@@ -410,12 +398,12 @@ kr_status kr_media_reader_open2(const char *path, const kr_media_reader_config *
     if (ret < 0) {
         st = (ret == AVERROR(ENOENT) || ret == AVERROR(EACCES) || ret == AVERROR(EISDIR)) ? KR_ERR_IO
                                                                                             : KR_ERR_FORMAT;
-        set_err(r, st, "%s: cannot open video: %s", path, ff_detail(ret, d, sizeof d));
+        set_err(r, st, "%s: cannot open video: %s", path, kr_media_ff_detail(ret, d, sizeof d));
         goto fail;
     }
     ret = avformat_find_stream_info(r->fmt, NULL);
     if (ret < 0) {
-        st = set_err(r, KR_ERR_FORMAT, "%s: not a readable video: %s", path, ff_detail(ret, d, sizeof d));
+        st = set_err(r, KR_ERR_FORMAT, "%s: not a readable video: %s", path, kr_media_ff_detail(ret, d, sizeof d));
         goto fail;
     }
     ret = av_find_best_stream(r->fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
@@ -440,7 +428,7 @@ kr_status kr_media_reader_open2(const char *path, const kr_media_reader_config *
     }
     ret = avcodec_parameters_to_context(r->dec, r->st->codecpar);
     if (ret < 0) {
-        st = set_err(r, KR_ERR_CODEC, "%s: bad codec parameters: %s", path, ff_detail(ret, d, sizeof d));
+        st = set_err(r, KR_ERR_CODEC, "%s: bad codec parameters: %s", path, kr_media_ff_detail(ret, d, sizeof d));
         goto fail;
     }
     r->dec->thread_count = r->cfg.threads;
@@ -451,7 +439,7 @@ kr_status kr_media_reader_open2(const char *path, const kr_media_reader_config *
     ret = avcodec_open2(r->dec, codec, NULL);
     if (ret < 0) {
         st = set_err(r, KR_ERR_CODEC, "%s: cannot open %s decoder: %s", path, codec->name,
-                     ff_detail(ret, d, sizeof d));
+                     kr_media_ff_detail(ret, d, sizeof d));
         goto fail;
     }
 
@@ -590,7 +578,7 @@ kr_status kr_media_reader_seek(kr_media_reader_t *r, int64_t t_us)
         ret = av_seek_frame(r->fmt, r->vidx, r->first_pts, AVSEEK_FLAG_BACKWARD);
     if (ret < 0)
         return set_err(r, KR_ERR_FORMAT, "%s: cannot seek to t=%.3f s: %s", r->path, (double)t_us / 1e6,
-                       ff_detail(ret, d, sizeof d));
+                       kr_media_ff_detail(ret, d, sizeof d));
     avcodec_flush_buffers(r->dec);
     r->flushing = 0;
     r->seeked = 1;

@@ -49,17 +49,6 @@ void kr_media_writer_config_default(kr_media_writer_config *cfg)
 /* set_err(obj, status, fmt, ...): one-line message into obj->err, returns status. */
 #define set_err(o, st, ...) kr_error_set((o)->err, sizeof (o)->err, (st), __VA_ARGS__)
 
-static const char *ff_detail(int ret, char *buf, size_t n)
-{
-    char e[128];
-    kr_media_averr(ret, e, sizeof e);
-    const char *last = kr_media_avlog_last();
-    if (last[0])
-        snprintf(buf, n, "%s (%s)", e, last);
-    else
-        snprintf(buf, n, "%s", e);
-    return buf;
-}
 
 kr_status kr_media_writer_create(const char *path, int w, int h, int fps_num, int fps_den,
                                  int crf, kr_media_writer_t **out)
@@ -122,7 +111,7 @@ kr_status kr_media_writer_create2(const char *path, int w, int h, int fps_num, i
     }
     ret = avformat_alloc_output_context2(&wr->oc, NULL, "mp4", wr->tmp_path);
     if (ret < 0 || !wr->oc) {
-        st = set_err(wr, KR_ERR_CODEC, "%s: cannot set up MP4 output: %s", path, ff_detail(ret, d, sizeof d));
+        st = set_err(wr, KR_ERR_CODEC, "%s: cannot set up MP4 output: %s", path, kr_media_ff_detail(ret, d, sizeof d));
         goto fail;
     }
     wr->st = avformat_new_stream(wr->oc, NULL);
@@ -153,12 +142,12 @@ kr_status kr_media_writer_create2(const char *path, int w, int h, int fps_num, i
     ret = avcodec_open2(wr->enc, codec, NULL);
     if (ret < 0) {
         st = set_err(wr, KR_ERR_CODEC, "%s: cannot open the H.264 encoder: %s", path,
-                     ff_detail(ret, d, sizeof d));
+                     kr_media_ff_detail(ret, d, sizeof d));
         goto fail;
     }
     ret = avcodec_parameters_from_context(wr->st->codecpar, wr->enc);
     if (ret < 0) {
-        st = set_err(wr, KR_ERR_CODEC, "%s: %s", path, ff_detail(ret, d, sizeof d));
+        st = set_err(wr, KR_ERR_CODEC, "%s: %s", path, kr_media_ff_detail(ret, d, sizeof d));
         goto fail;
     }
     wr->st->time_base = wr->enc->time_base;
@@ -181,14 +170,14 @@ kr_status kr_media_writer_create2(const char *path, int w, int h, int fps_num, i
 
     ret = avio_open(&wr->oc->pb, wr->tmp_path, AVIO_FLAG_WRITE);
     if (ret < 0) {
-        st = set_err(wr, KR_ERR_IO, "%s: cannot write there: %s", path, ff_detail(ret, d, sizeof d));
+        st = set_err(wr, KR_ERR_IO, "%s: cannot write there: %s", path, kr_media_ff_detail(ret, d, sizeof d));
         goto fail;
     }
     av_dict_set(&opts, "movflags", "+faststart", 0);
     ret = avformat_write_header(wr->oc, &opts);
     av_dict_free(&opts);
     if (ret < 0) {
-        st = set_err(wr, KR_ERR_IO, "%s: cannot write MP4 header: %s", path, ff_detail(ret, d, sizeof d));
+        st = set_err(wr, KR_ERR_IO, "%s: cannot write MP4 header: %s", path, kr_media_ff_detail(ret, d, sizeof d));
         goto fail;
     }
     wr->header_written = 1;
@@ -211,14 +200,14 @@ static kr_status drain(kr_media_writer_t *wr)
         if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
             return KR_OK;
         if (ret < 0)
-            return set_err(wr, KR_ERR_CODEC, "%s: encoding failed: %s", wr->path, ff_detail(ret, d, sizeof d));
+            return set_err(wr, KR_ERR_CODEC, "%s: encoding failed: %s", wr->path, kr_media_ff_detail(ret, d, sizeof d));
         if (wr->pkt->duration <= 0)
             wr->pkt->duration = wr->period_us; /* only used for the last frame's duration */
         av_packet_rescale_ts(wr->pkt, wr->enc->time_base, wr->st->time_base);
         wr->pkt->stream_index = wr->st->index;
         ret = av_interleaved_write_frame(wr->oc, wr->pkt); /* takes the packet's reference */
         if (ret < 0)
-            return set_err(wr, KR_ERR_IO, "%s: write failed: %s", wr->path, ff_detail(ret, d, sizeof d));
+            return set_err(wr, KR_ERR_IO, "%s: write failed: %s", wr->path, kr_media_ff_detail(ret, d, sizeof d));
     }
 }
 
@@ -239,7 +228,7 @@ kr_status kr_media_writer_write(kr_media_writer_t *wr, const kr_image_t *img, in
                        wr->path, (long long)t_us, (long long)wr->last_t_us);
     int ret = av_frame_make_writable(wr->frame);
     if (ret < 0)
-        return set_err(wr, KR_ERR_NOMEM, "%s: %s", wr->path, ff_detail(ret, d, sizeof d));
+        return set_err(wr, KR_ERR_NOMEM, "%s: %s", wr->path, kr_media_ff_detail(ret, d, sizeof d));
     enum AVPixelFormat sfmt = img->channels == 3 ? AV_PIX_FMT_BGR24 : AV_PIX_FMT_GRAY8;
     if (!wr->sws || wr->sws_fmt != (int)sfmt) {
         sws_freeContext(wr->sws);
@@ -273,13 +262,13 @@ kr_status kr_media_writer_write(kr_media_writer_t *wr, const kr_image_t *img, in
     wr->src_frame->format = sfmt;
     ret = sws_scale_frame(wr->sws, wr->frame, wr->src_frame);
     if (ret < 0)
-        return set_err(wr, KR_ERR_CODEC, "%s: colour conversion failed: %s", wr->path, ff_detail(ret, d, sizeof d));
+        return set_err(wr, KR_ERR_CODEC, "%s: colour conversion failed: %s", wr->path, kr_media_ff_detail(ret, d, sizeof d));
     wr->frame->pts = t_us - wr->first_t_us;
     kr_media_avlog_clear();
     ret = avcodec_send_frame(wr->enc, wr->frame);
     if (ret < 0)
         return set_err(wr, KR_ERR_CODEC, "%s: encoding failed at t=%.3f s: %s", wr->path,
-                       (double)t_us / 1e6, ff_detail(ret, d, sizeof d));
+                       (double)t_us / 1e6, kr_media_ff_detail(ret, d, sizeof d));
     wr->last_t_us = t_us;
     wr->nframes++;
     return drain(wr);
@@ -305,12 +294,12 @@ kr_status kr_media_writer_close(kr_media_writer_t *wr)
     int ret = av_write_trailer(wr->oc);
     wr->header_written = 0;
     if (ret < 0) {
-        st = set_err(wr, KR_ERR_IO, "%s: cannot finish the MP4: %s", wr->path, ff_detail(ret, d, sizeof d));
+        st = set_err(wr, KR_ERR_IO, "%s: cannot finish the MP4: %s", wr->path, kr_media_ff_detail(ret, d, sizeof d));
         goto fail;
     }
     ret = avio_closep(&wr->oc->pb);
     if (ret < 0) {
-        st = set_err(wr, KR_ERR_IO, "%s: write failed: %s", wr->path, ff_detail(ret, d, sizeof d));
+        st = set_err(wr, KR_ERR_IO, "%s: write failed: %s", wr->path, kr_media_ff_detail(ret, d, sizeof d));
         goto fail;
     }
     int fd = open(wr->tmp_path, O_RDONLY);

@@ -14,5 +14,8 @@ const char *kr_media_avlog_last(void);
 void kr_media_avlog_clear(void);
 /* av_strerror() into buf, returning buf. */
 const char *kr_media_averr(int err, char *buf, size_t n);
+/* av_strerror text for ret plus FFmpeg's own last log line (often more precise), into
+ * buf[n]; returns buf. */
+const char *kr_media_ff_detail(int ret, char *buf, size_t n);
 
 #endif /* KR_MEDIA_INTERNAL_H */
