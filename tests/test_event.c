@@ -226,6 +226,16 @@ static void test_nothing_before_the_reading(void)
     run_end(&r);
 }
 
+/* Every flag bit the detector can set has words for the judge; other bits have none. */
+static void test_flag_reasons(void)
+{
+    const char *r = kr_event_flag_reason(KR_EVENT_FLAG_CARD_LOST);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT(strstr(r, "card") != NULL);
+    CU_ASSERT_PTR_NULL(kr_event_flag_reason(0));
+    CU_ASSERT_PTR_NULL(kr_event_flag_reason(1u << 31));
+}
+
 int main(void)
 {
     draw_mat();
@@ -236,6 +246,7 @@ int main(void)
     CU_add_test(s, "press_counts_once", test_press_counts_once);
     CU_add_test(s, "hover_is_not_a_touch", test_hover_is_not_a_touch);
     CU_add_test(s, "nothing_before_the_reading", test_nothing_before_the_reading);
+    CU_add_test(s, "flag_reasons", test_flag_reasons);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

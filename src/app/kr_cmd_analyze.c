@@ -537,9 +537,12 @@ int kr_cmd_analyze(int argc, char **argv)
     } while (0)
                     if (!calib->ok)
                         ADD_REVIEW("poor calibration");
-                    if (kr_event_reading_flags(evd, ru->seq) & KR_EVENT_FLAG_CARD_LOST)
-                        ADD_REVIEW("a card moved out of the tracker's sight after play: a send or "
-                                   "rearrangement may be missing");
+                    {
+                        unsigned fl = kr_event_reading_flags(evd, ru->seq);
+                        for (unsigned b = 1; b; b <<= 1)
+                            if ((fl & b) && kr_event_flag_reason(b))
+                                ADD_REVIEW(kr_event_flag_reason(b));
+                    }
                     for (int e = 0; e < ru->n_evidence; e++)
                         for (size_t q = 0; q < obs.n; q++) {
                             if (strcmp(obs.r[q].id, ru->evidence[e]))

@@ -604,3 +604,13 @@ unsigned kr_event_reading_flags(const kr_event_t *ev, int32_t seq)
         return 0;
     return ev->flags[seq];
 }
+
+const char *kr_event_flag_reason(unsigned bit)
+{
+    switch (bit) {
+    case KR_EVENT_FLAG_CARD_LOST:
+        return "a card moved out of the tracker's sight after play: a send or rearrangement may be missing";
+    default:
+        return NULL;
+    }
+}

@@ -69,6 +69,11 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
 #define KR_EVENT_FLAG_CARD_LOST 1u
 unsigned kr_event_reading_flags(const kr_event_t *ev, int32_t seq);
 
+/* The review reason in words for one flag bit (static string), NULL for an unknown bit.
+ * Callers add one reason per set bit:
+ *   for (unsigned b = 1; b; b <<= 1) if ((flags & b) && kr_event_flag_reason(b)) ... */
+const char *kr_event_flag_reason(unsigned bit);
+
 /* End of footage: anything still pending. Same ownership as kr_event_update. */
 kr_status kr_event_finish(kr_event_t *ev, const kr_event_obs **obs, int *n);
 
