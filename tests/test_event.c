@@ -2,6 +2,7 @@
  * press, a hover that must not count, and a push-out; tracker and detector together.
  * SPDX-License-Identifier: MIT */
 #include "kr_event.h"
+#include "kr_event_internal.h"
 #include "kr_track.h"
 
 #include <CUnit/Basic.h>
@@ -30,9 +31,11 @@ typedef struct run {
     kr_event_t *ev;
     kr_event_obs obs[64];
     int n_obs;
+    int early;       /* observations that came out with t_us before the horizon reported before them */
+    int64_t horizon; /* kr_event_horizon() after the last frame */
 } run;
 
-static void run_start(run *r)
+static void run_start_at(run *r, int64_t kami_t)
 {
     memset(r, 0, sizeof *r);
     kr_track_config cfg;
@@ -42,8 +45,11 @@ static void run_start(run *r)
     kr_event_config ecfg;
     kr_event_config_default(&ecfg);
     CU_ASSERT_EQUAL_FATAL(kr_event_create(&ecfg, &r->ev), KR_OK);
-    kr_event_reading(r->ev, KR_REC_KAMI_START, 1, 64, 150000);
+    CU_ASSERT_EQUAL(kr_event_horizon(r->ev), INT64_MIN);
+    kr_event_reading(r->ev, KR_REC_KAMI_START, 1, 64, kami_t);
 }
+
+static void run_start(run *r) { run_start_at(r, 150000); }
 
 static void run_frame(run *r, int64_t t_us, const shot *s)
 {
@@ -59,13 +65,28 @@ static void run_frame(run *r, int64_t t_us, const shot *s)
     CU_ASSERT_EQUAL_FATAL(kr_track_update(r->t, &im, t_us, 0, &fr), KR_OK);
     const kr_event_obs *o;
     int n;
+    int64_t h = kr_event_horizon(r->ev);
     CU_ASSERT_EQUAL_FATAL(kr_event_update(r->ev, fr, &o, &n), KR_OK);
+    for (int i = 0; i < n; i++)
+        if (o[i].rec.t_us < h)
+            r->early++;
     for (int i = 0; i < n && r->n_obs < 64; i++)
         r->obs[r->n_obs++] = o[i];
+    r->horizon = kr_event_horizon(r->ev);
+    /* the horizon never passes the frame just fed */
+    if (fr->ready)
+        CU_ASSERT_TRUE(r->horizon <= t_us);
 }
 
+/* Every scene checks the horizon's promise: nothing came out before it. */
 static void run_end(run *r)
 {
+    CU_ASSERT_EQUAL(r->early, 0);
+    CU_ASSERT_EQUAL(kr_event_late_count(r->ev), 0);
+    const kr_event_obs *o;
+    int n;
+    CU_ASSERT_EQUAL(kr_event_finish(r->ev, &o, &n), KR_OK);
+    CU_ASSERT_EQUAL(kr_event_horizon(r->ev), INT64_MAX);
     kr_track_destroy(r->t);
     kr_event_destroy(r->ev);
 }
@@ -226,6 +247,40 @@ static void test_nothing_before_the_reading(void)
     run_end(&r);
 }
 
+/* A hand in the field before kami_start is reported at its entry time, after the
+ * frame of kami_start: until then the horizon stays at or before the entry. A sweep,
+ * a press and a push-out (the scenes above) check the horizon in run_end too. */
+static void test_horizon_holds_for_early_entry(void)
+{
+    run r;
+    run_start_at(&r, 500000);
+    int64_t h_at_kami = INT64_MIN;
+    for (int64_t t = 0; t < 1100000; t += DT) {
+        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        if (t > 250000 && t < 800000) {
+            double f = (t - 250000) / 100000.0;
+            if (f > 1)
+                f = 1;
+            s.arm = 1;
+            s.tx = 300;
+            s.ty = -330 + f * 130; /* crosses A's line (y = -254) at about 310 ms, stops at -200 */
+            s.sx = 3;
+            s.sy = -3;
+        }
+        run_frame(&r, t, &s);
+        if (t < 500000)
+            h_at_kami = r.horizon;
+    }
+    const kr_event_obs *o = first(&r, KR_REC_EARLY_ENTRY);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+    CU_ASSERT_EQUAL(o->rec.player, KR_SIDE_A);
+    CU_ASSERT_DOUBLE_EQUAL((double)o->rec.t_us, 310000.0, 2.0 * DT);
+    CU_ASSERT_TRUE(h_at_kami <= o->rec.t_us);
+    /* nothing pending long after the hand left: the horizon is the last frame */
+    CU_ASSERT_TRUE(r.horizon > 1100000 - 2 * DT);
+    run_end(&r);
+}
+
 /* Every flag bit the detector can set has words for the judge; other bits have none. */
 static void test_flag_reasons(void)
 {
@@ -247,6 +302,7 @@ int main(void)
     CU_add_test(s, "hover_is_not_a_touch", test_hover_is_not_a_touch);
     CU_add_test(s, "nothing_before_the_reading", test_nothing_before_the_reading);
     CU_add_test(s, "flag_reasons", test_flag_reasons);
+    CU_add_test(s, "horizon_holds_for_early_entry", test_horizon_holds_for_early_entry);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

@@ -2,6 +2,7 @@
  * sub-frame contact times, push-outs, hand contacts, early entries and settling.
  * SPDX-License-Identifier: MIT */
 #include "kr_event.h"
+#include "kr_event_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -41,6 +42,8 @@ typedef struct card_state {
     int     id, territory;   /* 0 A, 1 B */
     int     was_moving, was_out, was_lost;
     int64_t still_t;         /* last frame it was seen, uncovered, at rest */
+    int64_t rest_since;      /* frame it last came to rest after moving (0 never moved): a
+                                contact for a new motion cannot be earlier */
     int     was_displaced;
     double  rest0_x, rest0_y; /* rest centre before the current displacement */
     int     last_toucher;    /* -1 none */
@@ -70,8 +73,13 @@ struct kr_event {
     /* hands */
     int     in_field[2];
     int64_t entered_t[2];
+    int     entered_in_play[2]; /* entered during play: part of that play, never early */
+    int64_t horizon;         /* kr_event_horizon(); INT64_MIN before the first frame */
+    unsigned n_late;         /* observations that came out before the horizon (a bug; clamped) */
+    int     finished;
     int     was_contact;
     int64_t prev_t;
+    int64_t last_dt;         /* period between the last two frames */
     int64_t last_gap_us, last_gap_t;
     int     have_prev;
     kr_track_hand prev_hand[2];
@@ -104,6 +112,7 @@ kr_status kr_event_create(const kr_event_config *cfg, kr_event_t **out)
     ev->cfg = *cfg;
     ev->quiet_t = -1;
     ev->next_id = 1;
+    ev->horizon = INT64_MIN;
     *out = ev;
     return KR_OK;
 }
@@ -135,6 +144,15 @@ static double card_sd(const kr_track_card *c, double x, double y)
     if (dx > 0 || dy > 0)
         return sqrt(sqr(dx > 0 ? dx : 0) + sqr(dy > 0 ? dy : 0));
     return dx > dy ? dx : dy;
+}
+
+/* How far a card centred at (x, y) has its whole outline past the field's lines, mm
+ * (<= 0: some of it is inside). */
+static double out_over(double x, double y)
+{
+    double over_x = fabs(x) - (KR_TRACK_FIELD_HALF_W_MM + KR_TRACK_CARD_W_MM / 2);
+    double over_y = fabs(y) - (KR_TRACK_FIELD_HALF_H_MM + KR_TRACK_CARD_H_MM / 2);
+    return over_x > over_y ? over_x : over_y;
 }
 
 static kr_event_obs *emit(kr_event_t *ev, kr_rules_rec_type type, int64_t t_us)
@@ -170,7 +188,7 @@ static void apply_marks(kr_event_t *ev, const kr_track_frame *fr)
         if (m->type == KR_REC_KAMI_START) {
             /* early entry: a hand that crossed in shortly before and is still in */
             for (int p = 0; p < 2; p++) {
-                if (ev->in_field[p] && ev->entered_t[p] < m->t_us &&
+                if (ev->in_field[p] && !ev->entered_in_play[p] && ev->entered_t[p] < m->t_us &&
                     m->t_us - ev->entered_t[p] < ev->cfg.early_window_us) {
                     kr_event_obs *o = emit(ev, KR_REC_EARLY_ENTRY, ev->entered_t[p]);
                     if (o) {
@@ -286,6 +304,81 @@ static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_
     ev->played = 1;
 }
 
+/* The promise of kr_event_horizon() is kept even if a bound below is wrong: such an
+ * observation is moved up to the horizon and counted (a bug the tests look for). */
+static void check_horizon(kr_event_t *ev)
+{
+    for (int i = 0; i < ev->n_out; i++)
+        if (ev->out[i].rec.t_us < ev->horizon) {
+            ev->out[i].rec.t_us = ev->horizon;
+            ev->n_late++;
+        }
+}
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* Horizon after frame fr (T = its time): the earliest t_us any later call can still
+ * return, from each way an observation comes out after its time:
+ * - early entry: a hand that entered outside play and is still in, within the window of a
+ *   kami_start still to come, is reported at its entry time;
+ * - press: at rest start + descent; a rest starting at the next frame starts at the
+ *   leading point's frame before last (lt[1] now);
+ * - sweep: contact is put where the leading point's path entered the card in the history
+ *   kept (segments that survive the next shift), or mid-way between the card's last
+ *   still frame and the frame it is seen moved; never before it last came to rest
+ *   (a moving card must come to rest, at a later frame, before it can start again);
+ * - touches are never before this reading's kami_start and only come in play;
+ * - push-out: back-dated at most to the previous frame, one more period when the card was
+ *   already past the lines there;
+ * - settle: at the start of the quiet window being waited out.
+ * Hand contacts, entries, sends and rearranges are timed after the previous frame. */
+static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
+{
+    const kr_event_config *cfg = &ev->cfg;
+    int64_t T = fr->t_us, h = T;
+    for (int p = 0; p < 2; p++)
+        if (ev->in_field[p] && !ev->entered_in_play[p] && T - ev->entered_t[p] < cfg->early_window_us)
+            h = min64(h, ev->entered_t[p]);
+    if (ev->in_play) {
+        int64_t tb = INT64_MAX;
+        for (int p = 0; p < 2; p++)
+            tb = min64(tb, ev->lt[p][1] + cfg->press_descent_us);
+        double hx = KR_TRACK_CARD_W_MM / 2 + cfg->touch_margin_mm + 10;
+        double hy = KR_TRACK_CARD_H_MM / 2 + cfg->touch_margin_mm + 10;
+        for (int k = 0; k < fr->n_cards; k++) {
+            const card_state *cs = &ev->cards[k];
+            const kr_track_card *c = &fr->cards[k];
+            for (int p = 0; p < 2; p++)
+                if (cs->cp[p].rest_t >= 0 && !cs->cp[p].contact)
+                    tb = min64(tb, cs->cp[p].rest_t + cfg->press_descent_us);
+            if (!cs->was_moving && !cs->was_out) {
+                tb = min64(tb, cs->still_t + (T - cs->still_t) / 2);
+                for (int p = 0; p < 2; p++)
+                    for (int j = 0; j + 2 < HIST; j++) {
+                        if (!ev->lpresent[p][j] || !ev->lpresent[p][j + 1])
+                            continue;
+                        double u = seg_entry(ev->lx[p][j + 1], ev->ly[p][j + 1], ev->lx[p][j], ev->ly[p][j],
+                                             c->rest_x_mm, c->rest_y_mm, hx, hy);
+                        if (u < 0 && fabs(ev->lx[p][j + 1] - c->rest_x_mm) <= hx &&
+                            fabs(ev->ly[p][j + 1] - c->rest_y_mm) <= hy)
+                            u = 0; /* starts inside the grown outline: its start bounds it */
+                        if (u < 0)
+                            continue;
+                        int64_t te = ev->lt[p][j + 1] + (int64_t)(u * (ev->lt[p][j] - ev->lt[p][j + 1]));
+                        if (te >= cs->rest_since)
+                            tb = min64(tb, te - 1);
+                    }
+            }
+            if (!c->out_of_field && out_over(c->x_mm, c->y_mm) > 0)
+                h = min64(h, T - ev->last_dt);
+        }
+        h = min64(h, tb > ev->kami_t ? tb : ev->kami_t);
+        if (ev->played && ev->quiet_t >= 0)
+            h = min64(h, ev->quiet_t);
+    }
+    ev->horizon = h;
+}
+
 kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_event_obs **obs, int *n)
 {
     if (!ev || !fr || !obs || !n)
@@ -335,6 +428,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     t = ev->prev_t + (int64_t)(dt * d0 / (d0 + d1));
             }
             ev->entered_t[p] = t;
+            ev->entered_in_play[p] = ev->in_play;
         }
         ev->in_field[p] = in;
     }
@@ -449,7 +543,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             for (int p = 0; p < 2; p++) {
                 const kr_track_hand *h = &fr->hands[p];
                 const cp_state *s = &cs->cp[p];
-                int64_t err = 0, tc = path_entry(ev, p, c, cfg->touch_margin_mm, lo - 2 * dt, &err);
+                int64_t t_min = lo - 2 * dt > cs->rest_since ? lo - 2 * dt : cs->rest_since;
+                int64_t err = 0, tc = path_entry(ev, p, c, cfg->touch_margin_mm, t_min, &err);
                 int near = 0;
                 for (int q = 0; q < s->n && s->t[q] >= lo - dt; q++)
                     if (s->sd[q] < cfg->sweep_near_mm * 0.5)
@@ -468,9 +563,9 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 if (score > bscore) {
                     bscore = score;
                     bp = p;
-                    bdirect = (tc >= lo - 2 * dt && tc <= hi) || c->hand_cover[p] > 0.05 ||
+                    bdirect = (tc >= t_min && tc <= hi) || c->hand_cover[p] > 0.05 ||
                               (s->n > 0 && s->sd[s->n > 1 ? 1 : 0] <= cfg->touch_margin_mm);
-                    if (tc >= lo - 2 * dt && tc <= hi) {
+                    if (tc >= t_min && tc <= hi) {
                         bt = tc; /* still_t may lag: a small shift does not show */
                         berr = err;
                     } else {
@@ -495,18 +590,25 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         }
         if (!c->occluded && !c->moving && !c->displaced && c->visible > 0.6)
             cs->still_t = fr->t_us;
+        if (cs->was_moving && !c->moving && !c->displaced) {
+            cs->rest_since = fr->t_us; /* at rest again: the next motion's contact is later */
+            cs->still_t = fr->t_us;
+        }
         cs->was_moving = c->moving || c->displaced;
         /* push-out: the whole outline beyond the field */
         if ((c->out_of_field && !cs->was_out) || (c->lost && !cs->was_lost && !c->out_of_field)) {
-            double over_x = fabs(c->x_mm) - (KR_TRACK_FIELD_HALF_W_MM + KR_TRACK_CARD_W_MM / 2);
-            double over_y = fabs(c->y_mm) - (KR_TRACK_FIELD_HALF_H_MM + KR_TRACK_CARD_H_MM / 2);
-            double over = over_x > over_y ? over_x : over_y;
+            double over = out_over(c->x_mm, c->y_mm);
             double v = sqrt(sqr(cs->vx) + sqr(cs->vy));
             int64_t t = fr->t_us;
             if (c->out_of_field && v > 50 && over > 0) {
                 int64_t back = (int64_t)(over / v * 1e6);
                 t -= back < 2 * dt ? back : 2 * dt;
             }
+            /* not before the previous frame if the card was inside the lines there (and then
+             * back <= dt anyway); at most one more period when it was already past them */
+            int64_t t_lo = cs->pt - (out_over(cs->px, cs->py) > 0 ? ev->last_dt : 0);
+            if (t < t_lo)
+                t = t_lo;
             int p = cs->last_toucher;
             if (p < 0) {
                 double best = 1e9;
@@ -577,6 +679,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
     ev->prev_hand[0] = fr->hands[0];
     ev->prev_hand[1] = fr->hands[1];
     ev->prev_t = fr->t_us;
+    ev->last_dt = dt;
     ev->have_prev = 1;
     /* drop weak observations */
     int m = 0;
@@ -584,8 +687,20 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         if (ev->out[i].rec.type == KR_REC_SETTLE || ev->out[i].rec.confidence >= cfg->min_confidence)
             ev->out[m++] = ev->out[i];
     ev->n_out = m;
+    check_horizon(ev);
+    update_horizon(ev, fr);
     *n = ev->n_out;
     return KR_OK;
+}
+
+int64_t kr_event_horizon(const kr_event_t *ev)
+{
+    return ev ? ev->horizon : INT64_MIN;
+}
+
+unsigned kr_event_late_count(const kr_event_t *ev)
+{
+    return ev ? ev->n_late : 0;
 }
 
 kr_status kr_event_finish(kr_event_t *ev, const kr_event_obs **obs, int *n)
@@ -593,6 +708,8 @@ kr_status kr_event_finish(kr_event_t *ev, const kr_event_obs **obs, int *n)
     if (!ev || !obs || !n)
         return KR_ERR_INVALID;
     ev->n_out = 0;
+    ev->finished = 1;
+    ev->horizon = INT64_MAX;
     *obs = ev->out;
     *n = 0;
     return KR_OK;

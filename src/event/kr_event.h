@@ -74,6 +74,16 @@ unsigned kr_event_reading_flags(const kr_event_t *ev, int32_t seq);
  *   for (unsigned b = 1; b; b <<= 1) if ((flags & b) && kr_event_flag_reason(b)) ... */
 const char *kr_event_flag_reason(unsigned bit);
 
+/* Every observation not yet returned by kr_event_update/kr_event_finish will have
+ * t_us >= this (INT64_MIN before the first frame, INT64_MAX after kr_event_finish): a
+ * live caller may feed the rules engine all observations and reading records before it,
+ * in time order, with no fixed hold. Exact but conservative: computed after each update
+ * from what is pending (contact times still to be put back between frames, a press
+ * waiting for its hold, a hand that entered before a kami_start still to come, a settle
+ * waiting out its quiet window). Assumes reading records are given no later than the
+ * first frame at or after their t_us (kr_event_reading). */
+int64_t kr_event_horizon(const kr_event_t *ev);
+
 /* End of footage: anything still pending. Same ownership as kr_event_update. */
 kr_status kr_event_finish(kr_event_t *ev, const kr_event_obs **obs, int *n);
 
