@@ -9,8 +9,10 @@
 #include <opencv2/calib3d.hpp>
 #include <opencv2/aruco/charuco.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 #include <vector>
 #include <cmath>
 
@@ -652,3 +654,47 @@ extern "C" kr_status kr_cv_draw_blend(kr_image_t *dst, const kr_image_t *src, do
     KR_CV_CATCH
 }
 
+
+extern "C" kr_status kr_cv_draw_label_outlines(const kr_image_t *labels, uint8_t value, double min_area_px,
+                                               double eps_px, double *xy, int max_pts, int *counts,
+                                               int max_polys, int *n_polys)
+{
+    KR_CV_TRY
+    if (n_polys)
+        *n_polys = 0;
+    if (!labels || !labels->px || labels->channels != 1 || labels->w < 1 || labels->h < 1 || !xy ||
+        !counts || !n_polys || max_pts < 3 || max_polys < 1)
+        return KR_ERR_INVALID;
+    static thread_local cv::Mat mask;
+    static thread_local std::vector<std::vector<cv::Point>> contours;
+    static thread_local std::vector<cv::Point> simple;
+    static thread_local std::vector<std::pair<double, int>> order;
+    cv::compare(view(labels), cv::Scalar(value), mask, cv::CMP_EQ); /* reuses mask's buffer */
+    for (auto &c : contours)
+        c.clear();
+    cv::findContours(mask, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+    order.clear();
+    for (size_t i = 0; i < contours.size(); i++) {
+        double a = cv::contourArea(contours[i]) + 0.5 * cv::arcLength(contours[i], true) + 1.0;
+        if (a >= min_area_px) /* pixel count ~ polygon area + half the perimeter + 1 */
+            order.push_back(std::make_pair(-a, (int)i));
+    }
+    std::sort(order.begin(), order.end());
+    int used = 0;
+    for (const auto &o : order) {
+        if (*n_polys >= max_polys)
+            break;
+        cv::approxPolyDP(contours[(size_t)o.second], simple, eps_px > 0 ? eps_px : 0.0, true);
+        int n = (int)simple.size();
+        if (n < 3 || used + n > max_pts)
+            continue;
+        for (int k = 0; k < n; k++) {
+            xy[2 * (used + k)] = simple[(size_t)k].x + 0.5;
+            xy[2 * (used + k) + 1] = simple[(size_t)k].y + 0.5;
+        }
+        counts[(*n_polys)++] = n;
+        used += n;
+    }
+    return KR_OK;
+    KR_CV_CATCH
+}

@@ -138,6 +138,16 @@ kr_status kr_cv_draw_text(kr_image_t *img, const char *ascii, int x, int y, doub
 kr_status kr_cv_text_size(const char *ascii, double height_px, int thickness, int *w, int *h);
 /* dst = dst * (1 - alpha) + src * alpha; same size and channels. */
 kr_status kr_cv_draw_blend(kr_image_t *dst, const kr_image_t *src, double alpha);
+/* Outlines of the regions of a 1-channel label image (e.g. kr_track's class image) whose
+ * pixels equal `value`: outer contours of regions of at least min_area_px pixels, largest
+ * first, each simplified to within eps_px (Douglas-Peucker). Points are label-image px
+ * (pixel centres at +0.5). xy: caller-owned, room for 2 * max_pts doubles; counts:
+ * caller-owned, room for max_polys ints; *n_polys: polygons stored (points beyond
+ * max_pts are dropped with their polygon). Scratch buffers are kept per thread and only
+ * grow, so repeated calls on same-size images do not allocate in the caller's loop. */
+kr_status kr_cv_draw_label_outlines(const kr_image_t *labels, uint8_t value, double min_area_px,
+                                    double eps_px, double *xy, int max_pts, int *counts,
+                                    int max_polys, int *n_polys);
 
 #ifdef __cplusplus
 }

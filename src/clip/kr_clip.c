@@ -1,0 +1,716 @@
+/* kr_clip.c - kr_clip_export: seek to the keyframe before the window, run the tracker
+ * from warmup_us earlier, draw the overlays into each decoded frame, encode the window
+ * to H.264 MP4 and compose the contact sheet (both complete or absent).
+ * SPDX-License-Identifier: MIT */
+#include "kr_clip.h"
+#include "kr_clip_internal.h"
+#include "kr_cv.h"
+#include "kr_media.h"
+#include "kr_track.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct kr_clip_t {
+    kr_clip_config          cfg;
+    const kr_calib_t       *calib; /* borrowed */
+    const kr_clip_events_t *ev;    /* borrowed */
+    char                    err[512];
+};
+
+#define set_err(c, st, ...) kr_error_set((c)->err, sizeof (c)->err, (st), __VA_ARGS__)
+
+void kr_clip_config_default(kr_clip_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->before_us = 2000000;
+    cfg->after_us = 2000000;
+    cfg->slow = 1;
+    cfg->max_h = 720;
+    cfg->track = 1;
+    cfg->warmup_us = 1000000;
+    cfg->sheet = 1;
+    cfg->preset = "ultrafast";
+    cfg->crf = 20;
+    cfg->threads = 0;
+}
+
+kr_status kr_clip_create(const kr_clip_config *cfg, const kr_calib_t *calib, const kr_clip_events_t *ev,
+                         kr_clip_t **out, char *err, size_t cap)
+{
+    if (!out)
+        return KR_ERR_INVALID;
+    *out = NULL;
+    kr_clip_config d;
+    if (!cfg) {
+        kr_clip_config_default(&d);
+        cfg = &d;
+    }
+    if (cfg->before_us < 0 || cfg->after_us < 0 || cfg->before_us + cfg->after_us <= 0)
+        return kr_error_set(err, cap, KR_ERR_INVALID, "clip: the window --before %.3f --after %.3f s is %s",
+                            (double)cfg->before_us / 1e6, (double)cfg->after_us / 1e6,
+                            cfg->before_us + cfg->after_us <= 0 ? "empty" : "negative");
+    if (cfg->slow < 1 || cfg->slow > 64 || cfg->max_h < 0 || (cfg->max_h > 0 && cfg->max_h < 16) ||
+        cfg->warmup_us < 0 || cfg->crf < 0 || cfg->crf > 51 || cfg->threads < 0)
+        return kr_error_set(err, cap, KR_ERR_INVALID, "clip: bad settings (slow %d, max height %d, crf %d)",
+                            cfg->slow, cfg->max_h, cfg->crf);
+    kr_clip_t *c = calloc(1, sizeof *c);
+    if (!c)
+        return kr_error_set(err, cap, KR_ERR_NOMEM, "clip: out of memory");
+    c->cfg = *cfg;
+    if (!c->cfg.preset)
+        c->cfg.preset = "ultrafast";
+    c->calib = calib;
+    c->ev = ev;
+    *out = c;
+    return KR_OK;
+}
+
+void kr_clip_destroy(kr_clip_t *c) { free(c); }
+
+const char *kr_clip_last_error(const kr_clip_t *c) { return c ? c->err : "clip: no clip object"; }
+
+/* ---- colours (BGR) -------------------------------------------------------- */
+static const uint8_t C_WHITE[3] = {255, 255, 255}, C_BLACK[3] = {0, 0, 0};
+static const uint8_t C_A[3] = {255, 160, 40};    /* player A: blue */
+static const uint8_t C_B[3] = {40, 140, 255};    /* player B: orange */
+static const uint8_t C_BOTH[3] = {60, 220, 240}; /* no player: yellow */
+static const uint8_t C_RED[3] = {40, 40, 230};
+static const uint8_t C_LINE[3] = {60, 60, 235};   /* competition lines */
+static const uint8_t C_CARD[3] = {80, 235, 80};   /* card at rest: green */
+static const uint8_t C_MOVE[3] = {255, 80, 255};  /* card moving / displaced: magenta */
+
+static const uint8_t *contact_color(const kr_clip_contact *e)
+{
+    return !strcmp(e->player, "A") ? C_A : !strcmp(e->player, "B") ? C_B : C_BOTH;
+}
+
+static void contact_label(const kr_clip_contact *e, char *buf, size_t n)
+{
+    char card[16] = "";
+    if (e->card >= 0)
+        snprintf(card, sizeof card, " #%d", e->card);
+    snprintf(buf, n, "%s%s%s%s %.0f ms", e->player, e->player[0] ? " " : "", e->type, card, (double)e->t_us / 1e3);
+}
+
+#define SHOW_US 500000   /* a contact stays labelled this long (source time) */
+#define LINE_SEG 24      /* segments per competition-line edge (lens curvature) */
+#define N_LINES 2        /* A's and B's territory outlines */
+#define HAND_MAX_PTS 2048
+#define HAND_MAX_POLYS 8
+
+/* ---- per-export state (allocated once per export, never per frame) -------- */
+typedef struct clip_run {
+    const kr_clip_t       *c;
+    const kr_clip_contact *ev;
+    size_t                 n_ev;
+    int64_t                start_us, end_us, at_us;
+    double                 text_px;
+    int                    thick;
+    double                 sx, sy; /* output px per raw px */
+    kr_track_t            *trk;
+    const kr_track_frame  *tf;
+    int                    show[KR_TRACK_MAX_CARDS]; /* card k outlined (present when tracking began) */
+    int                    show_decided;
+    int                    cards_drawn;
+    double                 lines[N_LINES][8 * LINE_SEG];
+    int                    lines_ok[N_LINES];
+    double                 hand_xy[2 * HAND_MAX_PTS];
+    int                    hand_counts[HAND_MAX_POLYS];
+} clip_run;
+
+/* Mat mm -> output px (0 ok). */
+static int map_out(const clip_run *r, double x, double y, double *u, double *v)
+{
+    double px, py;
+    if (kr_calib_mm_to_px(r->c->calib, x, y, &px, &py) != 0)
+        return -1;
+    *u = (px + 0.5) * r->sx - 0.5;
+    *v = (py + 0.5) * r->sy - 0.5;
+    return 0;
+}
+
+/* kr_track_map_fn over the output frame size. */
+static int map_track(void *ctx, double x, double y, double *px, double *py)
+{
+    return map_out((const clip_run *)ctx, x, y, px, py);
+}
+
+static void build_lines(clip_run *r)
+{
+    static const double terr[N_LINES][4] = {{-435, -254, 435, -15}, {-435, 15, 435, 254}};
+    for (int l = 0; l < N_LINES; l++) {
+        const double *b = terr[l];
+        const double cx[4] = {b[0], b[2], b[2], b[0]}, cy[4] = {b[1], b[1], b[3], b[3]};
+        r->lines_ok[l] = 1;
+        for (int e = 0; e < 4 && r->lines_ok[l]; e++)
+            for (int s = 0; s < LINE_SEG; s++) {
+                double f = (double)s / LINE_SEG;
+                double x = cx[e] + (cx[(e + 1) % 4] - cx[e]) * f, y = cy[e] + (cy[(e + 1) % 4] - cy[e]) * f;
+                double *p = &r->lines[l][2 * (e * LINE_SEG + s)];
+                if (map_out(r, x, y, &p[0], &p[1]) != 0) {
+                    r->lines_ok[l] = 0;
+                    break;
+                }
+            }
+    }
+}
+
+/* Competition lines, tracked cards with ids, hand outlines (tracked runs only). */
+static void draw_scene(clip_run *r, kr_image_t *img)
+{
+    for (int l = 0; l < N_LINES; l++)
+        if (r->lines_ok[l])
+            kr_cv_draw_polyline(img, r->lines[l], 4 * LINE_SEG, 1, C_LINE, r->thick);
+    const kr_track_frame *tf = r->tf;
+    if (!tf || !tf->ready)
+        return;
+    if (!r->show_decided) { /* cards taken earlier in the match are not there: no outline */
+        for (int k = 0; k < tf->n_cards && k < KR_TRACK_MAX_CARDS; k++)
+            r->show[k] = tf->cards[k].contrast >= 12;
+        r->show_decided = 1;
+    }
+    double id_px = r->text_px * 0.55 < 9 ? 9 : r->text_px * 0.55;
+    int drawn = 0;
+    for (int k = 0; k < tf->n_cards && k < KR_TRACK_MAX_CARDS; k++) {
+        const kr_track_card *cd = &tf->cards[k];
+        if (!r->show[k] || cd->lost)
+            continue;
+        double xy[8];
+        int ok = 1;
+        for (int j = 0; j < 4 && ok; j++)
+            ok = map_out(r, cd->corners_mm[j][0], cd->corners_mm[j][1], &xy[2 * j], &xy[2 * j + 1]) == 0;
+        if (!ok)
+            continue;
+        const uint8_t *col = cd->moving || cd->displaced || cd->out_of_field ? C_MOVE : C_CARD;
+        kr_cv_draw_polyline(img, xy, 4, 1, col, r->thick);
+        char id[8];
+        snprintf(id, sizeof id, "%d", cd->id);
+        double u, v;
+        if (map_out(r, cd->x_mm, cd->y_mm, &u, &v) == 0) {
+            int tw = 0, th = 0;
+            kr_cv_text_size(id, id_px, 1, &tw, &th);
+            kr_cv_draw_text(img, id, (int)(u - tw / 2.0), (int)(v - th / 2.0), id_px, col, 1, C_BLACK, 0.55);
+        }
+        drawn++;
+    }
+    r->cards_drawn = drawn;
+    kr_image_t mat, cls;
+    if (kr_track_mat_view(r->trk, &mat, &cls) != KR_OK)
+        return;
+    for (int p = 0; p < 2; p++) {
+        int n_poly = 0;
+        if (!tf->hands[p].present ||
+            kr_cv_draw_label_outlines(&cls, (uint8_t)(p + 1), 20, 1.0, r->hand_xy, HAND_MAX_PTS, r->hand_counts,
+                                      HAND_MAX_POLYS, &n_poly) != KR_OK)
+            continue;
+        const uint8_t *col = p == KR_TRACK_A ? C_A : C_B;
+        int at = 0;
+        for (int q = 0; q < n_poly; q++) {
+            double *xy = &r->hand_xy[2 * at];
+            int n = r->hand_counts[q], ok = 1;
+            for (int i = 0; i < n && ok; i++) { /* in place: mat px -> mm -> output px */
+                double x, y;
+                kr_track_mat_to_mm(r->trk, xy[2 * i], xy[2 * i + 1], &x, &y);
+                ok = map_out(r, x, y, &xy[2 * i], &xy[2 * i + 1]) == 0;
+            }
+            if (ok)
+                kr_cv_draw_polyline(img, xy, n, 1, col, r->thick);
+            at += n;
+        }
+        double u, v;
+        if (map_out(r, tf->hands[p].lead_x_mm, tf->hands[p].lead_y_mm, &u, &v) == 0)
+            kr_cv_draw_circle(img, u, v, r->thick * 2.5, col, 0);
+    }
+}
+
+/* The contact's card, outlined (filled on the frame that first shows the contact): at
+ * its tracked place when tracking, else where the events file put it. */
+static void mark_card(const clip_run *r, kr_image_t *img, const kr_clip_contact *e, int first)
+{
+    if (!r->c->calib || e->card < 1)
+        return;
+    double cx = e->x_mm, cy = e->y_mm, corners[4][2];
+    int have = 0;
+    if (r->tf && r->tf->ready)
+        for (int k = 0; k < r->tf->n_cards; k++)
+            if (r->tf->cards[k].id == e->card) {
+                memcpy(corners, r->tf->cards[k].corners_mm, sizeof corners);
+                have = 1;
+                break;
+            }
+    if (!have) {
+        if (!e->has_pos)
+            return;
+        const double dx[4] = {-26, 26, 26, -26}, dy[4] = {-36.5, -36.5, 36.5, 36.5};
+        for (int j = 0; j < 4; j++) {
+            corners[j][0] = cx + dx[j];
+            corners[j][1] = cy + dy[j];
+        }
+    }
+    double xy[8];
+    for (int j = 0; j < 4; j++)
+        if (map_out(r, corners[j][0], corners[j][1], &xy[2 * j], &xy[2 * j + 1]) != 0)
+            return;
+    const uint8_t *col = contact_color(e);
+    if (first)
+        kr_cv_draw_polygon_fill(img, xy, 4, col, 0.35);
+    kr_cv_draw_polyline(img, xy, 4, 1, col, r->thick + 2);
+}
+
+static void draw_card_marks(const clip_run *r, kr_image_t *img, int64_t t_us, int64_t prev_us)
+{
+    for (size_t i = 0; i < r->n_ev; i++) {
+        const kr_clip_contact *e = &r->ev[i];
+        if (e->t_us <= t_us && e->t_us > t_us - SHOW_US)
+            mark_card(r, img, e, e->t_us > prev_us);
+    }
+}
+
+/* Time code, contact flashes and labels, timeline (on top of everything). prev_us: the
+ * previous frame's time (contacts in (prev, t] flash on this frame). */
+static void draw_builtin(const clip_run *r, kr_image_t *img, int64_t t_us, int64_t prev_us, int64_t index)
+{
+    char buf[128];
+    int th = r->text_px >= 24 ? 2 : 1;
+    int pad = (int)(r->text_px * 0.6);
+    snprintf(buf, sizeof buf, "%.3f s  frame %lld  (%+.0f ms)", (double)t_us / 1e6, (long long)index,
+             (double)(t_us - r->at_us) / 1e3);
+    kr_cv_draw_text(img, buf, pad, pad, r->text_px, C_WHITE, th, C_BLACK, 0.85);
+    if (r->c->cfg.slow > 1) {
+        snprintf(buf, sizeof buf, "slow x%d", r->c->cfg.slow);
+        int tw = 0, tht = 0;
+        kr_cv_text_size(buf, r->text_px, th, &tw, &tht);
+        kr_cv_draw_text(img, buf, img->w - tw - pad, pad, r->text_px, C_WHITE, th, C_BLACK, 0.85);
+    }
+    int line = 0;
+    double lh = r->text_px * 1.6;
+    int bar_h = (int)(r->text_px * 0.5) + 2;
+    int bar_y = img->h - pad - bar_h;
+    for (size_t i = 0; i < r->n_ev; i++) {
+        const kr_clip_contact *e = &r->ev[i];
+        if (e->t_us > t_us || e->t_us <= t_us - SHOW_US)
+            continue;
+        const uint8_t *c = contact_color(e);
+        if (e->t_us > prev_us) { /* first frame at or after the contact: a coloured frame */
+            int b = (int)(r->text_px * 0.25) + 2;
+            kr_cv_draw_rect_fill(img, 0, 0, img->w, b, c, 1.0);
+            kr_cv_draw_rect_fill(img, 0, img->h - b, img->w, b, c, 1.0);
+            kr_cv_draw_rect_fill(img, 0, 0, b, img->h, c, 1.0);
+            kr_cv_draw_rect_fill(img, img->w - b, 0, b, img->h, c, 1.0);
+        }
+        contact_label(e, buf, sizeof buf);
+        int y = bar_y - pad - (int)(lh * (line + 1));
+        double rad = r->text_px * 0.45;
+        kr_cv_draw_circle(img, pad + rad, y + r->text_px * 0.5, rad, c, 0);
+        kr_cv_draw_text(img, buf, pad + (int)(2.6 * rad), y, r->text_px, c, th, C_BLACK, 0.6);
+        line++;
+    }
+    double span = (double)(r->end_us - r->start_us);
+    if (span > 0) {
+        int x0 = pad, x1 = img->w - pad;
+        kr_cv_draw_rect_fill(img, x0, bar_y, x1 - x0, bar_h, C_BLACK, 0.5);
+        for (size_t i = 0; i < r->n_ev; i++) {
+            if (r->ev[i].t_us < r->start_us || r->ev[i].t_us > r->end_us)
+                continue;
+            double x = x0 + (x1 - x0) * (double)(r->ev[i].t_us - r->start_us) / span;
+            kr_cv_draw_line(img, x, bar_y - bar_h, x, bar_y + bar_h, contact_color(&r->ev[i]), 2);
+        }
+        double xa = x0 + (x1 - x0) * (double)(r->at_us - r->start_us) / span;
+        kr_cv_draw_line(img, xa, bar_y, xa, bar_y + bar_h, C_RED, 2);
+        double x = x0 + (x1 - x0) * (double)(t_us - r->start_us) / span;
+        kr_cv_draw_circle(img, x, bar_y + bar_h * 0.5, bar_h * 0.9, C_WHITE, 0);
+    }
+}
+
+/* ---- contact sheet ----------------------------------------------------------- */
+#define SHEET_N 8 /* frames on the sheet: 4 before --at, 4 from it */
+#define SHEET_COLS 4
+
+typedef struct clip_sheet {
+    uint8_t   *px; /* whole sheet, BGR */
+    kr_image_t img;
+    int        cw, ch, lh; /* cell size, label strip height */
+    uint8_t   *cells;      /* SHEET_N cell images (cw x ch BGR) */
+    int64_t    t[SHEET_N];
+    int64_t    prev[SHEET_N];
+    int        before_n, before_pos, after_n;
+} clip_sheet;
+
+static kr_image_t cell_view(clip_sheet *s, int k)
+{
+    kr_image_t v = {s->cw, s->ch, s->cw * 3, 3, s->cells + (size_t)k * s->cw * s->ch * 3};
+    return v;
+}
+
+static kr_status sheet_create(clip_sheet *s, int w, int h)
+{
+    memset(s, 0, sizeof *s);
+    s->cw = w < 480 ? w : 480;
+    s->ch = (int)((int64_t)h * s->cw / w);
+    if (s->ch < 1)
+        s->ch = 1;
+    s->lh = 30;
+    s->img.w = SHEET_COLS * s->cw + (SHEET_COLS + 1) * 4;
+    s->img.h = (SHEET_N / SHEET_COLS) * (s->ch + s->lh) + (SHEET_N / SHEET_COLS + 1) * 4;
+    s->img.channels = 3;
+    s->img.stride = s->img.w * 3;
+    s->px = calloc((size_t)s->img.stride * s->img.h, 1);
+    s->cells = malloc((size_t)SHEET_N * s->cw * s->ch * 3);
+    s->img.px = s->px;
+    return s->px && s->cells ? KR_OK : KR_ERR_NOMEM;
+}
+
+/* Offers a frame (scene overlays drawn, time code not yet) to the sheet. */
+static void sheet_offer(clip_sheet *s, const kr_image_t *frame, int64_t t_us, int64_t prev_us, int64_t at_us)
+{
+    int k;
+    if (t_us < at_us) {
+        k = s->before_pos;
+        s->before_pos = (s->before_pos + 1) % (SHEET_N / 2);
+        if (s->before_n < SHEET_N / 2)
+            s->before_n++;
+    } else if (s->after_n < SHEET_N / 2) {
+        k = SHEET_N / 2 + s->after_n++;
+    } else {
+        return;
+    }
+    kr_image_t v = cell_view(s, k);
+    kr_cv_resize(frame, &v);
+    s->t[k] = t_us;
+    s->prev[k] = prev_us;
+}
+
+static void sheet_compose(clip_sheet *s, const clip_run *r)
+{
+    memset(s->px, 32, (size_t)s->img.stride * s->img.h);
+    int half = SHEET_N / 2;
+    for (int slot = 0; slot < SHEET_N; slot++) {
+        int k;
+        if (slot < half) { /* before-frames oldest first; missing ones leave cells empty */
+            int i = slot - (half - s->before_n);
+            if (i < 0)
+                continue;
+            k = (s->before_pos - s->before_n + i + half) % half;
+        } else {
+            if (slot - half >= s->after_n)
+                break;
+            k = slot;
+        }
+        int col = slot % SHEET_COLS, row = slot / SHEET_COLS;
+        int x = 4 + col * (s->cw + 4), y = 4 + row * (s->ch + s->lh + 4);
+        kr_image_t dst = {s->cw, s->ch, s->img.stride, 3, s->px + (size_t)y * s->img.stride + (size_t)x * 3};
+        kr_image_t src = cell_view(s, k);
+        kr_cv_resize(&src, &dst);
+        char buf[96];
+        snprintf(buf, sizeof buf, "%.3f s (%+.0f ms)", (double)s->t[k] / 1e6, (double)(s->t[k] - r->at_us) / 1e3);
+        kr_cv_draw_text(&s->img, buf, x + 4, y + s->ch + 6, 16, C_WHITE, 1, NULL, 0);
+        if (slot == half) { /* the first frame at or after --at */
+            double box[8] = {x - 2.0, y - 2.0, x + s->cw + 1.0, y - 2.0, x + s->cw + 1.0, y + s->ch + 1.0,
+                             x - 2.0, y + s->ch + 1.0};
+            kr_cv_draw_polyline(&s->img, box, 4, 1, C_RED, 3);
+        }
+        int mark = 0; /* contacts between the previous frame and this one */
+        for (size_t e = 0; e < r->n_ev; e++)
+            if (r->ev[e].t_us > s->prev[k] && r->ev[e].t_us <= s->t[k]) {
+                char lab[96];
+                contact_label(&r->ev[e], lab, sizeof lab);
+                kr_cv_draw_text(&s->img, lab, x + 6, y + 6 + mark * 24, 16, contact_color(&r->ev[e]), 1, C_BLACK,
+                                0.6);
+                mark++;
+            }
+    }
+}
+
+static void sheet_destroy(clip_sheet *s)
+{
+    free(s->px);
+    free(s->cells);
+}
+
+/* "dir/x.mp4" -> "dir/x.png" (".png" appended when there is no extension). */
+static char *sheet_path(const char *out)
+{
+    size_t n = strlen(out);
+    const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+    size_t keep = (dot && (!slash || dot > slash)) ? (size_t)(dot - out) : n;
+    char *p = malloc(keep + 5);
+    if (p) {
+        memcpy(p, out, keep);
+        memcpy(p + keep, ".png", 5);
+    }
+    return p;
+}
+
+/* Sets the tracker's cards as they lie at t_us: the layout, moved by earlier rearranges. */
+static kr_status set_layout_at(kr_track_t *trk, const kr_clip_events_t *ev, int64_t t_us)
+{
+    kr_track_card_init ci[KR_CLIP_MAX_CARD];
+    int n = 0;
+    for (int k = 0; k < ev->n_cards && n < KR_CLIP_MAX_CARD; k++, n++) {
+        ci[n].id = ev->cards[k].id;
+        ci[n].owner = ev->cards[k].owner ? KR_TRACK_B : KR_TRACK_A;
+        ci[n].x_mm = ev->cards[k].x_mm;
+        ci[n].y_mm = ev->cards[k].y_mm;
+    }
+    for (size_t m = 0; m < ev->n_moves; m++) {
+        if (ev->moves[m].t_us > t_us)
+            continue;
+        for (int k = 0; k < n; k++)
+            if (ci[k].id == ev->moves[m].card) {
+                ci[k].x_mm = ev->moves[m].x_mm;
+                ci[k].y_mm = ev->moves[m].y_mm;
+            }
+    }
+    return kr_track_set_layout(trk, ci, n);
+}
+
+/* ---- export ------------------------------------------------------------------- */
+kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const char *out_mp4,
+                         kr_clip_result *res)
+{
+    if (!c)
+        return KR_ERR_INVALID;
+    c->err[0] = '\0';
+    if (res)
+        memset(res, 0, sizeof *res);
+    if (!video || !out_mp4 || !*out_mp4)
+        return set_err(c, KR_ERR_INVALID, "clip: no video or no output file given");
+    const kr_clip_config *cfg = &c->cfg;
+    kr_status st = KR_OK;
+    kr_media_reader_t *rd = NULL;
+    kr_media_writer_t *wr = NULL;
+    clip_run *r = NULL;
+    clip_sheet sheet;
+    memset(&sheet, 0, sizeof sheet);
+    char *png = NULL, *png_tmp = NULL;
+    int mp4_done = 0;
+
+    /* a damaged file still gives the frames that can be read (reported as a warning) */
+    kr_media_reader_config rcfg;
+    kr_media_reader_config_default(&rcfg);
+    rcfg.keep_going = 1;
+    rcfg.threads = cfg->threads;
+    kr_media_info_t info;
+    if (kr_media_reader_open2(video, &rcfg, &rd) != KR_OK) {
+        st = set_err(c, KR_ERR_IO, "clip: %s", kr_media_reader_error(NULL));
+        goto fail;
+    }
+    kr_media_reader_info(rd, &info);
+    /* output size: the source's, or scaled down to max_h (even sizes for 4:2:0) */
+    int ow = info.w & ~1, oh = info.h & ~1;
+    if (cfg->max_h > 0 && info.h > cfg->max_h) {
+        oh = cfg->max_h & ~1;
+        ow = (int)lround((double)info.w * oh / info.h) & ~1;
+        kr_media_reader_destroy(rd);
+        rd = NULL;
+        rcfg.out_w = ow;
+        rcfg.out_h = oh;
+        if (kr_media_reader_open2(video, &rcfg, &rd) != KR_OK) {
+            st = set_err(c, KR_ERR_IO, "clip: %s", kr_media_reader_error(NULL));
+            goto fail;
+        }
+        kr_media_reader_info(rd, &info);
+    }
+    double dur = (double)info.duration_us / 1e6;
+    if (at_us < 0 || (info.duration_us > 0 && at_us > info.duration_us)) {
+        st = set_err(c, KR_ERR_INVALID, "clip: --at %.3f s is outside %s (0 to %.3f s)", (double)at_us / 1e6, video,
+                     dur);
+        goto fail;
+    }
+    int64_t start_us = at_us - cfg->before_us, end_us = at_us + cfg->after_us;
+    if (start_us < 0)
+        start_us = 0;
+    if (info.duration_us > 0 && end_us > info.duration_us)
+        end_us = info.duration_us;
+    if (end_us <= start_us) {
+        st = set_err(c, KR_ERR_INVALID, "clip: the window %.3f to %.3f s of %s holds no time", (double)start_us / 1e6,
+                     (double)end_us / 1e6, video);
+        goto fail;
+    }
+    if (c->calib && (c->calib->img_w != info.w || c->calib->img_h != info.h)) {
+        st = set_err(c, KR_ERR_INVALID, "clip: the calibration is for %dx%d images, %s is %dx%d", (int)c->calib->img_w,
+                     (int)c->calib->img_h, video, info.w, info.h);
+        goto fail;
+    }
+    r = calloc(1, sizeof *r);
+    png = cfg->sheet ? sheet_path(out_mp4) : NULL;
+    size_t pn = png ? strlen(png) + 40 : 0;
+    png_tmp = png ? malloc(pn) : NULL;
+    if (!r || (cfg->sheet && (!png || !png_tmp || sheet_create(&sheet, ow, oh) != KR_OK))) {
+        st = set_err(c, KR_ERR_NOMEM, "clip: out of memory");
+        goto fail;
+    }
+    if (png)
+        snprintf(png_tmp, pn, "%.*s.tmp.%ld.png", (int)(strlen(png) - 4), png, (long)getpid());
+    r->c = c;
+    r->ev = NULL;
+    r->n_ev = c->ev ? kr_clip_events_contacts(c->ev, &r->ev) : 0;
+    r->start_us = start_us;
+    r->end_us = end_us;
+    r->at_us = at_us;
+    r->text_px = oh / 36.0 < 12 ? 12 : oh / 36.0;
+    r->thick = oh >= 900 ? 3 : 2;
+    r->sx = (double)ow / info.w;
+    r->sy = (double)oh / info.h;
+    if (c->calib)
+        build_lines(r);
+
+    /* the tracker, from warmup_us before the window, with the cards as they lie then */
+    int64_t read_from = start_us;
+    if (cfg->track && c->calib && c->ev && c->ev->n_cards > 0) {
+        kr_track_config tcfg;
+        kr_track_config_default(&tcfg);
+        st = kr_track_create(&tcfg, map_track, r, ow, oh, &r->trk);
+        if (st != KR_OK) {
+            set_err(c, st, "clip: cannot start the tracker: %s", kr_status_str(st));
+            goto fail;
+        }
+        read_from = start_us - cfg->warmup_us < 0 ? 0 : start_us - cfg->warmup_us;
+        if (set_layout_at(r->trk, c->ev, read_from) != KR_OK) {
+            st = set_err(c, KR_ERR_INVALID, "clip: tracker: %s", kr_track_last_error(r->trk));
+            goto fail;
+        }
+    }
+
+    /* output rate: the source's nominal rate, slowed down; real times from the frames */
+    double fps = info.fps > 0 ? info.fps : 30.0;
+    int fps_den = 1000 * cfg->slow, fps_num = (int)lround(fps * 1000.0);
+    kr_media_writer_config wcfg;
+    kr_media_writer_config_default(&wcfg);
+    wcfg.preset = cfg->preset;
+    wcfg.crf = cfg->crf;
+    wcfg.threads = cfg->threads;
+    wcfg.gop_s10 = 10 * cfg->slow; /* a keyframe every source second: quick seeking in the browser */
+    if ((st = kr_media_writer_create2(out_mp4, ow, oh, fps_num, fps_den, &wcfg, &wr)) != KR_OK) {
+        set_err(c, st, "clip: %s", kr_media_writer_error(NULL));
+        goto fail;
+    }
+    if (kr_media_reader_seek(rd, read_from) != KR_OK) {
+        st = set_err(c, KR_ERR_FORMAT, "clip: %s", kr_media_reader_error(rd));
+        goto fail;
+    }
+    kr_frame_t f;
+    kr_status rs;
+    int64_t first_us = -1, last_us = -1, prev_us = start_us - 1, n_frames = 0, n_dec = 0;
+    while ((rs = kr_media_reader_next(rd, &f)) == KR_OK) {
+        n_dec++;
+        if (f.t_us >= end_us && !(end_us == info.duration_us && n_frames == 0))
+            break;
+        if (r->trk && kr_track_update(r->trk, &f.img, f.t_us, f.gap_us, &r->tf) != KR_OK) {
+            st = set_err(c, KR_ERR_INVALID, "clip: tracker at %.3f s: %s", (double)f.t_us / 1e6,
+                         kr_track_last_error(r->trk));
+            goto fail;
+        }
+        if (f.t_us < start_us)
+            continue; /* warm-up: tracked, not shown */
+        if (first_us < 0) {
+            first_us = f.t_us;
+            prev_us = f.t_us - (int64_t)(1e6 / fps); /* contacts just before the first frame */
+        }
+        kr_image_t img = f.img;
+        img.w = ow;
+        img.h = oh;
+        if (c->calib)
+            draw_scene(r, &img);
+        draw_card_marks(r, &img, f.t_us, prev_us);
+        if (res && f.t_us >= at_us && prev_us < at_us)
+            res->cards_drawn = r->cards_drawn;
+        /* only frames that can still be among the 4 before --at are shrunk (VFR margin) */
+        if (cfg->sheet && (f.t_us >= at_us || at_us - f.t_us <= (int64_t)(8 * 1e6 / fps)))
+            sheet_offer(&sheet, &img, f.t_us, prev_us, at_us);
+        draw_builtin(r, &img, f.t_us, prev_us, f.index);
+        if (kr_media_writer_write(wr, &img, (f.t_us - first_us) * cfg->slow) != KR_OK) {
+            st = set_err(c, KR_ERR_IO, "clip: %s", kr_media_writer_error(wr));
+            goto fail;
+        }
+        prev_us = f.t_us;
+        last_us = f.t_us;
+        n_frames++;
+    }
+    if (rs != KR_OK && rs != KR_ERR_EOF) {
+        st = set_err(c, rs, "clip: %s", kr_media_reader_error(rd));
+        goto fail;
+    }
+    if (n_frames == 0) {
+        st = set_err(c, KR_ERR_INVALID, "clip: no frame of %s lies in %.3f to %.3f s", video, (double)start_us / 1e6,
+                     (double)end_us / 1e6);
+        goto fail;
+    }
+    /* sheet first (to a temporary), then the MP4 appears, then the sheet */
+    if (cfg->sheet) {
+        sheet_compose(&sheet, r);
+        if (kr_cv_write_image(png_tmp, &sheet.img) != KR_OK) {
+            st = set_err(c, KR_ERR_IO, "clip: cannot write %s: %s", png, kr_cv_last_error());
+            remove(png_tmp);
+            goto fail;
+        }
+    }
+    if ((st = kr_media_writer_close(wr)) != KR_OK) {
+        set_err(c, st, "clip: %s", kr_media_writer_error(wr));
+        if (png_tmp)
+            remove(png_tmp);
+        goto fail;
+    }
+    mp4_done = 1;
+    if (cfg->sheet && rename(png_tmp, png) != 0) {
+        st = set_err(c, KR_ERR_IO, "clip: cannot write %s: %s", png, strerror(errno));
+        remove(png_tmp);
+        goto fail;
+    }
+    if (res) {
+        res->first_us = first_us;
+        res->last_us = last_us;
+        res->n_frames = n_frames;
+        res->n_decoded = n_dec;
+        res->out_fps = fps / cfg->slow;
+        res->out_w = ow;
+        res->out_h = oh;
+        res->tracked = r->trk != NULL;
+    }
+    if (kr_media_reader_damage(rd) > 0) /* a warning: the clip is written */
+        set_err(c, KR_OK, "clip: %s (the clip shows the frames that could be read)", kr_media_reader_error(rd));
+
+fail:
+    if (st != KR_OK && mp4_done)
+        remove(out_mp4);
+    kr_media_writer_destroy(wr); /* removes the temporary MP4 unless closed */
+    kr_media_reader_destroy(rd);
+    if (r)
+        kr_track_destroy(r->trk);
+    free(r);
+    sheet_destroy(&sheet);
+    free(png);
+    free(png_tmp);
+    return st;
+}
+
+kr_status kr_clip_calib_auto(const char *video, kr_calib_t **out, char *err, size_t cap)
+{
+    if (!out || !video)
+        return KR_ERR_INVALID;
+    *out = NULL;
+    kr_media_reader_t *rd = NULL;
+    kr_status st = kr_media_reader_open(video, &rd);
+    if (st != KR_OK)
+        return kr_error_set(err, cap, st, "%s", kr_media_reader_error(NULL));
+    kr_frame_t f0;
+    st = kr_media_reader_next(rd, &f0);
+    if (st != KR_OK) {
+        kr_error_set(err, cap, st == KR_ERR_EOF ? KR_ERR_FORMAT : st, "%s: no frame to calibrate from: %s", video,
+                     kr_media_reader_error(rd));
+        st = st == KR_ERR_EOF ? KR_ERR_FORMAT : st;
+    } else {
+        kr_calib_config ccfg;
+        kr_calib_config_default(&ccfg);
+        st = kr_calib_create_from_frame(&ccfg, &f0.img, f0.t_us, out);
+        if (st != KR_OK)
+            kr_error_set(err, cap, st, "%s: cannot calibrate from the first frame: %s", video, kr_calib_error());
+    }
+    kr_media_reader_destroy(rd);
+    return st;
+}

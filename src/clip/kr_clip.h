@@ -1,0 +1,111 @@
+/* kr_clip.h - dispute clips: a window of a match video cut, in process, into an H.264 MP4
+ * with overlays (competition lines, tracked card outlines with ids, hand outlines, contacts
+ * with player and time in ms, a running time code) and a PNG contact sheet.
+ * SPDX-License-Identifier: MIT                                                        */
+#ifndef KR_CLIP_H
+#define KR_CLIP_H
+#include "kr_core.h" /* kr_status, int64_t t_us */
+#include "kr_calib.h" /* kr_calib_t (borrowed) */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Getting started:
+ *   kr_clip_events_t *ev; kr_clip_events_load(&ev, "events.jsonl", NULL)   contacts, layout,
+ *                                                                        rearranges (optional)
+ *   kr_clip_config cfg; kr_clip_config_default(&cfg); cfg.before_us = ...;
+ *   kr_clip_create(&cfg, calib, ev, &c)   calib, ev borrowed (either may be NULL)
+ *   kr_clip_export(c, "video.mp4", at_us, "out/clip.mp4", &res)   as often as wanted
+ *   kr_clip_destroy(c); kr_clip_events_destroy(ev)
+ * Card and hand outlines need both a calibration and a layout (in ev); the tracker
+ * (kr_track) then runs from warmup_us before the window so its background settles.
+ * Without a calibration the clip still has the time code and the contact labels.
+ * Threading: one kr_clip_t per thread; a kr_clip_events_t and a kr_calib_t may be
+ * shared by several kr_clip_t (read only after loading). */
+
+/* Contacts, card layout and moves read from a match log / events file (match-log.md). */
+typedef struct kr_clip_contact {
+    int64_t t_us;      /* source time, us */
+    char    type[16];  /* touch, push_out, hand_contact, early_entry */
+    char    player[4]; /* "A", "B" or "" */
+    int     card;      /* 1..100, -1 none */
+    int     has_pos;   /* 1: the card's centre at that time is known (x_mm, y_mm) */
+    double  x_mm, y_mm;
+} kr_clip_contact;
+
+typedef struct kr_clip_events kr_clip_events_t; /* opaque */
+
+/* Reads path (JSON Lines; other record types are skipped). Contacts are taken only
+ * when want_contacts != 0 (a match log given just for its layout passes 0).
+ * *out caller-owned (kr_clip_events_destroy). On failure *out is NULL and err (cap
+ * bytes, may be NULL) holds one line naming path:line. */
+kr_status kr_clip_events_load(const char *path, int want_contacts, kr_clip_events_t **out,
+                              char *err, size_t cap);
+/* Adds what `path` holds to ev: a layout only if ev has none yet, rearranges, and
+ * contacts when want_contacts. Same errors as kr_clip_events_load. */
+kr_status kr_clip_events_add(kr_clip_events_t *ev, const char *path, int want_contacts, char *err,
+                             size_t cap);
+void      kr_clip_events_destroy(kr_clip_events_t *ev); /* NULL-safe */
+/* Contacts loaded (*out borrowed, valid until destroy; sorted by time). */
+size_t    kr_clip_events_contacts(const kr_clip_events_t *ev, const kr_clip_contact **out);
+/* Cards in the layout (0: no layout record seen). */
+int       kr_clip_events_n_cards(const kr_clip_events_t *ev);
+
+/* The calibration as `analyze` makes it without --calib: from the video's first frame
+ * (kr_calib_create_from_frame). *out caller-owned (kr_calib_destroy). On failure *out is
+ * NULL and err holds one line naming the video. */
+kr_status kr_clip_calib_auto(const char *video, kr_calib_t **out, char *err, size_t cap);
+
+typedef struct kr_clip_config {
+    int64_t before_us, after_us; /* window [at - before, at + after], us; defaults 2 s, 2 s.
+                                    The window is clamped to the video. */
+    int     slow;        /* slow-down factor 1..64 (output frame times * slow); default 1 */
+    int     max_h;       /* output height cap in px (width keeps the aspect, both even);
+                            0 = source size. Default 720: a 1080p source is encoded at
+                            1280x720 (2.2x fewer pixels to convert, draw and encode; cards
+                            and hands stay clear), smaller sources at their own size */
+    int     track;       /* 1: card and hand outlines from kr_track (needs calib and a
+                            layout); default 1 */
+    int64_t warmup_us;   /* tracker start before the window, us; default 1000000 */
+    int     sheet;       /* 1: also write the contact sheet (CLIP.png beside CLIP.mp4); default 1 */
+    const char *preset;  /* x264 preset (borrowed); default "ultrafast" */
+    int     crf;         /* x264 CRF 0..51; default 20 */
+    int     threads;     /* decoder and encoder threads, 0 = automatic; default 0 */
+} kr_clip_config;
+void kr_clip_config_default(kr_clip_config *cfg); /* fills caller's *cfg */
+
+typedef struct kr_clip_t kr_clip_t; /* opaque */
+
+/* cfg copied; calib and ev borrowed (NULL allowed; not freed by kr_clip_destroy; must
+ * outlive c). *out caller-owned. KR_ERR_INVALID (message in err) on a bad config. */
+kr_status kr_clip_create(const kr_clip_config *cfg, const kr_calib_t *calib,
+                         const kr_clip_events_t *ev, kr_clip_t **out, char *err, size_t cap);
+void      kr_clip_destroy(kr_clip_t *c); /* NULL-safe */
+
+typedef struct kr_clip_result {
+    int64_t first_us, last_us; /* source times of the clip's first and last frame, us */
+    int64_t n_frames;          /* frames in the clip */
+    int64_t n_decoded;         /* frames decoded (warm-up and window), for benchmarks */
+    double  out_fps;           /* nominal frame rate of the MP4 (source rate / slow) */
+    int     out_w, out_h;      /* MP4 size, px */
+    int     tracked;           /* 1: card and hand outlines were drawn */
+    int     cards_drawn;       /* cards outlined on the first frame at or after --at */
+} kr_clip_result;
+
+/* Cuts video (borrowed) around at_us into out_mp4 and, with cfg.sheet, its contact
+ * sheet (out_mp4 with ".png" for its extension). Both appear complete or not at all.
+ * res (caller's storage, may be NULL) describes the clip. Errors (one line in
+ * kr_clip_last_error(c), naming the file or option): KR_ERR_INVALID at_us outside the
+ * video or an empty window, KR_ERR_IO unwritable folder / unreadable video,
+ * KR_ERR_FORMAT / KR_ERR_CODEC undecodable video, KR_ERR_NOMEM. A damaged video gives
+ * the frames that could be read (kr_clip_last_error then holds a warning). Per frame
+ * nothing is allocated. */
+kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const char *out_mp4,
+                         kr_clip_result *res);
+/* Last error (or warning) text of c; never NULL. */
+const char *kr_clip_last_error(const kr_clip_t *c);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* KR_CLIP_H */
