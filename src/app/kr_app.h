@@ -22,4 +22,18 @@ struct kr_rules_record;
 int kr_app_layout_from_video(const char *video, const char *calib_path, double at_s,
                              struct kr_rules_record *out);
 
+/* The frame size the tracker works on for a w x h camera image: half size (even) from
+ * 1200 px wide (the mat image is coarser anyway), else w x h. analyze and live both use
+ * it, so they track the same pictures. */
+void kr_app_track_size(int w, int h, int *out_w, int *out_h);
+
+/* As kr_app_layout_from_video, from one full-size camera frame already in memory (live:
+ * the source's first frame). bgr: borrowed; calib_path as there (NULL: calibrate from
+ * the frame); what names the source in messages. The frame goes through a lossless
+ * temporary PNG (kr_recog reads scenes from files). Refuses on any doubt with one line
+ * on stderr: returns 1; 0 on success (*out caller-owned, a `layout` record at t_us 0). */
+struct kr_image;
+int kr_app_layout_from_frame(const struct kr_image *bgr, const char *calib_path, const char *what,
+                             struct kr_rules_record *out);
+
 #endif /* KR_APP_H */

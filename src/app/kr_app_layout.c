@@ -1,21 +1,49 @@
 /* kr_app_layout.c - the layout record read from the footage, for commands whose
- * match file has none (analyze, and review through it).
+ * match file has none (analyze, and review through it, from the file; live from a frame).
  * SPDX-License-Identifier: MIT */
 #include "kr_app.h"
 #include "kr_core.h"
+#include "kr_cv.h"
 #include "kr_recog.h"
 #include "kr_recog_scene.h"
 #include "kr_rules.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+static int layout_read(const char *video, const char *what, const char *calib_path, double at_s,
+                       kr_rules_record *out);
 
 int kr_app_layout_from_video(const char *video, const char *calib_path, double at_s, kr_rules_record *out)
+{
+    return layout_read(video, video, calib_path, at_s, out);
+}
+
+int kr_app_layout_from_frame(const kr_image_t *bgr, const char *calib_path, const char *what, kr_rules_record *out)
+{
+    char path[64];
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(path, sizeof path, "%.30s/karuta-layout.%ld.png", tmpdir && *tmpdir ? tmpdir : "/tmp", (long)getpid());
+    if (kr_cv_write_image(path, bgr) != KR_OK) {
+        kr_log(KR_LOG_ERROR, "%s: the match file has no layout, and the frame to read it from cannot be kept in %s",
+               what, path);
+        return 1;
+    }
+    int r = layout_read(path, what, calib_path, 0, out);
+    remove(path);
+    return r;
+}
+
+static int layout_read(const char *video, const char *what, const char *calib_path, double at_s,
+                       kr_rules_record *out)
 {
     char msg[512];
     kr_recog_model_t *m = NULL;
     const char *model = kr_recog_default_model();
     if (kr_recog_model_load(model, &m, msg, sizeof msg) != KR_OK) {
-        kr_log(KR_LOG_ERROR, "%s: the match file has no layout and the card model cannot be read: %s", video, msg);
+        kr_log(KR_LOG_ERROR, "%s: the match file has no layout and the card model cannot be read: %s", what, msg);
         return 1;
     }
     kr_recog_config cfg;
@@ -24,14 +52,14 @@ int kr_app_layout_from_video(const char *video, const char *calib_path, double a
     kr_status s = kr_recog_scene_read(video, at_s, calib_path, m, &cfg, &sc, msg, sizeof msg);
     kr_recog_model_destroy(m);
     if (s != KR_OK) {
-        kr_log(KR_LOG_ERROR, "%s: the match file has no layout, and reading it from the footage failed: %s", video, msg);
+        kr_log(KR_LOG_ERROR, "%s: the match file has no layout, and reading it from the footage failed: %s", what, msg);
         return 1;
     }
     /* Never invent a layout silently: any problem (count, blank, cut off, look-alike)
      * stops the run; `karuta-ref layout --force` lets a person confirm and supply one. */
     if (kr_recog_layout_problem(sc.cards, sc.n, 50, msg, sizeof msg) != KR_OK) {
         kr_log(KR_LOG_ERROR, "%s: the match file has no layout, and the one read from the footage needs a person: %s "
-                             "(run karuta-ref layout, check it, add it to the match file)", video, msg);
+                             "(run karuta-ref layout, check it, add it to the match file)", what, msg);
         kr_recog_scene_free(&sc);
         return 1;
     }
@@ -49,7 +77,18 @@ int kr_app_layout_from_video(const char *video, const char *calib_path, double a
         d->x_mm = c->x_mm;
         d->y_mm = c->y_mm;
     }
-    kr_log(KR_LOG_INFO, "%s: layout of %d cards read from the footage", video, out->n_cards);
+    kr_log(KR_LOG_INFO, "%s: layout of %d cards read from the footage", what, out->n_cards);
     kr_recog_scene_free(&sc);
     return 0;
+}
+
+void kr_app_track_size(int w, int h, int *out_w, int *out_h)
+{
+    if (w >= 1200) {
+        *out_w = (w / 2) & ~1;
+        *out_h = (h / 2) & ~1;
+    } else {
+        *out_w = w;
+        *out_h = h;
+    }
 }

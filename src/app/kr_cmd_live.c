@@ -1,5 +1,6 @@
 /* kr_cmd_live.c - karuta-ref live: GStreamer capture -> calibration, tracking, events
- * (as analyze) -> rules engine, with outputs appended line by line and a judge's page
+ * and rules through kr_pipe (the object analyze uses), with outputs appended line by
+ * line and a judge's page
  * (server-sent events, snapshots, typed readings) that never stalls the frame thread.
  * SPDX-License-Identifier: MIT */
 #include "kr_app.h"
@@ -10,6 +11,7 @@
 #include "kr_event.h"
 #include "kr_json.h"
 #include "kr_media.h"
+#include "kr_pipe.h"
 #include "kr_rules.h"
 #include "kr_serve.h"
 #include "kr_track.h"
@@ -160,53 +162,6 @@ static int64_t wall_ms(void)
     clock_gettime(CLOCK_REALTIME, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
-
-/* ---- pending records: held until the detector can no longer report an earlier one */
-
-typedef struct pend {
-    kr_rules_record rec;
-    kr_event_obs    diag;   /* observations only */
-    bool            is_obs;
-    uint64_t        order;  /* arrival number: ties keep arrival order */
-    int64_t         wall_ms;/* when it entered (realtime ms) */
-} pend;
-
-typedef struct pend_list {
-    pend  *p;
-    size_t n, cap;
-} pend_list;
-
-/* Keeps p sorted by (t_us, log records before observations, arrival). */
-static bool pend_insert(pend_list *l, const pend *e)
-{
-    if (l->n == l->cap) {
-        size_t nc = l->cap ? l->cap * 2 : 64;
-        pend  *np = realloc(l->p, nc * sizeof *np);
-        if (!np)
-            return false;
-        l->p = np;
-        l->cap = nc;
-    }
-    size_t i = l->n;
-    int64_t t = e->rec.has_t ? e->rec.t_us : INT64_MIN;
-    while (i > 0) {
-        const pend *q = &l->p[i - 1];
-        int64_t     tq = q->rec.has_t ? q->rec.t_us : INT64_MIN;
-        if (tq < t || (tq == t && (!q->is_obs || e->is_obs)))
-            break;
-        i--;
-    }
-    memmove(&l->p[i + 1], &l->p[i], (l->n - i) * sizeof *l->p);
-    l->p[i] = *e;
-    l->n++;
-    return true;
-}
-
-/* Observations already written (for the review reasons of later rulings). */
-typedef struct diag_list {
-    kr_event_obs *d;
-    size_t        n, cap;
-} diag_list;
 
 /* ---- snapshot thread: JPEG of the live view, off the frame thread ---------- */
 
@@ -546,15 +501,6 @@ static int64_t deciding_t(const kr_ruling *ru)
 
 /* ---- the live run -------------------------------------------------------------- */
 
-/* Tracked frames waiting for the detector (--reading-delay-ms): deep copies in a
- * ring preallocated for up to DELAY_MAX frames. */
-#define DELAY_MAX 640 /* 10 s at 64 frames/s */
-typedef struct delayed {
-    kr_track_frame fr;
-    kr_track_card  cards[KR_TRACK_MAX_CARDS];
-    int64_t        cap_wall; /* realtime ms of its capture */
-} delayed;
-
 #define LAT_MAX (1 << 20)   /* latency samples kept (frames) */
 #define CAPT_RING 512       /* (t_us, realtime) of recent frames, for settle times */
 #define RULINGS_KEEP 128    /* rulings kept for the page's state */
@@ -568,35 +514,23 @@ typedef struct live {
     char             partial[8192];
     size_t           partial_n;
     long             match_lineno;
+    int64_t          match_grew_us; /* when MATCH.jsonl last gave a line (kr_clock_us) */
     bool             have_match, have_layout;
+    bool             layout_from_video; /* no layout in the match: read it from the first frame */
     kr_rules_record *rec;      /* scratch (large) */
-    kr_rules_record  match_rec, layout_rec;
+    kr_rules_record  match_rec;
     int64_t          last_reading_t;
-    /* pipeline */
+    /* pipeline: source -> kr_pipe (tracker, detector, ordering, rules) */
     kr_capture_t    *cap;
     kr_calib_t      *calib;
-    kr_track_t      *trk;
-    kr_event_t      *evd;
-    struct { const kr_calib_t *calib; double sx, sy; } map;
+    kr_pipe_t       *pipe;
+    struct { const kr_calib_t *calib; double sx, sy; } map; /* for the page's overlay */
     int              frame_w, frame_h;
-    /* ordering and rules */
-    pend_list        pend;
-    uint64_t         order;
-    diag_list        diags;
-    kr_rules_state  *st, *spec;  /* spec: scratch copy for provisional rulings */
-    kr_rules_output *out;
-    int64_t          released_t; /* latest t_us written */
     int64_t          last_frame_t;  /* newest frame from the source */
-    int64_t          det_t;         /* newest frame the detector has seen (delayed) */
-    delayed         *delay;         /* owned ring (NULL without --reading-delay-ms) */
-    int64_t          early_window_us; /* the detector's early-entry window (watermark) */
-    uint64_t         delay_head, delay_n;
     int64_t          frames;
     /* outputs */
     FILE            *ev_fp, *ru_fp;
-    int              n_rulings, n_review, late_obs;
-    bool             have_end;
-    kr_rules_match_end end;
+    int64_t          cur_settle_t;  /* settle of the frame being processed (-1), for the page */
     /* page */
     kr_serve_http_t *srv;
     snapper          snap;
@@ -615,7 +549,6 @@ typedef struct live {
     int              n_settle_lat;
     int64_t          wall0_us, t0_us;
     double           max_lag_ms;
-    int64_t          max_obs_late_us; /* detector: frame time at report - observation time (not early_entry) */
     bool             behind;
     int              source_failures;
 } live;
@@ -651,11 +584,12 @@ static void set_state(live *L)
                 *w++ = *c;
         w += sprintf(w, p ? "\"}}," : "\"},\"B\":{\"name\":\"");
     }
-    int ca = kr_rules_count(L->st, KR_SIDE_A), cb = kr_rules_count(L->st, KR_SIDE_B);
-    if (!ca && !cb && L->have_layout) /* the engine has not seen the layout yet */
-        for (int k = 0; k < L->layout_rec.n_cards; k++) {
-            ca += L->layout_rec.cards[k].owner == KR_SIDE_A;
-            cb += L->layout_rec.cards[k].owner == KR_SIDE_B;
+    int ca = kr_pipe_count(L->pipe, KR_SIDE_A), cb = kr_pipe_count(L->pipe, KR_SIDE_B);
+    const kr_rules_record *lay = kr_pipe_layout(L->pipe);
+    if (!ca && !cb && lay) /* the engine has not seen the layout yet */
+        for (int k = 0; k < lay->n_cards; k++) {
+            ca += lay->cards[k].owner == KR_SIDE_A;
+            cb += lay->cards[k].owner == KR_SIDE_B;
         }
     w += sprintf(w, "\"counts\":{\"A\":%d,\"B\":%d},\"status\":%s,\"rulings\":[", ca, cb,
                  L->status[0] ? L->status : "null");
@@ -764,146 +698,48 @@ static void publish_ruling(live *L, const kr_rules_output *o, int64_t settle_t)
         free(full);
 }
 
-/* analyze's review reasons from the detector's evidence (kept identical). */
-static void add_review_reasons(live *L, kr_ruling *ru)
-{
-#define ADD_REVIEW(msg)                                    \
-    do {                                                   \
-        if (ru->n_review < KR_RULES_MAX_REVIEW) {          \
-            ru->review[ru->n_review++] = msg;              \
-            ru->needs_review = true;                       \
-        }                                                  \
-    } while (0)
-    if (!L->calib) {
-        ADD_REVIEW("no video: ruled from the match log alone");
-        return;
-    }
-    if (!L->calib->ok)
-        ADD_REVIEW("poor calibration");
-    for (int e = 0; e < ru->n_evidence; e++)
-        for (size_t q = 0; q < L->diags.n; q++) {
-            const kr_event_obs *d = &L->diags.d[q];
-            if (strcmp(d->rec.id, ru->evidence[e]))
-                continue;
-            if (d->hidden)
-                ADD_REVIEW("decisive card or hand hidden on the decisive frames");
-            if (d->gap_us > 0)
-                ADD_REVIEW("frames missing around the decisive moment");
-            if (d->rec.type == KR_REC_PUSH_OUT &&
-                d->line_margin_mm < (L->calib->rms_mm * 2 > 3 ? L->calib->rms_mm * 2 : 3))
-                ADD_REVIEW("card within the calibration error of the line at the push-out");
-        }
-#undef ADD_REVIEW
-}
+/* ---- the pipeline's sink: files flushed line by line, the page, the replay ---- */
 
-static bool drain_rulings(live *L)
+static kr_status live_record(void *ctx, const kr_rules_record *r, const kr_event_obs *o)
 {
-    while (kr_rules_next(L->st, L->out)) {
-        if (L->out->type == KR_OUT_RULING) {
-            add_review_reasons(L, &L->out->ruling);
-            L->n_rulings++;
-            L->n_review += L->out->ruling.needs_review;
-        } else {
-            L->have_end = true;
-            L->end = L->out->end;
-        }
-        if (kr_json_write_output(L->ru_fp, L->out) != KR_OK || !sync_line(L->ru_fp)) {
-            kr_log(KR_LOG_ERROR, "live: %s/rulings.jsonl: write failed", L->o.out);
-            return false;
-        }
-        publish_ruling(L, L->out, -1);
-        if (L->out->type == KR_OUT_RULING && deciding_t(&L->out->ruling) >= 0)
-            replay_request(&L->replay, L->out->ruling.seq, deciding_t(&L->out->ruling), L->last_frame_t);
-    }
-    return true;
-}
-
-/* Writes one record to events.jsonl and feeds it to the rules engine. */
-static bool release_one(live *L, const pend *e)
-{
-    if (e->rec.has_t && e->rec.t_us > L->released_t)
-        L->released_t = e->rec.t_us;
-    if (kr_json_write_record(L->ev_fp, &e->rec) != KR_OK || !sync_line(L->ev_fp)) {
+    live *L = ctx;
+    (void)o;
+    if (kr_json_write_record(L->ev_fp, r) != KR_OK || !sync_line(L->ev_fp)) {
         kr_log(KR_LOG_ERROR, "live: %s/events.jsonl: write failed", L->o.out);
-        return false;
+        return KR_ERR_IO;
     }
-    if (e->is_obs) {
-        if (L->diags.n == L->diags.cap) {
-            size_t        nc = L->diags.cap ? L->diags.cap * 2 : 256;
-            kr_event_obs *nd = realloc(L->diags.d, nc * sizeof *nd);
-            if (!nd)
-                return false;
-            L->diags.d = nd;
-            L->diags.cap = nc;
-        }
-        L->diags.d[L->diags.n++] = e->diag;
-    }
-    if (kr_rules_feed(L->st, &e->rec) != KR_RULES_OK)
-        notice(L, true, "%s at %.3f s refused by the rules engine: %s", kr_rules_rec_type_name(e->rec.type),
-               e->rec.t_us / 1e6, kr_rules_last_error(L->st));
-    return drain_rulings(L);
+    return KR_OK;
 }
 
-/* The latest time up to which nothing earlier can still arrive from the detector:
- * hold_us behind the last frame, and never past an early-entry window of a
- * kami_start the frames have not reached yet (the detector reports early entries
- * at the kami_start frame, up to early_window_us before it). */
-static int64_t watermark(const live *L, int64_t early_window_us)
+static kr_status live_output(void *ctx, const kr_rules_output *o)
 {
-    int64_t wm = L->det_t - L->o.hold_us;
-    for (size_t i = 0; i < L->pend.n; i++) {
-        const pend *p = &L->pend.p[i];
-        if (p->rec.type == KR_REC_KAMI_START && p->rec.t_us > L->det_t) {
-            int64_t k = p->rec.t_us - early_window_us - 1;
-            if (k < wm)
-                wm = k;
-            break; /* sorted: the first one is the earliest */
-        }
+    live *L = ctx;
+    if (kr_json_write_output(L->ru_fp, o) != KR_OK || !sync_line(L->ru_fp)) {
+        kr_log(KR_LOG_ERROR, "live: %s/rulings.jsonl: write failed", L->o.out);
+        return KR_ERR_IO;
     }
-    return wm;
+    publish_ruling(L, o, -1);
+    if (o->type == KR_OUT_RULING && deciding_t(&o->ruling) >= 0)
+        replay_request(&L->replay, o->ruling.seq, deciding_t(&o->ruling), L->last_frame_t);
+    return KR_OK;
 }
 
-static bool release_until(live *L, int64_t wm)
+/* A record the engine refuses: said on the page and the log; the run goes on. */
+static kr_status live_refused(void *ctx, const kr_rules_record *r, const kr_event_obs *o, const char *why)
 {
-    size_t k = 0;
-    while (k < L->pend.n && (!L->pend.p[k].rec.has_t || L->pend.p[k].rec.t_us <= wm)) {
-        if (!release_one(L, &L->pend.p[k]))
-            return false;
-        k++;
-    }
-    if (k) {
-        memmove(L->pend.p, L->pend.p + k, (L->pend.n - k) * sizeof *L->pend.p);
-        L->pend.n -= k;
-    }
-    return true;
+    (void)o;
+    notice(ctx, true, "%s at %.3f s refused by the rules engine: %s", kr_rules_rec_type_name(r->type), r->t_us / 1e6,
+           why);
+    return KR_OK;
 }
 
-/* Provisional ruling for the page at settle: a copy of the engine fed with what is
- * known so far, then finished. The written rulings are unaffected. */
-static void provisional(live *L, int64_t settle_t)
+/* Provisional ruling for the page (settle seen): the written rulings are unaffected. */
+static void live_provisional(void *ctx, const kr_rules_output *o)
 {
-    if (!L->srv)
-        return;
-    *L->spec = *L->st;
-    kr_rules_output o;
-    for (size_t i = 0; i < L->pend.n; i++) {
-        const pend *p = &L->pend.p[i];
-        if (p->rec.has_t && p->rec.t_us > L->det_t)
-            break;
-        if (kr_rules_feed(L->spec, &p->rec) != KR_RULES_OK)
-            continue;
-        while (kr_rules_next(L->spec, &o))
-            ;
-    }
-    kr_rules_finish(L->spec);
-    while (kr_rules_next(L->spec, &o))
-        if (o.type == KR_OUT_RULING) {
-            o.ruling.final = false;
-            add_review_reasons(L, &o.ruling);
-            publish_ruling(L, &o, settle_t);
-            if (deciding_t(&o.ruling) >= 0)
-                replay_request(&L->replay, o.ruling.seq, deciding_t(&o.ruling), L->last_frame_t);
-        }
+    live *L = ctx;
+    publish_ruling(L, o, L->cur_settle_t);
+    if (deciding_t(&o->ruling) >= 0)
+        replay_request(&L->replay, o->ruling.seq, deciding_t(&o->ruling), L->last_frame_t);
 }
 
 /* Parses and queues one match-log line from the file or the page. typed: it may
@@ -955,7 +791,6 @@ static bool take_line(live *L, const char *line, size_t len, const char *where, 
                 return false;
             }
         L->have_layout = true;
-        L->layout_rec = *r;
     } else if (r->type == KR_REC_KAMI_START || r->type == KR_REC_KIMARIJI || r->type == KR_REC_READING_VOID ||
                r->type == KR_REC_SHIMO_START) {
         if (r->t_us < L->last_reading_t) {
@@ -963,25 +798,15 @@ static bool take_line(live *L, const char *line, size_t len, const char *where, 
                    typed ? "page" : where, r->t_us / 1e6);
             return true;
         }
-        if (r->t_us < L->released_t)
+        if (r->t_us < kr_pipe_get_stats(L->pipe)->released_t_us)
             notice(L, true, "reading record at %.3f s came after that time was written; it counts from now",
                    r->t_us / 1e6);
         L->last_reading_t = r->t_us;
-        if (L->evd)
-            kr_event_reading(L->evd, r->type, r->seq, r->card, r->t_us);
     }
-    if (r->type == KR_REC_MATCH && L->evd) {
-        kr_event_declare_hand(L->evd, 0, r->declared[0]);
-        kr_event_declare_hand(L->evd, 1, r->declared[1]);
+    if (kr_pipe_add_record(L->pipe, r) != KR_OK) {
+        notice(L, true, "%s:%ld: %s", where, lineno, kr_pipe_error(L->pipe));
+        return r->type != KR_REC_LAYOUT; /* the layout is needed: stop */
     }
-    pend e;
-    memset(&e.diag, 0, sizeof e.diag);
-    e.rec = *r;
-    e.is_obs = false;
-    e.order = L->order++;
-    e.wall_ms = wall_ms();
-    if (!pend_insert(&L->pend, &e))
-        return false;
     if (typed && L->srv) {
         char *js = kr_json_record_string(r);
         if (js) {
@@ -1001,6 +826,7 @@ static bool tail_match(live *L)
     int c;
     while ((c = fgetc(L->match_fp)) != EOF) {
         if (c == '\n') {
+            L->match_grew_us = kr_clock_us();
             L->match_lineno++;
             if (!take_line(L, L->partial, L->partial_n, L->o.match, L->match_lineno, false))
                 return false;
@@ -1030,8 +856,10 @@ static int map_scaled(void *ctx, double x, double y, double *px, double *py)
     return 0;
 }
 
-/* Opens the source; for a large picture asks GStreamer for half size, as analyze
- * decodes it (the tracker's resolution is in mm anyway). */
+/* Opens the source. The first time, a probe pipeline gives one full-size frame for the
+ * calibration (from it, as analyze does, or --calib checked against its size) and, when
+ * the match has no layout, for reading the layout (refused on any doubt). For a large
+ * picture GStreamer is then asked for the size analyze decodes (kr_app_track_size). */
 static kr_status open_source(live *L, int *w, int *h)
 {
     kr_capture_config cc;
@@ -1052,7 +880,21 @@ static kr_status open_source(live *L, int *w, int *h)
     }
     *w = f.img.w;
     *h = f.img.h;
-    if (!L->calib && !L->o.calib) {
+    if (!L->calib && L->o.calib) {
+        if (kr_calib_load(L->o.calib, &L->calib) != KR_OK) {
+            kr_log(KR_LOG_ERROR, "%s", kr_calib_error());
+            kr_capture_destroy(probe);
+            return KR_ERR_FORMAT;
+        }
+        if (L->calib->img_w != f.img.w || L->calib->img_h != f.img.h) {
+            kr_log(KR_LOG_ERROR, "%s: calibration is for %dx%d frames, the source gives %dx%d", L->o.calib,
+                   L->calib->img_w, L->calib->img_h, f.img.w, f.img.h);
+            kr_capture_destroy(probe);
+            return KR_ERR_FORMAT;
+        }
+        if (!L->calib->ok)
+            notice(L, true, "calibration is poor (%s): every ruling will need review", L->calib->reason);
+    } else if (!L->calib) {
         /* calibrate on the full-size first frame, as analyze does */
         kr_calib_config ccfg;
         kr_calib_config_default(&ccfg);
@@ -1064,53 +906,41 @@ static kr_status open_source(live *L, int *w, int *h)
         if (!L->calib->ok)
             notice(L, true, "calibration is poor (%s): every ruling will need review", L->calib->reason);
     }
+    if (L->calib->img_w != f.img.w || L->calib->img_h != f.img.h) {
+        kr_log(KR_LOG_ERROR, "live: the source changed size (%dx%d, was %dx%d)", f.img.w, f.img.h, L->calib->img_w,
+               L->calib->img_h);
+        kr_capture_destroy(probe);
+        return KR_ERR_FORMAT;
+    }
+    if (L->layout_from_video && !kr_pipe_has_layout(L->pipe)) {
+        /* the match has no layout: read it from this frame of the memorisation period */
+        if (kr_app_layout_from_frame(&f.img, L->o.calib, "live: the source", L->rec) != 0 ||
+            kr_pipe_add_record(L->pipe, L->rec) != KR_OK) {
+            kr_capture_destroy(probe);
+            return KR_ERR_FORMAT; /* said why */
+        }
+        L->have_layout = true;
+        notice(L, false, "layout of %d cards read from the source's first frame", L->rec->n_cards);
+    }
     kr_capture_destroy(probe);
+    int  tw, th;
     char desc[4096];
-    if (*w >= 1200)
-        snprintf(desc, sizeof desc, "%s ! videoscale ! video/x-raw,width=%d,height=%d", L->o.source, (*w / 2) & ~1,
-                 (*h / 2) & ~1);
+    kr_app_track_size(*w, *h, &tw, &th);
+    if (tw != *w || th != *h)
+        snprintf(desc, sizeof desc, "%s ! videoscale ! video/x-raw,width=%d,height=%d", L->o.source, tw, th);
     else
         snprintf(desc, sizeof desc, "%s", L->o.source);
     return kr_capture_open2(desc, &cc, &L->cap);
 }
 
-static bool setup_pipeline(live *L, const kr_frame_t *f0, int src_w, int src_h)
+/* The tracker for the frames the source gives (once, on the first frame). */
+static bool setup_pipeline(live *L, const kr_frame_t *f0)
 {
-    if (!L->calib) {
-        if (kr_calib_load(L->o.calib, &L->calib) != KR_OK) {
-            kr_log(KR_LOG_ERROR, "%s", kr_calib_error());
-            return false;
-        }
-        if (L->calib->img_w != src_w || L->calib->img_h != src_h) {
-            kr_log(KR_LOG_ERROR, "%s: calibration is for %dx%d frames, the source gives %dx%d", L->o.calib,
-                   L->calib->img_w, L->calib->img_h, src_w, src_h);
-            return false;
-        }
-        if (!L->calib->ok)
-            notice(L, true, "calibration is poor (%s): every ruling will need review", L->calib->reason);
-    }
     L->map.calib = L->calib;
-    L->map.sx = (double)f0->img.w / src_w;
-    L->map.sy = (double)f0->img.h / src_h;
-    kr_track_config tcfg;
-    kr_track_config_default(&tcfg);
-    tcfg.mm_per_px = L->o.mm_per_px;
-    kr_status s = kr_track_create(&tcfg, map_scaled, L, f0->img.w, f0->img.h, &L->trk);
-    if (s != KR_OK) {
-        kr_log(KR_LOG_ERROR, "live: tracker: %s", kr_status_str(s));
-        return false;
-    }
-    kr_track_card_init cinit[KR_TRACK_MAX_CARDS];
-    int                nc = 0;
-    for (int k = 0; k < L->layout_rec.n_cards && nc < KR_TRACK_MAX_CARDS; k++) {
-        cinit[nc].id = L->layout_rec.cards[k].card;
-        cinit[nc].owner = L->layout_rec.cards[k].owner == KR_SIDE_B ? KR_TRACK_B : KR_TRACK_A;
-        cinit[nc].x_mm = L->layout_rec.cards[k].x_mm;
-        cinit[nc].y_mm = L->layout_rec.cards[k].y_mm;
-        nc++;
-    }
-    if (kr_track_set_layout(L->trk, cinit, nc) != KR_OK) {
-        kr_log(KR_LOG_ERROR, "live: tracker: %s", kr_track_last_error(L->trk));
+    L->map.sx = (double)f0->img.w / L->calib->img_w;
+    L->map.sy = (double)f0->img.h / L->calib->img_h;
+    if (kr_pipe_start_video(L->pipe, L->calib, f0->img.w, f0->img.h) != KR_OK) {
+        kr_log(KR_LOG_ERROR, "live: %s", kr_pipe_error(L->pipe));
         return false;
     }
     L->frame_w = f0->img.w;
@@ -1140,7 +970,7 @@ static void publish_status(live *L, const char *source, const char *msg)
              "{\"source\":\"%s\",\"message\":\"%s\",\"fps\":%.2f,\"frames\":%" PRId64
              ",\"t_us\":%" PRId64 ",\"lag_ms\":%.1f,\"ev_lat_ms\":%.2f,\"behind\":%s,\"pending\":%zu}",
              source, m, fps, L->frames, L->last_frame_t, L->max_lag_ms, p50, L->behind ? "true" : "false",
-             L->pend.n);
+             kr_pipe_get_stats(L->pipe)->pending);
     if (L->srv) {
         kr_serve_http_publish(L->srv, "status", L->status);
         set_state(L);
@@ -1175,10 +1005,12 @@ static bool write_summary(live *L, const char *ended)
     for (const char *c = L->o.source; *c; c++)
         fprintf(f, (*c == '"' || *c == '\\') ? "\\%c" : ((unsigned char)*c < 32 ? " " : "%c"), *c);
     fprintf(f, "\",\n  \"frames\": %" PRId64 ",\n  \"duration_s\": %.3f,\n", L->frames, L->last_frame_t / 1e6);
-    fprintf(f, "  \"rulings\": %d,\n  \"needs_review\": %d,\n", L->n_rulings, L->n_review);
-    fprintf(f, "  \"counts\": {\"A\": %d, \"B\": %d},\n", kr_rules_count(L->st, KR_SIDE_A), kr_rules_count(L->st, KR_SIDE_B));
-    if (L->have_end && L->end.winner != KR_SIDE_NONE)
-        fprintf(f, "  \"winner\": \"%s\",\n", L->end.winner == KR_SIDE_A ? "A" : "B");
+    const kr_pipe_stats *ps = kr_pipe_get_stats(L->pipe);
+    fprintf(f, "  \"rulings\": %d,\n  \"needs_review\": %d,\n", ps->n_rulings, ps->n_review);
+    fprintf(f, "  \"counts\": {\"A\": %d, \"B\": %d},\n", kr_pipe_count(L->pipe, KR_SIDE_A),
+            kr_pipe_count(L->pipe, KR_SIDE_B));
+    if (ps->have_end && ps->end.winner != KR_SIDE_NONE)
+        fprintf(f, "  \"winner\": \"%s\",\n", ps->end.winner == KR_SIDE_A ? "A" : "B");
     else
         fprintf(f, "  \"winner\": null,\n");
     fprintf(f, "  \"latency_ms\": {\"arrival_to_processed\": {\"p50\": %.2f, \"p95\": %.2f, \"p99\": %.2f, \"max\": %.2f},\n",
@@ -1188,9 +1020,9 @@ static bool write_summary(live *L, const char *ended)
     fprintf(f, "                 \"events_written_after_capture_hold\": %.1f,\n", L->o.hold_us / 1000.0);
     fprintf(f, "                 \"settle_to_ruling_published\": {\"mean\": %.1f, \"max\": %.1f, \"n\": %d}},\n",
             L->n_settle_lat ? L->settle_lat_sum / L->n_settle_lat : 0.0, L->settle_lat_max, L->n_settle_lat);
-    fprintf(f, "  \"observation_report_delay_ms_max\": %.1f,\n", L->max_obs_late_us / 1000.0);
+    fprintf(f, "  \"observation_report_delay_ms_max\": %.1f,\n", ps->max_obs_late_us / 1000.0);
     fprintf(f, "  \"max_lag_ms\": %.1f,\n  \"late_observations\": %d,\n  \"source_failures\": %d,\n", L->max_lag_ms,
-            L->late_obs, L->source_failures);
+            ps->late_obs, L->source_failures);
     fprintf(f, "  \"ended\": \"%s\"\n}\n", ended);
     return kr_outfile_commit(&of) == KR_OK;
 }
@@ -1203,43 +1035,6 @@ static FILE *open_out(const char *dir, const char *name)
     if (!f)
         kr_log(KR_LOG_ERROR, "live: %s: cannot write: %s", path, strerror(errno));
     return f;
-}
-
-/* Feeds one tracked frame to the event detector, queues what it reports, writes
- * what is due, and updates the page's provisional ruling. */
-static bool detect(live *L, const kr_track_frame *tf)
-{
-    L->det_t = tf->t_us;
-    const kr_event_obs *eo;
-    int                 ne;
-    int64_t             settle_t = -1;
-    kr_event_update(L->evd, tf, &eo, &ne);
-    for (int i = 0; i < ne; i++) {
-        pend e;
-        e.rec = eo[i].rec;
-        e.diag = eo[i];
-        e.is_obs = true;
-        e.order = L->order++;
-        e.wall_ms = wall_ms();
-        if (e.rec.type != KR_REC_EARLY_ENTRY && tf->t_us - e.rec.t_us > L->max_obs_late_us)
-            L->max_obs_late_us = tf->t_us - e.rec.t_us;
-        if (e.rec.t_us < L->released_t) {
-            L->late_obs++;
-            kr_log(KR_LOG_WARN, "live: %s at %.3f s came %.0f ms after it could be written in order "
-                   "(raise --hold-ms); written now",
-                   kr_rules_rec_type_name(e.rec.type), e.rec.t_us / 1e6, (L->released_t - e.rec.t_us) / 1e3);
-            e.rec.t_us = L->released_t;
-        }
-        if (!pend_insert(&L->pend, &e))
-            return false;
-        if (e.rec.type == KR_REC_SETTLE)
-            settle_t = e.rec.t_us;
-    }
-    if (!release_until(L, watermark(L, L->early_window_us)))
-        return false;
-    if (ne > 0) /* something was seen: the page gets the ruling as it stands now */
-        provisional(L, settle_t);
-    return true;
 }
 
 int kr_cmd_live(int argc, char **argv)
@@ -1257,9 +1052,6 @@ int kr_cmd_live(int argc, char **argv)
     rc = 1;
     const char *ended = "error";
     L->rec = malloc(sizeof *L->rec);
-    L->st = malloc(sizeof *L->st);
-    L->spec = malloc(sizeof *L->spec);
-    L->out = malloc(sizeof *L->out);
     L->lat_ms = malloc(LAT_MAX * sizeof *L->lat_ms);
     L->e2e_ms = malloc(LAT_MAX * sizeof *L->e2e_ms);
     pthread_mutex_init(&L->snap.lock, NULL);
@@ -1267,17 +1059,21 @@ int kr_cmd_live(int argc, char **argv)
     pthread_mutex_init(&L->replay.lock, NULL);
     pthread_cond_init(&L->replay.cond, NULL);
     L->replay.done_seq = -1;
-    if (!L->rec || !L->st || !L->spec || !L->out || !L->lat_ms || !L->e2e_ms) {
+    L->cur_settle_t = -1;
+    if (!L->rec || !L->lat_ms || !L->e2e_ms) {
         kr_log(KR_LOG_ERROR, "live: out of memory");
         goto fail;
     }
-    L->released_t = INT64_MIN;
     L->last_reading_t = INT64_MIN;
-    kr_rules_config rcfg;
-    kr_rules_config_default(&rcfg);
-    rcfg.tie_us = L->o.tie_us;
-    if (kr_rules_reset(L->st, &rcfg) != KR_RULES_OK) {
-        kr_log(KR_LOG_ERROR, "live: %s", kr_rules_last_error(L->st));
+    kr_pipe_config pcfg;
+    kr_pipe_config_default(&pcfg);
+    pcfg.mm_per_px = L->o.mm_per_px;
+    pcfg.tie_us = L->o.tie_us;
+    pcfg.hold_us = L->o.hold_us;
+    pcfg.reading_delay_us = L->o.delay_us;
+    kr_pipe_sink sink = {L, live_record, live_output, live_refused};
+    if (kr_pipe_create(&pcfg, &sink, &L->pipe) != KR_OK) {
+        kr_log(KR_LOG_ERROR, "live: %s", kr_pipe_error(NULL));
         goto fail;
     }
     struct stat sb;
@@ -1295,17 +1091,6 @@ int kr_cmd_live(int argc, char **argv)
     if (!L->ev_fp || !L->ru_fp)
         goto fail;
 
-    kr_event_config ecfg;
-    kr_event_config_default(&ecfg);
-    L->early_window_us = ecfg.early_window_us;
-    if (L->o.delay_us > 0 && !(L->delay = malloc(DELAY_MAX * sizeof *L->delay))) {
-        kr_log(KR_LOG_ERROR, "live: out of memory");
-        goto fail;
-    }
-    if (kr_event_create(&ecfg, &L->evd) != KR_OK) {
-        kr_log(KR_LOG_ERROR, "live: out of memory");
-        goto fail;
-    }
     if (L->o.http_port >= 0) {
         kr_serve_http_config hc;
         kr_serve_http_config_default(&hc);
@@ -1331,7 +1116,9 @@ int kr_cmd_live(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     g_stop = 0;
 
-    /* the match header and the layout must be there before the tracker can start */
+    /* the match header and the layout must be there before the tracker can start; a
+     * match file that has a match record but no layout, and has not grown for a second,
+     * gets the layout from the source's first frame (as analyze reads it from the file) */
     int64_t waited = kr_clock_us();
     bool    told = false;
     while (!g_stop) {
@@ -1340,6 +1127,11 @@ int kr_cmd_live(int argc, char **argv)
         take_posts(L);
         if (L->have_match && L->have_layout)
             break;
+        if (L->have_match && kr_clock_us() - L->match_grew_us > 1000000) {
+            L->layout_from_video = true;
+            notice(L, false, "%s has no layout: reading it from the source", L->o.match);
+            break;
+        }
         if (!told && kr_clock_us() - waited > 1000000) {
             notice(L, true, "waiting for the match and layout records in %s", L->o.match);
             told = true;
@@ -1347,21 +1139,13 @@ int kr_cmd_live(int argc, char **argv)
         struct timespec ts = {0, 100000000L};
         nanosleep(&ts, NULL);
     }
-    if (!L->have_match || !L->have_layout) {
+    if (!L->have_match || (!L->have_layout && !L->layout_from_video)) {
         ended = "signal";
         rc = 0;
         goto finish;
     }
     publish_status(L, "starting", NULL);
     set_state(L);
-    /* records read before the detector existed: give it the readings now, in order */
-    for (size_t i = 0; i < L->pend.n; i++) {
-        const kr_rules_record *r = &L->pend.p[i].rec;
-        if (r->type == KR_REC_MATCH) {
-            kr_event_declare_hand(L->evd, 0, r->declared[0]);
-            kr_event_declare_hand(L->evd, 1, r->declared[1]);
-        }
-    }
 
     /* ---- frames ---- */
     int     src_w = 0, src_h = 0;
@@ -1385,7 +1169,7 @@ int kr_cmd_live(int argc, char **argv)
                     goto fail;
                 }
                 if (s == KR_ERR_FORMAT)
-                    goto fail; /* cannot calibrate: said why */
+                    goto fail; /* cannot calibrate or read the layout: said why */
                 notice(L, true, "source failed (%s); retrying in %.1f s", msg, backoff);
                 publish_status(L, "retrying", msg);
                 for (int64_t until = kr_clock_us() + (int64_t)(backoff * 1e6); kr_clock_us() < until && !g_stop;) {
@@ -1408,8 +1192,8 @@ int kr_cmd_live(int argc, char **argv)
                 backoff = 0.5;
                 publish_status(L, "playing", NULL);
             }
-            if (!L->trk) {
-                if (!setup_pipeline(L, &f, src_w, src_h))
+            if (!kr_pipe_tracker(L->pipe)) {
+                if (!setup_pipeline(L, &f))
                     goto fail;
                 L->t0_us = f.t_us;
                 L->wall0_us = now;
@@ -1428,11 +1212,6 @@ int kr_cmd_live(int argc, char **argv)
                     goto fail;
             }
             take_posts(L);
-            const kr_track_frame *tf;
-            if (kr_track_update(L->trk, &f.img, f.t_us, f.gap_us, &tf) != KR_OK) {
-                kr_log(KR_LOG_ERROR, "live: tracker: %s", kr_track_last_error(L->trk));
-                goto fail;
-            }
             L->frames++;
             L->last_frame_t = f.t_us;
             /* when the frame was captured: the pipeline clock's own age of the frame when
@@ -1444,30 +1223,18 @@ int kr_cmd_live(int argc, char **argv)
             L->capt_t[L->capt_n % CAPT_RING] = f.t_us;
             L->capt_wall[L->capt_n % CAPT_RING] = cap_wall - (cap_us - born) / 1000;
             L->capt_n++;
-            /* the detector sees the frame now, or --reading-delay-ms later */
-            if (!L->delay) {
-                if (!detect(L, tf))
-                    goto fail;
-            } else {
-                if (L->delay_n == DELAY_MAX) { /* full: the oldest goes to the detector now */
-                    if (!detect(L, &L->delay[L->delay_head % DELAY_MAX].fr))
-                        goto fail;
-                    L->delay_head++;
-                    L->delay_n--;
-                }
-                delayed *d = &L->delay[(L->delay_head + L->delay_n) % DELAY_MAX];
-                d->fr = *tf;
-                int nc = tf->n_cards < KR_TRACK_MAX_CARDS ? tf->n_cards : KR_TRACK_MAX_CARDS;
-                memcpy(d->cards, tf->cards, (size_t)nc * sizeof *d->cards);
-                d->fr.cards = d->cards;
-                d->fr.n_cards = nc;
-                L->delay_n++;
-                while (L->delay_n && L->delay[L->delay_head % DELAY_MAX].fr.t_us <= f.t_us - L->o.delay_us) {
-                    if (!detect(L, &L->delay[L->delay_head % DELAY_MAX].fr))
-                        goto fail;
-                    L->delay_head++;
-                    L->delay_n--;
-                }
+            /* the shared pipeline: tracker, detector (--reading-delay-ms behind), the
+             * records due in time order to the files and the engine */
+            const kr_track_frame *tf;
+            if (kr_pipe_frame(L->pipe, &f.img, f.t_us, f.gap_us, &tf) != KR_OK) {
+                kr_log(KR_LOG_ERROR, "live: %s: %s", L->o.match, kr_pipe_error(L->pipe));
+                goto fail;
+            }
+            const kr_pipe_stats *ps = kr_pipe_get_stats(L->pipe);
+            if (ps->frame_obs > 0 && L->srv) { /* something was seen: the ruling as it stands now */
+                L->cur_settle_t = ps->frame_settle_t_us;
+                kr_pipe_provisional(L->pipe, live_provisional, L);
+                L->cur_settle_t = -1;
             }
             /* latency of this frame: from its arrival (processing only) and from its own
              * time on the source clock (capture, or when a played file shows it), which
@@ -1538,51 +1305,28 @@ int kr_cmd_live(int argc, char **argv)
         ended = "signal";
 
 finish:
-    /* end: everything still held goes out in order, then the engine finishes */
+    /* end: frames held for the detector, its pending observations, every queued record
+     * in order, then the engine's end (records of the log beyond the last frame are
+     * written and ruled without frames) */
     tail_match(L);
     take_posts(L);
-    while (L->delay && L->delay_n) { /* frames still held for the detector */
-        detect(L, &L->delay[L->delay_head % DELAY_MAX].fr);
-        L->delay_head++;
-        L->delay_n--;
-    }
-    if (L->trk) {
-        const kr_event_obs *eo;
-        int                 ne;
-        kr_event_finish(L->evd, &eo, &ne);
-        for (int i = 0; i < ne; i++) {
-            pend e;
-            e.rec = eo[i].rec;
-            e.diag = eo[i];
-            e.is_obs = true;
-            e.order = L->order++;
-            e.wall_ms = wall_ms();
-            if (e.rec.t_us < L->released_t)
-                e.rec.t_us = L->released_t;
-            pend_insert(&L->pend, &e);
-        }
-    }
-    if (L->ev_fp && L->ru_fp) {
-        /* records of the log beyond the last frame stay unruled-for-frames but are written */
-        if (!release_until(L, INT64_MAX))
-            goto fail;
-        kr_rules_finish(L->st);
-        if (!drain_rulings(L))
-            goto fail;
+    if (L->ev_fp && L->ru_fp && kr_pipe_finish(L->pipe) != KR_OK) {
+        kr_log(KR_LOG_ERROR, "live: %s", kr_pipe_error(L->pipe));
+        goto fail;
     }
     if (L->srv)
         publish_status(L, "stopped", ended);
     if (!write_summary(L, ended))
         kr_log(KR_LOG_WARN, "live: %s/summary.json: cannot write", L->o.out);
-    kr_log(KR_LOG_INFO, "live: stopped (%s) after %" PRId64 " frames, %d rulings", ended, L->frames, L->n_rulings);
+    kr_log(KR_LOG_INFO, "live: stopped (%s) after %" PRId64 " frames, %d rulings", ended, L->frames,
+           kr_pipe_get_stats(L->pipe)->n_rulings);
     rc = 0;
 fail:
     snap_stop(&L->snap);
     replay_stop(&L->replay);
     kr_serve_http_destroy(L->srv);
     kr_capture_destroy(L->cap);
-    kr_event_destroy(L->evd);
-    kr_track_destroy(L->trk);
+    kr_pipe_destroy(L->pipe);
     kr_calib_destroy(L->calib);
     if (L->ev_fp)
         fclose(L->ev_fp);
@@ -1592,14 +1336,8 @@ fail:
         fclose(L->match_fp);
     for (int i = 0; i < L->n_rulings_json; i++)
         free(L->rulings_json[i]);
-    free(L->pend.p);
-    free(L->delay);
-    free(L->diags.d);
     free(L->line);
     free(L->rec);
-    free(L->st);
-    free(L->spec);
-    free(L->out);
     free(L->lat_ms);
     free(L->e2e_ms);
     free(L);

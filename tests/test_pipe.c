@@ -1,0 +1,320 @@
+/* test_pipe.c - the shared referee pipeline on drawn footage: a sweep becomes a touch, a
+ * push-out and a ruling; records reach the sink in time order; a finite hold, a reading
+ * delay and readings arriving during the frames give exactly what a file run gives.
+ * SPDX-License-Identifier: MIT */
+#include "kr_json.h"
+#include "kr_pipe.h"
+
+#include <CUnit/Basic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_track_scene.h"
+
+#define DT 16667
+#define MAXREC 256
+
+static const struct {
+    int card;
+    char owner;
+    double x, y;
+} cards[] = {{17, 'A', -200, -51.5}, {5, 'A', 0, -51.5}, {33, 'A', 200, -134.5}, {64, 'B', -100, 51.5},
+             {88, 'B', 150, 217.5}};
+#define NCARDS (int)(sizeof cards / sizeof cards[0])
+
+/* What the sink saw. */
+typedef struct seen {
+    kr_rules_record rec[MAXREC];
+    int is_obs[MAXREC];
+    int n_rec;
+    kr_rules_output out[16];
+    int n_out;
+    int n_refused;
+    int n_out_running; /* outputs that came out while frames ran (before finish) */
+} seen;
+
+static kr_status on_record(void *ctx, const kr_rules_record *r, const kr_event_obs *o)
+{
+    seen *s = ctx;
+    if (s->n_rec < MAXREC) {
+        s->is_obs[s->n_rec] = o != NULL;
+        s->rec[s->n_rec++] = *r;
+    }
+    return KR_OK;
+}
+
+static kr_status on_output(void *ctx, const kr_rules_output *o)
+{
+    seen *s = ctx;
+    if (s->n_out < 16)
+        s->out[s->n_out++] = *o;
+    return KR_OK;
+}
+
+static kr_status on_refused(void *ctx, const kr_rules_record *r, const kr_event_obs *o, const char *why)
+{
+    seen *s = ctx;
+    (void)r, (void)o, (void)why;
+    s->n_refused++;
+    return KR_OK;
+}
+
+/* the drawn camera as a calibration: mat mm -> px is the scene's plain scale */
+static void scene_calib(kr_calib_t *c)
+{
+    memset(c, 0, sizeof *c);
+    c->img_w = FW;
+    c->img_h = FH;
+    c->fx = c->fy = 1000;
+    c->cx = FW / 2.0;
+    c->cy = FH / 2.0;
+    double H[9] = {SCALE, 0, FW / 2.0 + 3.0, 0, -SCALE, FH / 2.0 - 2.0, 0, 0, 1};
+    memcpy(c->H, H, sizeof H);
+    c->rms_mm = 0.5;
+    c->ok = 1;
+}
+
+static void add_json(kr_pipe_t *p, const char *js)
+{
+    kr_rules_record *r = malloc(sizeof *r);
+    char err[KR_JSON_ERR_MAX];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_EQUAL_FATAL(kr_json_read_record(js, strlen(js), r, err, sizeof err), KR_OK);
+    CU_ASSERT_EQUAL(kr_pipe_add_record(p, r), KR_OK);
+    free(r);
+}
+
+static void add_header(kr_pipe_t *p)
+{
+    char js[2048];
+    int n = snprintf(js, sizeof js, "{\"type\":\"layout\",\"t_us\":0,\"cards\":[");
+    for (int k = 0; k < NCARDS; k++)
+        n += snprintf(js + n, sizeof js - (size_t)n, "%s{\"card\":%d,\"owner\":\"%c\",\"x_mm\":%.1f,\"y_mm\":%.1f}",
+                      k ? "," : "", cards[k].card, cards[k].owner, cards[k].x, cards[k].y);
+    snprintf(js + n, sizeof js - (size_t)n, "]}");
+    add_json(p, "{\"type\":\"match\",\"format\":\"karuta-match/1\",\"players\":{\"A\":{\"name\":\"a\"},"
+                "\"B\":{\"name\":\"b\"}}}");
+    add_json(p, js);
+}
+
+static const char *readings[] = {
+    "{\"type\":\"kami_start\",\"seq\":1,\"card\":64,\"t_us\":150000}",
+    "{\"type\":\"kimariji\",\"seq\":1,\"t_us\":180000}",
+    "{\"type\":\"shimo_start\",\"seq\":1,\"t_us\":1700000}", /* the ruling is final here */
+};
+
+/* A's hand sweeps card 64 (B's territory) at 2 m/s, contact at tc = 400 ms; the card
+ * flies over B's far edge; the hand leaves and all is still until 2.5 s. readings_at:
+ * the frame index before which the reading records are added (0: before the frames). */
+static void run(const kr_pipe_config *cfg, int readings_at, seen *s)
+{
+    static kr_calib_t calib;
+    scene_calib(&calib);
+    memset(s, 0, sizeof *s);
+    kr_pipe_sink sink = {s, on_record, on_output, on_refused};
+    kr_pipe_t *p = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_pipe_create(cfg, &sink, &p), KR_OK);
+    add_header(p);
+    CU_ASSERT_TRUE(kr_pipe_has_layout(p));
+    CU_ASSERT_EQUAL_FATAL(kr_pipe_start_video(p, &calib, FW, FH), KR_OK);
+    rng = 12345; /* the same mat noise on every run */
+    draw_mat();
+    const int64_t tc = 400000;
+    const double v = 2000, vc = 2500;
+    int i = 0;
+    for (int64_t t = 0; t < 2500000; t += DT, i++) {
+        if (i == readings_at)
+            for (size_t k = 0; k < sizeof readings / sizeof readings[0]; k++)
+                add_json(p, readings[k]);
+        memcpy(frame, base, sizeof base);
+        for (int k = 0; k < NCARDS; k++)
+            if (cards[k].card != 64)
+                draw_card(frame, cards[k].x, cards[k].y);
+        double dtc = (t - tc) / 1e6, c64y = 51.5 + (dtc > 0 ? vc * dtc : 0);
+        if (c64y < 400)
+            draw_card(frame, -100, c64y);
+        if (t > 250000 && t < 1000000) {
+            double y = 15 + v * dtc;
+            draw_arm(frame, -60, -100, y > 60 ? 60 : y, 4, -4, 1);
+        }
+        kr_image_t im = {FW, FH, FW * 3, 3, frame};
+        const kr_track_frame *tf = NULL;
+        CU_ASSERT_EQUAL_FATAL(kr_pipe_frame(p, &im, t, 0, &tf), KR_OK);
+        CU_ASSERT_PTR_NOT_NULL(tf);
+        const kr_pipe_stats *ps = kr_pipe_get_stats(p);
+        /* nothing released at or after a time the detector may still report */
+        if (cfg->hold_us >= 0 && ps->released_t_us != INT64_MIN)
+            CU_ASSERT_TRUE(ps->released_t_us <= ps->det_t_us);
+        if (cfg->hold_us < 0)
+            CU_ASSERT_EQUAL(s->n_out, 0);
+    }
+    s->n_out_running = s->n_out;
+    CU_ASSERT_EQUAL(kr_pipe_finish(p), KR_OK);
+    CU_ASSERT_EQUAL(kr_pipe_finish(p), KR_OK); /* once */
+    CU_ASSERT_EQUAL(kr_pipe_get_stats(p)->frames, i);
+    CU_ASSERT_EQUAL(kr_pipe_get_stats(p)->late_obs, 0);
+    kr_pipe_destroy(p);
+}
+
+static int count_type(const seen *s, kr_rules_rec_type t)
+{
+    int c = 0;
+    for (int i = 0; i < s->n_rec; i++)
+        c += s->rec[i].type == t;
+    return c;
+}
+
+static void test_sweep_gives_a_ruling_in_order(void)
+{
+    kr_pipe_config cfg;
+    kr_pipe_config_default(&cfg);
+    cfg.hold_us = -1;
+    seen *s = malloc(sizeof *s);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    run(&cfg, 0, s);
+    CU_ASSERT_EQUAL(count_type(s, KR_REC_TOUCH), 1);
+    CU_ASSERT_TRUE(count_type(s, KR_REC_PUSH_OUT) >= 1);
+    CU_ASSERT_EQUAL(s->n_refused, 0);
+    /* match and layout first; then non-decreasing times, log records before observations */
+    CU_ASSERT_EQUAL(s->rec[0].type, KR_REC_MATCH);
+    CU_ASSERT_EQUAL(s->rec[1].type, KR_REC_LAYOUT);
+    for (int i = 2; i < s->n_rec; i++) {
+        CU_ASSERT_TRUE(s->rec[i].t_us >= s->rec[i - 1].t_us);
+        if (s->rec[i].t_us == s->rec[i - 1].t_us)
+            CU_ASSERT_TRUE(s->is_obs[i] >= s->is_obs[i - 1]);
+    }
+    /* one ruling for reading 1 (A took 64 from B's territory), then the match end */
+    int rulings = 0;
+    for (int i = 0; i < s->n_out; i++)
+        if (s->out[i].type == KR_OUT_RULING) {
+            rulings++;
+            CU_ASSERT_EQUAL(s->out[i].ruling.seq, 1);
+            CU_ASSERT_EQUAL(s->out[i].ruling.card, 64);
+            CU_ASSERT_TRUE(s->out[i].ruling.has_take);
+            CU_ASSERT_EQUAL(s->out[i].ruling.take_player, KR_SIDE_A);
+            /* the touch is in the evidence, found among the released observations */
+            CU_ASSERT_TRUE(s->out[i].ruling.n_evidence >= 1);
+        }
+    CU_ASSERT_EQUAL(rulings, 1);
+    free(s);
+}
+
+/* live's settings (a finite hold, the detector behind by a reading delay, readings
+ * arriving while frames run) release exactly what the file run releases, in the same
+ * order, and the same rulings come out: live == analyze by construction. */
+static void test_live_settings_equal_file_run(void)
+{
+    kr_pipe_config fcfg, lcfg;
+    kr_pipe_config_default(&fcfg);
+    fcfg.hold_us = -1;
+    kr_pipe_config_default(&lcfg);
+    lcfg.hold_us = 500000;
+    lcfg.reading_delay_us = 100000;
+    seen *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    run(&fcfg, 0, a);
+    run(&lcfg, 12, b); /* the readings come 50 ms late, within the reading delay */
+    CU_ASSERT_TRUE(b->n_out_running >= 1); /* the ruling came out during the frames */
+    CU_ASSERT_EQUAL_FATAL(a->n_rec, b->n_rec);
+    for (int i = 0; i < a->n_rec; i++) {
+        CU_ASSERT_EQUAL(a->rec[i].type, b->rec[i].type);
+        CU_ASSERT_EQUAL(a->rec[i].t_us, b->rec[i].t_us);
+        CU_ASSERT_STRING_EQUAL(a->rec[i].id, b->rec[i].id);
+    }
+    CU_ASSERT_EQUAL_FATAL(a->n_out, b->n_out);
+    for (int i = 0; i < a->n_out; i++) {
+        CU_ASSERT_EQUAL(a->out[i].type, b->out[i].type);
+        if (a->out[i].type == KR_OUT_RULING) {
+            CU_ASSERT_EQUAL(a->out[i].ruling.take_player, b->out[i].ruling.take_player);
+            CU_ASSERT_EQUAL(a->out[i].ruling.take_t_us, b->out[i].ruling.take_t_us);
+            CU_ASSERT_EQUAL(a->out[i].ruling.n_review, b->out[i].ruling.n_review);
+            CU_ASSERT_EQUAL(a->out[i].ruling.counts[0], b->out[i].ruling.counts[0]);
+        }
+    }
+    free(a);
+    free(b);
+}
+
+/* Without video: records in time order whatever order they came in, every ruling
+ * flagged for review, a refused record reported and skipped. */
+static void test_log_only(void)
+{
+    seen *s = malloc(sizeof *s);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    memset(s, 0, sizeof *s);
+    kr_pipe_sink sink = {s, on_record, on_output, on_refused};
+    kr_pipe_t *p = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_pipe_create(NULL, &sink, &p), KR_OK);
+    add_header(p);
+    add_json(p, "{\"type\":\"touch\",\"t_us\":2000000,\"player\":\"A\",\"hand\":\"right\",\"card\":33,"
+                "\"territory\":\"A\",\"id\":\"t1\"}");
+    add_json(p, "{\"type\":\"kami_start\",\"seq\":1,\"card\":33,\"t_us\":1000000}");
+    add_json(p, "{\"type\":\"kimariji\",\"seq\":1,\"t_us\":1500000}");
+    add_json(p, "{\"type\":\"kami_start\",\"seq\":7,\"card\":17,\"t_us\":3000000}"); /* wrong seq: refused */
+    CU_ASSERT_EQUAL(s->n_rec, 0); /* nothing released before the end without frames */
+    CU_ASSERT_EQUAL(kr_pipe_get_stats(p)->pending, 6);
+    CU_ASSERT_EQUAL(kr_pipe_finish(p), KR_OK);
+    CU_ASSERT_EQUAL(s->n_rec, 6);
+    CU_ASSERT_EQUAL(s->rec[2].type, KR_REC_KAMI_START);
+    CU_ASSERT_EQUAL(s->rec[3].type, KR_REC_KIMARIJI);
+    CU_ASSERT_EQUAL(s->rec[4].type, KR_REC_TOUCH);
+    CU_ASSERT_EQUAL(s->n_refused, 1);
+    int rulings = 0;
+    for (int i = 0; i < s->n_out; i++)
+        if (s->out[i].type == KR_OUT_RULING) {
+            rulings++;
+            CU_ASSERT_TRUE(s->out[i].ruling.needs_review);
+            CU_ASSERT_TRUE(s->out[i].ruling.n_review >= 1);
+            CU_ASSERT_STRING_EQUAL(s->out[i].ruling.review[s->out[i].ruling.n_review - 1],
+                                   "no video: ruled from the match log alone");
+        }
+    CU_ASSERT_EQUAL(rulings, 1);
+    CU_ASSERT_EQUAL(kr_pipe_get_stats(p)->n_rulings, 1);
+    CU_ASSERT_EQUAL(kr_pipe_add_record(p, &s->rec[0]), KR_ERR_INVALID); /* after the end */
+    kr_pipe_destroy(p);
+    free(s);
+}
+
+static void test_bad_config_and_layout(void)
+{
+    kr_pipe_config cfg;
+    kr_pipe_config_default(&cfg);
+    cfg.mm_per_px = 0.5;
+    kr_pipe_t *p = (kr_pipe_t *)1;
+    CU_ASSERT_EQUAL(kr_pipe_create(&cfg, NULL, &p), KR_ERR_INVALID);
+    CU_ASSERT_PTR_NULL(p);
+    CU_ASSERT_PTR_NOT_NULL(strstr(kr_pipe_error(NULL), "mm_per_px"));
+    CU_ASSERT_EQUAL_FATAL(kr_pipe_create(NULL, NULL, &p), KR_OK);
+    kr_calib_t calib;
+    scene_calib(&calib);
+    CU_ASSERT_EQUAL(kr_pipe_start_video(p, &calib, FW, FH), KR_ERR_INVALID); /* no layout yet */
+    kr_rules_record *r = calloc(1, sizeof *r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    kr_rules_record_init(r, KR_REC_LAYOUT);
+    r->n_cards = 1;
+    r->cards[0].card = 5;
+    r->cards[0].owner = KR_SIDE_A;
+    CU_ASSERT_EQUAL(kr_pipe_add_record(p, r), KR_ERR_INVALID); /* no position */
+    CU_ASSERT_PTR_NOT_NULL(strstr(kr_pipe_error(p), "card 5"));
+    CU_ASSERT_FALSE(kr_pipe_has_layout(p));
+    free(r);
+    kr_pipe_destroy(p);
+    kr_pipe_destroy(NULL);
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("pipe", NULL, NULL);
+    CU_add_test(s, "sweep_gives_a_ruling_in_order", test_sweep_gives_a_ruling_in_order);
+    CU_add_test(s, "live_settings_equal_file_run", test_live_settings_equal_file_run);
+    CU_add_test(s, "log_only", test_log_only);
+    CU_add_test(s, "bad_config_and_layout", test_bad_config_and_layout);
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned nf = CU_get_number_of_failures();
+    CU_cleanup_registry();
+    return nf != 0;
+}
