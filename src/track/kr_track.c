@@ -72,6 +72,7 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
     size_t n = (size_t)t->n;
     t->lut_off = malloc(n * sizeof *t->lut_off);
     t->lut_w = malloc(n * 4 * sizeof *t->lut_w);
+    t->camxy = malloc(n * 2 * sizeof *t->camxy);
     t->mat = malloc(n * 3);
     t->prev = calloc(n * 3, 1);
     t->bg = malloc(n * 3 * sizeof *t->bg);
@@ -83,7 +84,7 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
     t->zone = malloc(n);
     t->fpmask = calloc(n, 1);
     t->ovl = NULL;
-    if (!t->lut_off || !t->lut_w || !t->mat || !t->prev || !t->bg || !t->cls || !t->still ||
+    if (!t->lut_off || !t->lut_w || !t->camxy || !t->mat || !t->prev || !t->bg || !t->cls || !t->still ||
         !t->label || !t->parent || !t->comp || !t->zone || !t->fpmask)
         goto fail;
     /* Gather table: for every mat pixel centre, the camera pixel it comes from, as the
@@ -101,8 +102,11 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
             if (map(map_ctx, xm, ym, &px, &py) != 0 || !(px >= 0 && py >= 0 &&
                                                           px <= frame_w - 1.001 && py <= frame_h - 1.001)) {
                 t->lut_off[i] = -1;
+                t->camxy[2 * i] = t->camxy[2 * i + 1] = -1.0f;
                 continue;
             }
+            t->camxy[2 * i] = (float)px;
+            t->camxy[2 * i + 1] = (float)py;
             if (!cfg->bilinear) {
                 px = floor(px + 0.5);
                 py = floor(py + 0.5);
@@ -153,6 +157,7 @@ void kr_track_destroy(kr_track_t *t)
         return;
     free(t->lut_off);
     free(t->lut_w);
+    free(t->camxy);
     free(t->mat);
     free(t->prev);
     free(t->bg);

@@ -76,6 +76,13 @@ typedef struct kr_track_card {
     int     lost;             /* 1 when it moved and could not be found again */
     double  contrast;         /* grey level inside its outline minus around it when first seen (0..255);
                                  near 0 or negative: no card there */
+    /* fields below added in the second tracking session (readers of the fields above unchanged) */
+    double  angle_deg;        /* rotation of the outline, degrees counter-clockwise, in (-90, 90]:
+                                 0 = portrait (52 mm side along x); corners_mm follow it */
+    double  rest_angle_deg;   /* the angle where it last lay still (degrees) */
+    double  vx_mm_s, vy_mm_s; /* centre velocity while displaced (mm/s), 0 at rest */
+    int     found;            /* 1 when a displaced card was seen this frame (0: predicted/held) */
+    int64_t last_seen_us;     /* presentation time it was last seen (at rest or followed) */
 } kr_track_card;
 
 typedef struct kr_track_hand {

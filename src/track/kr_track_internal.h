@@ -4,6 +4,8 @@
 #define KR_TRACK_INTERNAL_H
 #include "kr_track.h"
 
+#include <math.h>
+
 #define KR_TRACK_MAX_COMPS 4096
 
 enum { KR_CLS_BG = 0, KR_CLS_HAND_A = 1, KR_CLS_HAND_B = 2, KR_CLS_OTHER = 3, KR_CLS_SHADOW = 4,
@@ -28,6 +30,8 @@ typedef struct kr_track_cstate {
     double   last_x, last_y;
     double   vx, vy;   /* mm/s while displaced */
     int64_t  last_t;
+    int      misses;   /* consecutive frames a displaced card was not found */
+    double   last_a;   /* angle (degrees) at the last sighting */
 } kr_track_cstate;
 
 struct kr_track {
@@ -38,6 +42,7 @@ struct kr_track {
     double   x0_mm, y0_mm;   /* mm of the mat image's top-left corner (u = 0, v = 0) */
     int32_t *lut_off;        /* n: camera pixel offset of the top-left tap, -1 = outside */
     uint16_t *lut_w;         /* 4n bilinear weights, sum 256 */
+    float   *camxy;          /* 2n: camera px (x, y) of each mat pixel centre, -1 outside (pose fits) */
     uint8_t *mat;            /* 3n current warped image */
     uint8_t *prev;           /* 3n previous warped image */
     float   *bg;             /* 3n background */
@@ -63,15 +68,57 @@ struct kr_track {
     size_t   ovl_cap;
 };
 
-/* Sets c->corners_mm from its centre (axis-aligned portrait outline). */
+/* Sets c->corners_mm from its centre and angle: the 52 x 73 mm outline rotated by
+ * angle_deg counter-clockwise, corners counter-clockwise from the lower left. */
 static inline void kr_track_card_outline_(kr_track_card *c)
 {
     double hx = KR_TRACK_CARD_W_MM / 2, hy = KR_TRACK_CARD_H_MM / 2;
     double d[4][2] = {{-hx, -hy}, {hx, -hy}, {hx, hy}, {-hx, hy}};
+    double a = c->angle_deg * 0.017453292519943295, ca = cos(a), sa = sin(a);
     for (int k = 0; k < 4; k++) {
-        c->corners_mm[k][0] = c->x_mm + d[k][0];
-        c->corners_mm[k][1] = c->y_mm + d[k][1];
+        c->corners_mm[k][0] = c->x_mm + ca * d[k][0] - sa * d[k][1];
+        c->corners_mm[k][1] = c->y_mm + sa * d[k][0] + ca * d[k][1];
     }
 }
+
+/* Colour test shared by background and card templates: 0 same, 1 shadow, 2 different.
+ * Brightness ratio a of I to the reference R, colour distortion |I - aR| / |R|; with
+ * d = I.R and rr = R.R: a = d / rr and |I - aR|^2 / rr = (|I|^2 rr - d^2) / rr^2, so every
+ * test is multiplied out and needs no division. */
+static inline int kr_track_compare_px_(const kr_track_config *cfg, const uint8_t *I, float r0, float r1, float r2)
+{
+    float i0 = I[0], i1 = I[1], i2 = I[2];
+    float rr = r0 * r0 + r1 * r1 + r2 * r2 + 1.0f;
+    float d = i0 * r0 + i1 * r1 + i2 * r2;
+    float ii = i0 * i0 + i1 * i1 + i2 * i2;
+    float ct = (float)cfg->chroma_thresh;
+    if (i0 + i1 + i2 < 150)
+        ct *= 1.6f; /* dark pixels carry little colour: widen the chroma test there */
+    if (ii * rr - d * d > ct * ct * rr * rr || d > (float)cfg->bright_hi * rr || d < (float)cfg->shadow_lo * rr)
+        return 2;
+    if (d < (float)cfg->shadow_hi * rr)
+        return 1;
+    return 0;
+}
+
+/* Is I close in colour to reference ref scaled by gain g (normalised chroma within
+ * ctol, brightness within [lo, hi] of the reference)? */
+static inline int kr_track_near_colour_(const uint8_t *I, const double *ref, double g, double lo, double hi,
+                                        double ctol)
+{
+    double s = I[0] + I[1] + I[2] + 1.0, rs = (ref[0] + ref[1] + ref[2]) * g + 1.0;
+    if (s < lo * rs || s > hi * rs)
+        return 0;
+    double d = 0;
+    for (int c = 0; c < 3; c++) {
+        double e = I[c] / s - ref[c] * g / rs;
+        d += e * e;
+    }
+    return d < ctol * ctol;
+}
+
+/* kr_track_cards.c: card pose fitting, rest footprints and the card follower. */
+void kr_track_cards_start_(kr_track_t *t, const kr_image_t *frame);
+void kr_track_cards_update_(kr_track_t *t, const kr_image_t *frame, double g, int64_t t_us);
 
 #endif /* KR_TRACK_INTERNAL_H */

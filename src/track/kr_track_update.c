@@ -135,164 +135,6 @@ static int label_class(kr_track_t *t, uint8_t want)
 
 static double sqr(double a) { return a * a; }
 
-/* Reference colours of cards and bare mat, from the settled background. */
-static void reference_colours(kr_track_t *t)
-{
-    double cs[3] = {0}, ms[3] = {0};
-    long cn = 0, mn = 0;
-    for (int k = 0; k < t->n_cards; k++)
-        for (int j = 0; j < t->cs[k].n_fp; j++) {
-            const float *b = t->bg + (size_t)t->cs[k].fp[j] * 3;
-            for (int c = 0; c < 3; c++)
-                cs[c] += b[c];
-            cn++;
-        }
-    /* bare mat: the 30 mm gap between the territories and the field's side strips */
-    for (int v = 0; v < t->h; v++)
-        for (int u = 0; u < t->w; u++) {
-            double x, y;
-            kr_track_mat_to_mm(t, u + 0.5, v + 0.5, &x, &y);
-            if (fabs(y) > 10 || fabs(x) > 430 || t->lut_off[v * t->w + u] < 0)
-                continue;
-            const float *b = t->bg + (size_t)(v * t->w + u) * 3;
-            for (int c = 0; c < 3; c++)
-                ms[c] += b[c];
-            mn++;
-        }
-    for (int c = 0; c < 3; c++) {
-        t->card_rgb[c] = cn ? cs[c] / cn : 230;
-        t->mat_rgb[c] = mn ? ms[c] / mn : 120;
-    }
-}
-
-/* Moves each card to the offset (within +-6 mm) where its outline is brightest
- * against its surround: layout positions are nominal, cards lie a little off. */
-static void refine_cards(kr_track_t *t)
-{
-    double mmpp = t->cfg.mm_per_px;
-    for (int k = 0; k < t->n_cards; k++) {
-        kr_track_card *o = &t->cards[k];
-        double best = -1e30, bx = o->x_mm, by = o->y_mm;
-        for (double dy = -6; dy <= 6.01; dy += mmpp / 4)
-            for (double dx = -6; dx <= 6.01; dx += mmpp / 4) {
-                double in = 0, out = 0;
-                int ni = 0, no = 0;
-                for (double yy = -45; yy <= 45; yy += mmpp)
-                    for (double xx = -34; xx <= 34; xx += mmpp) {
-                        int inside = fabs(xx) < 23 && fabs(yy) < 33;
-                        int ring = fabs(xx) > 29 || fabs(yy) > 40;
-                        if (!inside && !ring)
-                            continue;
-                        double u, v;
-                        kr_track_mm_to_mat(t, o->x_mm + dx + xx, o->y_mm + dy + yy, &u, &v);
-                        u -= 0.5;
-                        v -= 0.5;
-                        int iu = (int)floor(u), iv = (int)floor(v);
-                        if (iu < 0 || iv < 0 || iu + 1 >= t->w || iv + 1 >= t->h)
-                            continue;
-                        /* bilinear in the background image: sub-pixel edges */
-                        double fu = u - iu, fv = v - iv, s = 0;
-                        for (int q = 0; q < 4; q++) {
-                            const float *b = t->bg + (size_t)((iv + (q >> 1)) * t->w + iu + (q & 1)) * 3;
-                            double w = ((q & 1) ? fu : 1 - fu) * ((q >> 1) ? fv : 1 - fv);
-                            s += w * (b[0] + b[1] + b[2]);
-                        }
-                        if (inside) {
-                            in += s;
-                            ni++;
-                        } else {
-                            out += s;
-                            no++;
-                        }
-                    }
-                if (!ni || !no)
-                    continue;
-                double score = in / ni - out / no - 0.5 * (dx * dx + dy * dy) / 36.0;
-                if (score > best) {
-                    best = score;
-                    bx = o->x_mm + dx;
-                    by = o->y_mm + dy;
-                }
-            }
-        o->contrast = best > -1e29 ? (best + 0.0) / 3.0 : 0;
-        o->x_mm = o->rest_x_mm = bx;
-        o->y_mm = o->rest_y_mm = by;
-    }
-}
-
-static void card_take_rest(kr_track_t *t, int k)
-{
-    kr_track_card *o = &t->cards[k];
-    kr_track_cstate *c = &t->cs[k];
-    /* footprint and template at the rest pose */
-    double m = t->cfg.mm_per_px * 0.9 + 1.5;
-    double ax = KR_TRACK_CARD_W_MM / 2 - m, ay = KR_TRACK_CARD_H_MM / 2 - m;
-    double u0, v0, u1, v1;
-    kr_track_mm_to_mat(t, o->rest_x_mm - ax, o->rest_y_mm + ay, &u0, &v0);
-    kr_track_mm_to_mat(t, o->rest_x_mm + ax, o->rest_y_mm - ay, &u1, &v1);
-    int iu0 = (int)ceil(u0 - 0.5), iu1 = (int)floor(u1 - 0.5);
-    int iv0 = (int)ceil(v0 - 0.5), iv1 = (int)floor(v1 - 0.5);
-    c->n_fp = 0;
-    for (int v = iv0; v <= iv1; v++)
-        for (int u = iu0; u <= iu1; u++) {
-            if (u < 0 || v < 0 || u >= t->w || v >= t->h || c->n_fp >= c->cap_fp)
-                continue;
-            int i = v * t->w + u;
-            if (t->lut_off[i] < 0)
-                continue;
-            const float *b = t->bg + (size_t)i * 3;
-            for (int ch = 0; ch < 3; ch++)
-                c->tmpl[c->n_fp * 3 + ch] = (uint8_t)(b[ch] + 0.5f);
-            c->fp[c->n_fp++] = i;
-        }
-    c->fp_x = o->rest_x_mm;
-    c->fp_y = o->rest_y_mm;
-    c->still_frames = 0;
-    memset(t->fpmask, 0, (size_t)t->n);
-    for (int q = 0; q < t->n_cards; q++)
-        for (int j = 0; j < t->cs[q].n_fp; j++)
-            t->fpmask[t->cs[q].fp[j]] = 1;
-    o->x_mm = o->rest_x_mm;
-    o->y_mm = o->rest_y_mm;
-    o->moved_mm = 0;
-    o->displaced = 0;
-    o->moving = 0;
-    o->lost = 0;
-}
-
-/* Colour test shared by background and card templates: 0 same, 1 shadow, 2 different.
- * a = brightness ratio of I to the reference R, cd = colour distortion |I - aR| / |R|. */
-static int compare_px(const kr_track_config *cfg, const uint8_t *I, float r0, float r1, float r2)
-{
-    /* with d = I.R and rr = R.R:  a = d / rr,  |I - aR|^2 / rr = (|I|^2 rr - d^2) / rr^2;
-     * every test below is multiplied out so no division is needed */
-    float i0 = I[0], i1 = I[1], i2 = I[2];
-    float rr = r0 * r0 + r1 * r1 + r2 * r2 + 1.0f;
-    float d = i0 * r0 + i1 * r1 + i2 * r2;
-    float ii = i0 * i0 + i1 * i1 + i2 * i2;
-    float ct = (float)cfg->chroma_thresh;
-    /* dark pixels carry little colour: widen the chroma test there */
-    if (i0 + i1 + i2 < 150)
-        ct *= 1.6f;
-    if (ii * rr - d * d > ct * ct * rr * rr || d > (float)cfg->bright_hi * rr || d < (float)cfg->shadow_lo * rr)
-        return 2;
-    if (d < (float)cfg->shadow_hi * rr)
-        return 1;
-    return 0;
-}
-
-/* Is I close in colour to reference ref (normalised chroma and a brightness band)? */
-static int near_colour(const uint8_t *I, const double *ref, double g, double lo, double hi, double ctol)
-{
-    double s = I[0] + I[1] + I[2] + 1.0, rs = (ref[0] + ref[1] + ref[2]) * g + 1.0;
-    if (s < lo * rs || s > hi * rs)
-        return 0;
-    double d = 0;
-    for (int c = 0; c < 3; c++)
-        d += sqr(I[c] / s - ref[c] * g / rs);
-    return d < ctol * ctol;
-}
-
 static void hand_from_pixels(kr_track_t *t, int p, double dt_s);
 
 kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, int64_t gap_us,
@@ -343,7 +185,7 @@ kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, 
         }
         const uint8_t *I = t->mat + (size_t)i * 3;
         const float *b = t->bg + (size_t)i * 3;
-        int r = compare_px(cfg, I, gf * b[0], gf * b[1], gf * b[2]);
+        int r = kr_track_compare_px_(cfg, I, gf * b[0], gf * b[1], gf * b[2]);
         if (r != 2) {
             /* skin is redder than tatami or paper: (R - G) / sum rises by more than 0.03
              * even where a blurred hand is mixed with the mat (multiplied out) */
@@ -353,9 +195,9 @@ kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, 
         }
         uint8_t k = r == 0 ? KR_CLS_BG : r == 1 ? KR_CLS_SHADOW : KR_CLS_FG;
         if (k == KR_CLS_FG && refs) {
-            if (near_colour(I, t->card_rgb, g, 0.80, 1.25, 0.035))
+            if (kr_track_near_colour_(I, t->card_rgb, g, 0.80, 1.25, 0.035))
                 k = KR_CLS_CARDLIKE;
-            else if (t->fpmask[i] && near_colour(I, t->mat_rgb, g, 0.75, 1.30, 0.030))
+            else if (t->fpmask[i] && kr_track_near_colour_(I, t->mat_rgb, g, 0.75, 1.30, 0.030))
                 k = KR_CLS_OTHER; /* bare mat revealed where a card lay (it moved away);
                                      elsewhere mat-coloured change is a blurred hand */
         }
@@ -417,122 +259,10 @@ kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, 
     /* cards */
     t->frames++;
     if (!t->cards_ready && t->frames >= cfg->warmup_frames && t->n_cards > 0) {
-        refine_cards(t);
-        for (int k = 0; k < t->n_cards; k++)
-            card_take_rest(t, k);
-        reference_colours(t);
+        kr_track_cards_start_(t, frame);
         t->cards_ready = 1;
-    } else if (t->cards_ready) {
-        for (int k = 0; k < t->n_cards; k++) {
-            kr_track_card *o = &t->cards[k];
-            kr_track_cstate *c = &t->cs[k];
-            int ha = 0, hb = 0, sh = 0, ch = 0, vis = 0, bare = 0;
-            for (int j = 0; j < c->n_fp; j++) {
-                int i = c->fp[j];
-                uint8_t cl = t->cls[i];
-                if (cl == KR_CLS_HAND_A) {
-                    ha++;
-                    continue;
-                }
-                if (cl == KR_CLS_HAND_B) {
-                    hb++;
-                    continue;
-                }
-                vis++;
-                const uint8_t *tp = c->tmpl + (size_t)j * 3;
-                int r = compare_px(cfg, t->mat + (size_t)i * 3, (float)(g * tp[0]), (float)(g * tp[1]), (float)(g * tp[2]));
-                if (r == 2) {
-                    ch++;
-                    if (near_colour(t->mat + (size_t)i * 3, t->mat_rgb, g, 0.70, 1.35, 0.035))
-                        bare++;
-                } else if (r == 1)
-                    sh++;
-            }
-            double nf = c->n_fp > 0 ? c->n_fp : 1;
-            o->hand_cover[0] = ha / nf;
-            o->hand_cover[1] = hb / nf;
-            o->shadow_cover = sh / nf;
-            o->visible = vis / nf;
-            o->occluded = vis < 0.25 * nf;
-            o->change = vis > 0 ? (double)ch / vis : 0;
-            /* a card that moved shows bare mat (or another card) where it lay; an arm,
-             * sleeve or shadow over it does not look like bare mat */
-            o->moving = !o->occluded && o->change > cfg->card_change_frac && bare > 0.12 * vis;
-            if (!o->displaced && !o->occluded && o->change > 0.5 && ch > 0.2 * nf && bare > 0.25 * ch) {
-                o->displaced = 1;
-                c->last_x = o->x_mm;
-                c->last_y = o->y_mm;
-                c->last_t = t_us;
-                c->vx = c->vy = 0;
-                c->still_frames = 0;
-            }
-            if (o->displaced && !o->lost) {
-                /* mean-shift over card-coloured pixels from the predicted centre */
-                double dt = (t_us - c->last_t) / 1e6;
-                double px = c->last_x + c->vx * dt, py = c->last_y + c->vy * dt;
-                int found = 0;
-                double fx = px, fy = py;
-                for (int it = 0; it < 4; it++) {
-                    double r = it == 0 ? 70 : 45;
-                    double u0, v0, u1, v1;
-                    kr_track_mm_to_mat(t, fx - r, fy + r, &u0, &v0);
-                    kr_track_mm_to_mat(t, fx + r, fy - r, &u1, &v1);
-                    int a0 = (int)u0 < 0 ? 0 : (int)u0, a1 = (int)u1 >= t->w ? t->w - 1 : (int)u1;
-                    int b0 = (int)v0 < 0 ? 0 : (int)v0, b1 = (int)v1 >= t->h ? t->h - 1 : (int)v1;
-                    double su = 0, sv = 0;
-                    int cnt = 0;
-                    for (int v = b0; v <= b1; v++)
-                        for (int u = a0; u <= a1; u++) {
-                            uint8_t cl = t->cls[v * t->w + u];
-                            if (cl == KR_CLS_CARDLIKE) {
-                                su += u;
-                                sv += v;
-                                cnt++;
-                            }
-                        }
-                    found = cnt > 0.2 * nf;
-                    if (!found)
-                        break;
-                    kr_track_mat_to_mm(t, su / cnt + 0.5, sv / cnt + 0.5, &fx, &fy);
-                }
-                if (found) {
-                    if (dt > 0) {
-                        double nvx = (fx - c->last_x) / dt, nvy = (fy - c->last_y) / dt;
-                        c->vx = 0.5 * c->vx + 0.5 * nvx;
-                        c->vy = 0.5 * c->vy + 0.5 * nvy;
-                    }
-                    double step = sqrt(sqr(fx - c->last_x) + sqr(fy - c->last_y));
-                    c->still_frames = step < 1.5 ? c->still_frames + 1 : 0;
-                    c->last_x = fx;
-                    c->last_y = fy;
-                    c->last_t = t_us;
-                    o->x_mm = fx;
-                    o->y_mm = fy;
-                } else if (o->visible > 0.5 && !(o->hand_cover[0] + o->hand_cover[1] > 0.05)) {
-                    /* not found anywhere near and not hidden: gone (out of view) */
-                    if (t_us - c->last_t > 150000)
-                        o->lost = 1;
-                }
-                if (fabs(o->x_mm) > KR_TRACK_FIELD_HALF_W_MM + KR_TRACK_CARD_W_MM / 2 ||
-                    fabs(o->y_mm) > KR_TRACK_FIELD_HALF_H_MM + KR_TRACK_CARD_H_MM / 2)
-                    o->out_of_field = 1;
-                o->moved_mm = sqrt(sqr(o->x_mm - o->rest_x_mm) + sqr(o->y_mm - o->rest_y_mm));
-                /* at rest again, uncovered and back to its own footprint or elsewhere */
-                if (found && c->still_frames >= 12 && o->hand_cover[0] + o->hand_cover[1] < 0.01) {
-                    int was_out = o->out_of_field;
-                    if (o->moved_mm > 4) {
-                        o->rest_x_mm = o->x_mm;
-                        o->rest_y_mm = o->y_mm;
-                    }
-                    card_take_rest(t, k);
-                    o->out_of_field = was_out;
-                } else if (!found && o->moved_mm < 3 && o->change < 0.2) {
-                    o->displaced = 0; /* false alarm: it never left */
-                }
-            }
-            kr_track_card_outline_(o);
-        }
-    }
+    } else if (t->cards_ready)
+        kr_track_cards_update_(t, frame, g, t_us);
     /* background update */
     float rate2 = (float)(2 * cfg->bg_rate);
     float ig = (float)(1.0 / g);

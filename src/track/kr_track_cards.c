@@ -1,0 +1,569 @@
+/* kr_track_cards.c - cards: rotated pose fits on the camera frame, rest footprints, and
+ * the follower that keeps a moving card's id (prediction, speed-sized search, re-acquire).
+ * SPDX-License-Identifier: MIT */
+#include "kr_track.h"
+
+#include "kr_track_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#define DEG 0.017453292519943295
+#define REST_STILL_FRAMES 8 /* followed card steady (< 1.5 mm per frame) this long: at rest */
+#define LOST_AFTER_US 150000
+#define REACQ_EVERY 4 /* frames between searches for a lost card */
+
+static double sqr(double a) { return a * a; }
+
+/* Angle in degrees folded into (-90, 90] (a card's outline is symmetric by 180). */
+static double fold_angle(double a)
+{
+    while (a > 90)
+        a -= 180;
+    while (a <= -90)
+        a += 180;
+    return a;
+}
+
+/* B+G+R of the camera frame at mat point (x, y) mm, bilinear through the stored camera
+ * coordinates of the mat pixel grid; -1 where the point has no camera pixel. */
+static double frame_at(const kr_track_t *t, const kr_image_t *f, double x, double y)
+{
+    double u, v;
+    kr_track_mm_to_mat(t, x, y, &u, &v);
+    u -= 0.5;
+    v -= 0.5;
+    int iu = (int)floor(u), iv = (int)floor(v);
+    if (iu < 0 || iv < 0 || iu + 1 >= t->w || iv + 1 >= t->h)
+        return -1;
+    double fu = u - iu, fv = v - iv;
+    const float *c00 = t->camxy + 2 * ((size_t)iv * t->w + iu), *c01 = c00 + 2, *c10 = c00 + 2 * (size_t)t->w,
+                *c11 = c10 + 2;
+    if (c00[0] < 0 || c01[0] < 0 || c10[0] < 0 || c11[0] < 0)
+        return -1;
+    double px = (1 - fv) * ((1 - fu) * c00[0] + fu * c01[0]) + fv * ((1 - fu) * c10[0] + fu * c11[0]);
+    double py = (1 - fv) * ((1 - fu) * c00[1] + fu * c01[1]) + fv * ((1 - fu) * c10[1] + fu * c11[1]);
+    int x0 = (int)floor(px), y0 = (int)floor(py);
+    if (x0 < 0 || y0 < 0 || x0 + 1 >= f->w || y0 + 1 >= f->h)
+        return -1;
+    double fx = px - x0, fy = py - y0;
+    const uint8_t *p = f->px + (size_t)y0 * f->stride + (size_t)x0 * 3, *q = p + f->stride;
+    double s00 = p[0] + p[1] + p[2], s01 = p[3] + p[4] + p[5];
+    double s10 = q[0] + q[1] + q[2], s11 = q[3] + q[4] + q[5];
+    return (1 - fy) * ((1 - fx) * s00 + fx * s01) + fy * ((1 - fx) * s10 + fx * s11);
+}
+
+/* Edge contrast of a card outline at pose (x, y, a degrees): mean brightness in thin
+ * bands 1-4 mm inside the four edges minus the same just outside. Unlike an
+ * inside-minus-surround test, it changes with every sub-millimetre shift of an edge. */
+static double edge_score(const kr_track_t *t, const kr_image_t *f, double x, double y, double a)
+{
+    static const double dd[3] = {1.2, 2.6, 4.0};
+    double ca = cos(a * DEG), sa = sin(a * DEG), hx = KR_TRACK_CARD_W_MM / 2, hy = KR_TRACK_CARD_H_MM / 2;
+    double sum = 0;
+    int n = 0;
+    for (int e = 0; e < 4; e++) {
+        /* edge e: outward normal (nx, ny) in the card's frame, half length L, distance D */
+        double nx = e == 0 ? 1 : e == 1 ? -1 : 0, ny = e == 2 ? 1 : e == 3 ? -1 : 0;
+        double L = nx != 0 ? hy : hx, D = nx != 0 ? hx : hy;
+        for (double s = -L + 5; s <= L - 5; s += 2.5)
+            for (int k = 0; k < 3; k++) {
+                double lx_in = nx * (D - dd[k]) + ny * s, ly_in = ny * (D - dd[k]) + nx * s;
+                double lx_out = nx * (D + dd[k]) + ny * s, ly_out = ny * (D + dd[k]) + nx * s;
+                double vi = frame_at(t, f, x + ca * lx_in - sa * ly_in, y + sa * lx_in + ca * ly_in);
+                double vo = frame_at(t, f, x + ca * lx_out - sa * ly_out, y + sa * lx_out + ca * ly_out);
+                if (vi < 0 || vo < 0)
+                    continue;
+                sum += vi - vo;
+                n++;
+            }
+    }
+    return n >= 40 ? sum / n : -1e30;
+}
+
+/* Grid search of edge_score around (x, y) within +-r mm at step s, angle fixed. */
+static double search_xy(const kr_track_t *t, const kr_image_t *f, double *x, double *y, double a, double r,
+                        double s, double x0, double y0, double prior_mm)
+{
+    double best = -1e30, bx = *x, by = *y, cx = *x, cy = *y;
+    for (double dy = -r; dy <= r + 1e-9; dy += s)
+        for (double dx = -r; dx <= r + 1e-9; dx += s) {
+            double px = cx + dx, py = cy + dy;
+            double sc = edge_score(t, f, px, py, a) - prior_mm * (sqr(px - x0) + sqr(py - y0));
+            if (sc > best) {
+                best = sc;
+                bx = px;
+                by = py;
+            }
+        }
+    *x = bx;
+    *y = by;
+    return best;
+}
+
+static double search_a(const kr_track_t *t, const kr_image_t *f, double x, double y, double *a, double r,
+                       double s)
+{
+    double best = -1e30, ba = *a, ca = *a;
+    for (double da = -r; da <= r + 1e-9; da += s) {
+        double sc = edge_score(t, f, x, y, ca + da);
+        if (sc > best) {
+            best = sc;
+            ba = ca + da;
+        }
+    }
+    *a = ba;
+    return best;
+}
+
+/* Fits a card's pose on the camera frame: position within +-r_xy mm, angle within
+ * +-r_a degrees of the start, coarse to fine to 0.25 mm and 0.25 degree. */
+static double fit_pose(const kr_track_t *t, const kr_image_t *f, double *x, double *y, double *a, double r_xy,
+                       double r_a)
+{
+    double x0 = *x, y0 = *y;
+    double prior = 0.02; /* brightness units per mm^2: ties go to the start */
+    search_xy(t, f, x, y, *a, r_xy, r_xy > 3 ? 1.5 : 0.75, x0, y0, prior);
+    if (r_a > 0)
+        search_a(t, f, *x, *y, a, r_a, r_a > 4 ? 1.0 : 0.5);
+    search_xy(t, f, x, y, *a, 1.5, 0.5, x0, y0, prior);
+    if (r_a > 0)
+        search_a(t, f, *x, *y, a, 1.0, 0.25);
+    double sc = search_xy(t, f, x, y, *a, 0.75, 0.25, x0, y0, prior);
+    *a = fold_angle(*a);
+    return sc;
+}
+
+/* Grey level inside the outline minus a ring around it (0..255), on the frame. */
+static double card_contrast(const kr_track_t *t, const kr_image_t *f, double x, double y, double a)
+{
+    double ca = cos(a * DEG), sa = sin(a * DEG), in = 0, out = 0;
+    int ni = 0, no = 0;
+    for (double yy = -45; yy <= 45; yy += 3)
+        for (double xx = -34; xx <= 34; xx += 3) {
+            int inside = fabs(xx) < 23 && fabs(yy) < 33, ring = fabs(xx) > 29 || fabs(yy) > 40;
+            if (!inside && !ring)
+                continue;
+            double s = frame_at(t, f, x + ca * xx - sa * yy, y + sa * xx + ca * yy);
+            if (s < 0)
+                continue;
+            if (inside) {
+                in += s;
+                ni++;
+            } else {
+                out += s;
+                no++;
+            }
+        }
+    return ni && no ? (in / ni - out / no) / 3.0 : 0;
+}
+
+/* Footprint (mat pixels well inside the rotated outline) and template at the card's rest
+ * pose; the template from the background (from_bg) or from the current frame / gain g. */
+static void card_take_rest(kr_track_t *t, int k, int from_bg, double g)
+{
+    kr_track_card *o = &t->cards[k];
+    kr_track_cstate *c = &t->cs[k];
+    double m = t->cfg.mm_per_px * 0.9 + 1.5; /* stay clear of edges: pose error, blur */
+    double ax = KR_TRACK_CARD_W_MM / 2 - m, ay = KR_TRACK_CARD_H_MM / 2 - m;
+    double ca = cos(o->rest_angle_deg * DEG), sa = sin(o->rest_angle_deg * DEG);
+    double u0, v0, u1, v1;
+    kr_track_mm_to_mat(t, o->rest_x_mm - 46, o->rest_y_mm + 46, &u0, &v0);
+    kr_track_mm_to_mat(t, o->rest_x_mm + 46, o->rest_y_mm - 46, &u1, &v1);
+    c->n_fp = 0;
+    float ig = (float)(1.0 / (g > 0.1 ? g : 1.0));
+    for (int v = (int)floor(v0); v <= (int)ceil(v1); v++)
+        for (int u = (int)floor(u0); u <= (int)ceil(u1); u++) {
+            if (u < 0 || v < 0 || u >= t->w || v >= t->h || c->n_fp >= c->cap_fp)
+                continue;
+            int i = v * t->w + u;
+            if (t->lut_off[i] < 0)
+                continue;
+            double x, y;
+            kr_track_mat_to_mm(t, u + 0.5, v + 0.5, &x, &y);
+            double dx = x - o->rest_x_mm, dy = y - o->rest_y_mm;
+            if (fabs(ca * dx + sa * dy) > ax || fabs(-sa * dx + ca * dy) > ay)
+                continue;
+            for (int ch = 0; ch < 3; ch++) {
+                float val = from_bg ? t->bg[(size_t)i * 3 + ch] : t->mat[(size_t)i * 3 + ch] * ig;
+                c->tmpl[c->n_fp * 3 + ch] = (uint8_t)(val > 254.5f ? 255 : val + 0.5f);
+            }
+            c->fp[c->n_fp++] = i;
+        }
+    c->fp_x = o->rest_x_mm;
+    c->fp_y = o->rest_y_mm;
+    c->still_frames = 0;
+    c->misses = 0;
+    memset(t->fpmask, 0, (size_t)t->n);
+    for (int q = 0; q < t->n_cards; q++)
+        for (int j = 0; j < t->cs[q].n_fp; j++)
+            t->fpmask[t->cs[q].fp[j]] = 1;
+    o->x_mm = o->rest_x_mm;
+    o->y_mm = o->rest_y_mm;
+    o->angle_deg = o->rest_angle_deg;
+    o->vx_mm_s = o->vy_mm_s = 0;
+    o->moved_mm = 0;
+    o->displaced = 0;
+    o->moving = 0;
+    o->lost = 0;
+    o->found = 1;
+}
+
+/* Reference colours of cards and bare mat, from the settled background. */
+static void reference_colours(kr_track_t *t)
+{
+    double cs[3] = {0}, ms[3] = {0};
+    long cn = 0, mn = 0;
+    for (int k = 0; k < t->n_cards; k++)
+        for (int j = 0; j < t->cs[k].n_fp; j++) {
+            const float *b = t->bg + (size_t)t->cs[k].fp[j] * 3;
+            for (int c = 0; c < 3; c++)
+                cs[c] += b[c];
+            cn++;
+        }
+    /* bare mat: the 30 mm gap between the territories and the field's side strips */
+    for (int v = 0; v < t->h; v++)
+        for (int u = 0; u < t->w; u++) {
+            double x, y;
+            kr_track_mat_to_mm(t, u + 0.5, v + 0.5, &x, &y);
+            if (fabs(y) > 10 || fabs(x) > 430 || t->lut_off[v * t->w + u] < 0)
+                continue;
+            const float *b = t->bg + (size_t)(v * t->w + u) * 3;
+            for (int c = 0; c < 3; c++)
+                ms[c] += b[c];
+            mn++;
+        }
+    for (int c = 0; c < 3; c++) {
+        t->card_rgb[c] = cn ? cs[c] / cn : 230;
+        t->mat_rgb[c] = mn ? ms[c] / mn : 120;
+    }
+}
+
+void kr_track_cards_start_(kr_track_t *t, const kr_image_t *frame)
+{
+    for (int k = 0; k < t->n_cards; k++) {
+        kr_track_card *o = &t->cards[k];
+        double x = o->x_mm, y = o->y_mm, a = 0;
+        /* layout positions are nominal; cards lie a few mm and degrees off */
+        fit_pose(t, frame, &x, &y, &a, 6.0, 3.0);
+        o->contrast = card_contrast(t, frame, x, y, a);
+        o->x_mm = o->rest_x_mm = x;
+        o->y_mm = o->rest_y_mm = y;
+        o->angle_deg = o->rest_angle_deg = a;
+        card_take_rest(t, k, 1, 1.0);
+        kr_track_card_outline_(o);
+    }
+    reference_colours(t);
+}
+
+/* Evidence that mat pixel i shows (part of) a card now: card-coloured foreground, or
+ * foreground (not a hand) brighter than the background there whose colour leans from
+ * the mat's towards the cards' (a blurred card over the mat). */
+typedef struct { double dn[3], dd, mn[3]; } card_axis;
+
+static int card_evidence(const kr_track_t *t, const card_axis *ax, int i, double g)
+{
+    uint8_t cl = t->cls[i];
+    if (cl == KR_CLS_CARDLIKE)
+        return 2;
+    if (cl != KR_CLS_FG && cl != KR_CLS_OTHER)
+        return 0; /* not hand pixels: a lit arm or sleeve would pull the card onto the arm */
+    const uint8_t *I = t->mat + (size_t)i * 3;
+    const float *b = t->bg + (size_t)i * 3;
+    double s = I[0] + I[1] + I[2] + 1.0, bs = (b[0] + b[1] + b[2]) * g + 1.0;
+    if (s < 1.12 * bs)
+        return 0;
+    double p = 0;
+    for (int c = 0; c < 3; c++)
+        p += (I[c] / s - ax->mn[c]) * ax->dn[c];
+    return p > 0.4 * ax->dd ? 1 : 0;
+}
+
+/* Weighted centroid of card evidence in the square of half side r mm around (x, y);
+ * with moments when mom != NULL (sxx, syy, sxy about the centroid, mm^2). Returns the
+ * evidence weight (pixels; blurred ones count half). */
+static double evidence_centroid(const kr_track_t *t, const card_axis *ax, double g, double x, double y, double r,
+                                double *cx, double *cy, double *mom, int *hand_px)
+{
+    double u0, v0, u1, v1;
+    kr_track_mm_to_mat(t, x - r, y + r, &u0, &v0);
+    kr_track_mm_to_mat(t, x + r, y - r, &u1, &v1);
+    int a0 = u0 < 0 ? 0 : (int)u0, a1 = u1 >= t->w ? t->w - 1 : (int)u1;
+    int b0 = v0 < 0 ? 0 : (int)v0, b1 = v1 >= t->h ? t->h - 1 : (int)v1;
+    double su = 0, sv = 0, suu = 0, svv = 0, suv = 0, w = 0;
+    int hp = 0;
+    for (int v = b0; v <= b1; v++)
+        for (int u = a0; u <= a1; u++) {
+            int i = v * t->w + u;
+            int e = card_evidence(t, ax, i, g);
+            if (t->cls[i] == KR_CLS_HAND_A || t->cls[i] == KR_CLS_HAND_B)
+                hp++;
+            if (!e)
+                continue;
+            double we = e == 2 ? 1.0 : 0.5;
+            w += we;
+            su += we * u;
+            sv += we * v;
+            suu += we * u * u;
+            svv += we * v * v;
+            suv += we * u * v;
+        }
+    if (hand_px)
+        *hand_px = hp;
+    if (w <= 0)
+        return 0;
+    double mu = su / w, mv = sv / w;
+    kr_track_mat_to_mm(t, mu + 0.5, mv + 0.5, cx, cy);
+    if (mom) {
+        double m2 = t->cfg.mm_per_px * t->cfg.mm_per_px;
+        mom[0] = (suu / w - mu * mu) * m2;
+        mom[1] = (svv / w - mv * mv) * m2;
+        mom[2] = -(suv / w - mu * mv) * m2; /* v grows downwards, y upwards */
+    }
+    return w;
+}
+
+/* Is the mat point inside the warped area and seen by the camera? */
+static int in_view(const kr_track_t *t, double x, double y)
+{
+    double u, v;
+    kr_track_mm_to_mat(t, x, y, &u, &v);
+    int iu = (int)u, iv = (int)v;
+    return u >= 0 && v >= 0 && iu < t->w && iv < t->h && t->lut_off[iv * t->w + iu] >= 0;
+}
+
+static int beyond_field(double x, double y)
+{
+    return fabs(x) > KR_TRACK_FIELD_HALF_W_MM + KR_TRACK_CARD_W_MM / 2 ||
+           fabs(y) > KR_TRACK_FIELD_HALF_H_MM + KR_TRACK_CARD_H_MM / 2;
+}
+
+/* Follows displaced card k: predicts with its velocity, searches a window that grows
+ * with its speed and with frames missed, mean-shifts onto the card evidence; notices
+ * it leaving the view; brings it to rest (new footprint and pose) when it stays put. */
+static void follow(kr_track_t *t, const kr_image_t *frame, const card_axis *ax, double g, int64_t t_us, int k)
+{
+    kr_track_card *o = &t->cards[k];
+    kr_track_cstate *c = &t->cs[k];
+    double mmpp = t->cfg.mm_per_px;
+    double card_px = KR_TRACK_CARD_W_MM * KR_TRACK_CARD_H_MM / (mmpp * mmpp);
+    double dt = (t_us - c->last_t) / 1e6;
+    if (dt > 0.2)
+        dt = 0.2;
+    if (dt < 0)
+        dt = 0;
+    double px = c->last_x + c->vx * dt, py = c->last_y + c->vy * dt;
+    double speed = sqrt(sqr(c->vx) + sqr(c->vy));
+    /* just displaced (no velocity yet): a swept card may already be a card length away */
+    int first = c->vx == 0 && c->vy == 0;
+    double r = (first ? 100 : 42) + 0.6 * speed * dt + 20 * c->misses;
+    if (r > 220)
+        r = 220;
+    double fx = px, fy = py, mom[3] = {0, 0, 0};
+    int hand_px = 0;
+    double w = evidence_centroid(t, ax, g, px, py, r, &fx, &fy, NULL, NULL);
+    int found = w > 0.2 * card_px;
+    for (int it = 0; found && it < 3; it++) {
+        w = evidence_centroid(t, ax, g, fx, fy, 40, &fx, &fy, it == 2 ? mom : NULL, it == 2 ? &hand_px : NULL);
+        found = w > 0.2 * card_px;
+    }
+    o->found = found;
+    if (found) {
+        if (dt > 0) {
+            double nvx = (fx - c->last_x) / dt, nvy = (fy - c->last_y) / dt;
+            double keep = c->misses ? 0.0 : 0.4;
+            c->vx = keep * c->vx + (1 - keep) * nvx;
+            c->vy = keep * c->vy + (1 - keep) * nvy;
+        }
+        double step = sqrt(sqr(fx - c->last_x) + sqr(fy - c->last_y));
+        c->still_frames = step < 1.5 ? c->still_frames + 1 : 0;
+        /* angle from the second moments while slow enough not to be smeared */
+        double tr = mom[0] + mom[1], det = mom[0] * mom[1] - mom[2] * mom[2];
+        double disc = sqrt(fmax(tr * tr / 4 - det, 0)), l1 = tr / 2 + disc, l2 = tr / 2 - disc;
+        if (speed < 600 && w > 0.6 * card_px && l2 > 1 && l1 / l2 > 1.4)
+            c->last_a = fold_angle(0.5 * atan2(2 * mom[2], mom[0] - mom[1]) / DEG - 90.0);
+        c->last_x = fx;
+        c->last_y = fy;
+        c->last_t = t_us;
+        c->misses = 0;
+        o->x_mm = fx;
+        o->y_mm = fy;
+        o->angle_deg = c->last_a;
+        o->last_seen_us = t_us;
+        o->lost = 0;
+    } else {
+        c->misses++;
+        /* hold it where it should be for a few frames (blur, a hand over it) */
+        if (c->misses <= 3) {
+            o->x_mm = px;
+            o->y_mm = py;
+        }
+        int covered = o->hand_cover[0] + o->hand_cover[1] > 0.05;
+        if (!in_view(t, px, py) || (beyond_field(px, py) && c->misses > 1))
+            o->lost = 1; /* left the camera's view or slid off the field */
+        else if (t_us - c->last_t > LOST_AFTER_US && !covered)
+            o->lost = 1;
+        if (beyond_field(px, py) && o->lost)
+            o->out_of_field = 1;
+    }
+    o->vx_mm_s = c->vx;
+    o->vy_mm_s = c->vy;
+    if (beyond_field(o->x_mm, o->y_mm) && (found || o->lost))
+        o->out_of_field = 1;
+    o->moved_mm = sqrt(sqr(o->x_mm - o->rest_x_mm) + sqr(o->y_mm - o->rest_y_mm));
+    /* at rest again, no hand on it: new rest pose (fitted on this frame) */
+    if (found && c->still_frames >= REST_STILL_FRAMES && hand_px < 0.03 * card_px) {
+        int was_out = o->out_of_field;
+        if (o->moved_mm > 4) {
+            double x = o->x_mm, y = o->y_mm, a = o->angle_deg;
+            fit_pose(t, frame, &x, &y, &a, 4.0, 8.0);
+            o->rest_x_mm = x;
+            o->rest_y_mm = y;
+            o->rest_angle_deg = a;
+            card_take_rest(t, k, 0, g);
+        } else
+            card_take_rest(t, k, 1, g);
+        o->out_of_field = was_out;
+    } else if (!found && o->moved_mm < 3 && o->change < 0.2) {
+        o->displaced = 0; /* false alarm: it never left */
+        o->x_mm = o->rest_x_mm;
+        o->y_mm = o->rest_y_mm;
+    }
+}
+
+/* A lost card that comes to rest in view again: a still, card-sized patch of card
+ * evidence that no other card explains is given to the nearest lost card. */
+static void reacquire(kr_track_t *t, const card_axis *ax, double g, int64_t t_us)
+{
+    double mmpp = t->cfg.mm_per_px;
+    double card_px = KR_TRACK_CARD_W_MM * KR_TRACK_CARD_H_MM / (mmpp * mmpp);
+    for (int pass = 0; pass < 2; pass++) {
+        int best_k = -1;
+        double best_d = 1e30, bx = 0, by = 0;
+        /* scan a coarse grid of candidate centres (every 30 mm) for a still card patch */
+        for (double y = -KR_TRACK_FIELD_HALF_H_MM - 60; y <= KR_TRACK_FIELD_HALF_H_MM + 60; y += 30)
+            for (double x = -KR_TRACK_FIELD_HALF_W_MM - 40; x <= KR_TRACK_FIELD_HALF_W_MM + 40; x += 30) {
+                double u, v;
+                kr_track_mm_to_mat(t, x, y, &u, &v);
+                int iu = (int)u, iv = (int)v;
+                if (iu < 0 || iv < 0 || iu >= t->w || iv >= t->h)
+                    continue;
+                int i = iv * t->w + iu;
+                if (!card_evidence(t, ax, i, g) || t->still[i] < 3 || t->fpmask[i])
+                    continue;
+                double cx = x, cy = y;
+                double w = 0;
+                for (int it = 0; it < 3; it++)
+                    w = evidence_centroid(t, ax, g, cx, cy, 40, &cx, &cy, NULL, NULL);
+                if (w < 0.6 * card_px || w > 1.5 * card_px)
+                    continue;
+                /* not a card that is already followed there */
+                int taken = 0;
+                for (int q = 0; q < t->n_cards; q++) {
+                    const kr_track_card *o = &t->cards[q];
+                    if (!o->lost && sqr(o->x_mm - cx) + sqr(o->y_mm - cy) < sqr(40))
+                        taken = 1;
+                }
+                if (taken)
+                    continue;
+                for (int q = 0; q < t->n_cards; q++) {
+                    const kr_track_card *o = &t->cards[q];
+                    if (!o->lost || o->out_of_field)
+                        continue;
+                    double d = sqr(o->x_mm - cx) + sqr(o->y_mm - cy);
+                    if (d < best_d) {
+                        best_d = d;
+                        best_k = q;
+                        bx = cx;
+                        by = cy;
+                    }
+                }
+            }
+        if (best_k < 0)
+            return;
+        kr_track_card *o = &t->cards[best_k];
+        kr_track_cstate *c = &t->cs[best_k];
+        o->lost = 0;
+        o->found = 1;
+        o->x_mm = c->last_x = bx;
+        o->y_mm = c->last_y = by;
+        c->last_t = t_us;
+        c->vx = c->vy = 0;
+        c->misses = 0;
+        c->still_frames = 0;
+        o->last_seen_us = t_us;
+    }
+}
+
+void kr_track_cards_update_(kr_track_t *t, const kr_image_t *frame, double g, int64_t t_us)
+{
+    const kr_track_config *cfg = &t->cfg;
+    card_axis ax;
+    double ms = t->mat_rgb[0] + t->mat_rgb[1] + t->mat_rgb[2] + 1, cs = t->card_rgb[0] + t->card_rgb[1] + t->card_rgb[2] + 1;
+    ax.dd = 0;
+    for (int c = 0; c < 3; c++) {
+        ax.mn[c] = t->mat_rgb[c] / ms;
+        ax.dn[c] = t->card_rgb[c] / cs - ax.mn[c];
+        ax.dd += ax.dn[c] * ax.dn[c];
+    }
+    int any_lost = 0;
+    for (int k = 0; k < t->n_cards; k++) {
+        kr_track_card *o = &t->cards[k];
+        kr_track_cstate *c = &t->cs[k];
+        int ha = 0, hb = 0, sh = 0, ch = 0, vis = 0, bare = 0;
+        for (int j = 0; j < c->n_fp; j++) {
+            int i = c->fp[j];
+            uint8_t cl = t->cls[i];
+            if (cl == KR_CLS_HAND_A) {
+                ha++;
+                continue;
+            }
+            if (cl == KR_CLS_HAND_B) {
+                hb++;
+                continue;
+            }
+            vis++;
+            const uint8_t *tp = c->tmpl + (size_t)j * 3, *I = t->mat + (size_t)i * 3;
+            int r = kr_track_compare_px_(cfg, I, (float)(g * tp[0]), (float)(g * tp[1]), (float)(g * tp[2]));
+            if (r == 0)
+                continue;
+            /* bare mat where the card lay: different from the card, or only darker
+             * than it (a light mat reads as the card's shadow) but mat-coloured */
+            int is_bare = kr_track_near_colour_(I, t->mat_rgb, g, 0.70, 1.35, 0.035);
+            if (r == 2 || is_bare)
+                ch++;
+            else
+                sh++;
+            bare += is_bare;
+        }
+        double nf = c->n_fp > 0 ? c->n_fp : 1;
+        o->hand_cover[0] = ha / nf;
+        o->hand_cover[1] = hb / nf;
+        o->shadow_cover = sh / nf;
+        o->visible = vis / nf;
+        o->occluded = vis < 0.25 * nf;
+        o->change = vis > 0 ? (double)ch / vis : 0;
+        /* a card that moved shows bare mat (or another card) where it lay; an arm,
+         * sleeve or shadow over it does not look like bare mat */
+        o->moving = !o->occluded && o->change > cfg->card_change_frac && bare > 0.12 * vis;
+        if (!o->displaced && !o->occluded && o->change > 0.5 && ch > 0.2 * nf && bare > 0.25 * ch) {
+            o->displaced = 1;
+            c->last_x = o->x_mm;
+            c->last_y = o->y_mm;
+            c->last_a = o->angle_deg;
+            c->last_t = t_us;
+            c->vx = c->vy = 0;
+            c->still_frames = 0;
+            c->misses = 0;
+        }
+        if (o->displaced && !o->lost)
+            follow(t, frame, &ax, g, t_us, k);
+        if (!o->displaced && !o->occluded)
+            o->last_seen_us = t_us;
+        if (o->lost && !o->out_of_field)
+            any_lost = 1;
+        kr_track_card_outline_(o);
+    }
+    if (any_lost && t->frames % REACQ_EVERY == 0)
+        reacquire(t, &ax, g, t_us);
+}
