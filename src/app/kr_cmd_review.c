@@ -1,26 +1,24 @@
 /* kr_cmd_review.c - karuta-ref review: analyze (in process), one dispute clip per
- * decisive or disputed ruling (the `clip` subcommand, two at a time), then index.html.
+ * decisive or disputed ruling (kr_clip, in process, two at a time), then index.html.
  * SPDX-License-Identifier: MIT */
 #include "kr_app.h"
+#include "kr_calib.h"
+#include "kr_clip.h"
 #include "kr_core.h"
-#include "kr_media.h"
 #include "kr_serve.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <spawn.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
-
-#define REVIEW_MAX_JOBS 2 /* clip processes at once (the machine has 2 cores) */
+#define REVIEW_MAX_JOBS 2 /* clips made at once (the machine has 2 cores) */
 
 typedef struct review_opts {
     const char *video, *match, *calib, *out;
@@ -290,119 +288,135 @@ static void add_clips_from_dir(kr_serve_review_t *r, const char *dir)
     free(cd);
 }
 
-typedef struct clip_job {
-    kr_serve_clip_want_t want;
-    pid_t                pid;
-    char                 mp4[64], png[64], at[32], before[32], after[32], slow[16];
-} clip_job;
+/* ---- clips, in process: a small pool of threads, each with its own kr_clip_t ---- */
+typedef struct clip_pool {
+    pthread_mutex_t             mu;
+    const kr_serve_clip_want_t *want;
+    size_t                      n, next;
+    const review_opts          *o;
+    const char                 *stage;
+    const kr_calib_t           *calib; /* shared, read only */
+    const kr_clip_events_t     *ev;    /* shared, read only */
+    kr_clip_config              cfg;
+    kr_clip_result             *res;   /* n entries */
+    int                        *ok;    /* n entries */
+} clip_pool;
 
-static pid_t spawn_clip(const review_opts *o, const char *stage, const char *events, clip_job *j)
+static void *clip_worker(void *arg)
 {
-    double start = (double)j->want.at_us / 1e6 - o->before_s;
-    double before = start < 0 ? o->before_s + start : o->before_s;
-    snprintf(j->at, sizeof j->at, "%.6f", (double)j->want.at_us / 1e6);
-    snprintf(j->before, sizeof j->before, "%.6f", before);
-    snprintf(j->after, sizeof j->after, "%.6f", o->after_s);
-    snprintf(j->slow, sizeof j->slow, "%d", o->slow);
-    snprintf(j->mp4, sizeof j->mp4, "clips/seq%d.mp4", (int)j->want.seq);
-    snprintf(j->png, sizeof j->png, "clips/seq%d.png", (int)j->want.seq);
-    char *out = path_join(stage, j->mp4);
-    if (!out)
-        return -1;
-    char *argv[] = {(char *)"karuta-ref", (char *)"clip", (char *)o->video, (char *)"--at", j->at,
-                    (char *)"--before", j->before, (char *)"--after", j->after, (char *)"--slow", j->slow,
-                    (char *)"--events", (char *)events, (char *)"-o", out, NULL};
-    pid_t pid = -1;
-    int   rc = posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ);
-    free(out);
-    if (rc != 0) {
-        kr_log(KR_LOG_ERROR, "review: cannot start clip: %s", strerror(rc));
-        return -1;
+    clip_pool *p = arg;
+    kr_clip_t *c = NULL;
+    char err[512] = "";
+    if (kr_clip_create(&p->cfg, p->calib, p->ev, &c, err, sizeof err) != KR_OK) {
+        kr_log(KR_LOG_ERROR, "review: %s", err);
+        return NULL;
     }
-    return pid;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        size_t i = p->next < p->n ? p->next++ : p->n;
+        pthread_mutex_unlock(&p->mu);
+        if (i >= p->n)
+            break;
+        char rel[64];
+        snprintf(rel, sizeof rel, "clips/seq%d.mp4", (int)p->want[i].seq);
+        char *out = path_join(p->stage, rel);
+        if (!out)
+            continue;
+        if (kr_clip_export(c, p->o->video, p->want[i].at_us, out, &p->res[i]) == KR_OK) {
+            p->ok[i] = 1;
+            if (kr_clip_last_error(c)[0])
+                kr_log(KR_LOG_WARN, "review: reading %d: %s", (int)p->want[i].seq, kr_clip_last_error(c));
+        } else {
+            kr_log(KR_LOG_WARN, "review: no clip for reading %d: %s", (int)p->want[i].seq, kr_clip_last_error(c));
+        }
+        free(out);
+    }
+    kr_clip_destroy(c);
+    return NULL;
 }
 
-/* After a clip process ended well: describe the clip (its real frame rate from
- * the file) to the page and its sidecar. */
-static void finish_clip(const review_opts *o, const char *stage, kr_serve_review_t *r, const clip_job *j)
+/* Describes a finished clip to the page and to its sidecar. */
+static void finish_clip(const review_opts *o, const char *stage, kr_serve_review_t *r, int32_t seq,
+                        const kr_clip_result *res)
 {
-    char *mp4 = path_join(stage, j->mp4), *png = path_join(stage, j->png);
-    char  side_rel[64];
-    snprintf(side_rel, sizeof side_rel, "clips/seq%d.json", (int)j->want.seq);
+    char mp4[64], png[64], side_rel[64];
+    snprintf(mp4, sizeof mp4, "clips/seq%d.mp4", (int)seq);
+    snprintf(png, sizeof png, "clips/seq%d.png", (int)seq);
+    snprintf(side_rel, sizeof side_rel, "clips/seq%d.json", (int)seq);
     char *side = path_join(stage, side_rel);
-    kr_media_reader_t *rd = NULL;
-    kr_media_info_t    info;
-    if (!mp4 || !png || !side || !is_file(mp4)) {
-        kr_log(KR_LOG_WARN, "review: no clip was written for reading %d", (int)j->want.seq);
-        goto fail;
-    }
-    if (kr_media_reader_open(mp4, &rd) != KR_OK || kr_media_reader_info(rd, &info) != KR_OK ||
-        !(info.fps > 0)) {
-        kr_log(KR_LOG_WARN, "review: clip of reading %d unreadable: %s", (int)j->want.seq, kr_media_reader_error(rd));
-        goto fail;
-    }
-    /* the clip starts at the first source frame at or after at - before (constant rate) */
-    double  src_fps = info.fps * o->slow;
-    double  start_s = (double)j->want.at_us / 1e6 - o->before_s;
-    int64_t start = start_s <= 0 ? 0 : (int64_t)llround(ceil(start_s * src_fps - 1e-3) / src_fps * 1e6);
-    kr_serve_clip_t c = {j->want.seq, j->mp4, is_file(png) ? j->png : NULL, info.fps, start, o->slow};
+    kr_serve_clip_t c = {seq, mp4, png, res->out_fps, res->first_us, o->slow};
     kr_serve_review_add_clip(r, &c);
-    if (!write_sidecar(side, &c))
-        kr_log(KR_LOG_WARN, "review: cannot write %s", side);
-fail:
-    kr_media_reader_destroy(rd);
-    free(mp4);
-    free(png);
+    if (!side || !write_sidecar(side, &c))
+        kr_log(KR_LOG_WARN, "review: cannot write %s", side ? side : side_rel);
     free(side);
 }
 
 static void make_clips(const review_opts *o, const char *stage, kr_serve_review_t *r)
 {
     size_t                n = kr_serve_review_clip_wants(r, NULL, 0);
-    clip_job             *jobs = calloc(n ? n : 1, sizeof *jobs);
     kr_serve_clip_want_t *w = calloc(n ? n : 1, sizeof *w);
+    kr_clip_result       *res = calloc(n ? n : 1, sizeof *res);
+    int                  *ok = calloc(n ? n : 1, sizeof *ok);
     char                 *events = path_join(stage, "events.jsonl");
     char                 *clips = path_join(stage, "clips");
-    if (!jobs || !w || !events || !clips || (mkdir(clips, 0777) != 0 && errno != EEXIST)) {
+    kr_clip_events_t     *ev = NULL;
+    kr_calib_t           *calib = NULL;
+    char                  err[512] = "";
+    if (!n)
+        goto fail;
+    if (!w || !res || !ok || !events || !clips || (mkdir(clips, 0777) != 0 && errno != EEXIST)) {
         kr_log(KR_LOG_ERROR, "review: cannot prepare clips");
         goto fail;
     }
     kr_serve_review_clip_wants(r, w, n);
-    size_t next = 0, running = 0, failed = 0;
-    while (next < n || running) {
-        while (running < REVIEW_MAX_JOBS && next < n) {
-            jobs[next].want = w[next];
-            jobs[next].pid = spawn_clip(o, stage, events, &jobs[next]);
-            if (jobs[next].pid > 0)
-                running++;
-            else
-                failed++;
-            next++;
-        }
-        if (!running)
-            break;
-        int   status;
-        pid_t pid = waitpid(-1, &status, 0);
-        if (pid < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        for (size_t i = 0; i < next; i++)
-            if (jobs[i].pid == pid) {
-                running--;
-                jobs[i].pid = 0;
-                if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-                    finish_clip(o, stage, r, &jobs[i]);
-                else
-                    failed++;
-            }
+    /* contacts, layout and rearranges from the merged log analyze wrote */
+    if (kr_clip_events_load(events, 1, &ev, err, sizeof err) != KR_OK)
+        kr_log(KR_LOG_WARN, "review: clips without contacts: %s", err);
+    if (o->calib ? kr_calib_load(o->calib, &calib) != KR_OK
+                 : kr_clip_calib_auto(o->video, &calib, err, sizeof err) != KR_OK)
+        kr_log(KR_LOG_WARN, "review: clips without lines or outlines: %s", o->calib ? kr_calib_error() : err);
+    clip_pool p;
+    memset(&p, 0, sizeof p);
+    pthread_mutex_init(&p.mu, NULL);
+    p.want = w;
+    p.n = n;
+    p.o = o;
+    p.stage = stage;
+    p.calib = calib;
+    p.ev = ev;
+    p.res = res;
+    p.ok = ok;
+    kr_clip_config_default(&p.cfg);
+    p.cfg.before_us = (int64_t)llround(o->before_s * 1e6);
+    p.cfg.after_us = (int64_t)llround(o->after_s * 1e6);
+    p.cfg.slow = o->slow;
+    /* one clip per core, each single-threaded (less synchronisation than 2 x auto) */
+    size_t n_thr = n < REVIEW_MAX_JOBS ? n : REVIEW_MAX_JOBS;
+    p.cfg.threads = n_thr > 1 ? 1 : 0;
+    pthread_t th[REVIEW_MAX_JOBS];
+    size_t started = 0;
+    for (size_t i = 1; i < n_thr; i++)
+        if (pthread_create(&th[started], NULL, clip_worker, &p) == 0)
+            started++;
+    clip_worker(&p); /* this thread works too */
+    for (size_t i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    pthread_mutex_destroy(&p.mu);
+    size_t failed = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (ok[i])
+            finish_clip(o, stage, r, w[i].seq, &res[i]);
+        else
+            failed++;
     }
     if (failed)
         kr_log(KR_LOG_WARN, "review: %zu of %zu clips failed; their rulings show no clip", failed, n);
 fail:
-    free(jobs);
+    kr_calib_destroy(calib);
+    kr_clip_events_destroy(ev);
     free(w);
+    free(res);
+    free(ok);
     free(events);
     free(clips);
 }

@@ -102,6 +102,7 @@ static void contact_label(const kr_clip_contact *e, char *buf, size_t n)
 #define N_LINES 2        /* A's and B's territory outlines */
 #define HAND_MAX_PTS 2048
 #define HAND_MAX_POLYS 8
+#define PLATE_FRAMES 7  /* tracker background: the first frame's weight (see kr_clip_export) */
 
 /* ---- per-export state (allocated once per export, never per frame) -------- */
 typedef struct clip_run {
@@ -565,6 +566,8 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
     if (cfg->track && c->calib && c->ev && c->ev->n_cards > 0) {
         kr_track_config tcfg;
         kr_track_config_default(&tcfg);
+        tcfg.mm_per_px = 4.0; /* coarser than analyze's 3: outlines only, 0.56x the pixels */
+        tcfg.warmup_frames = PLATE_FRAMES + 1;
         st = kr_track_create(&tcfg, map_track, r, ow, oh, &r->trk);
         if (st != KR_OK) {
             set_err(c, st, "clip: cannot start the tracker: %s", kr_status_str(st));
@@ -590,12 +593,28 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
         set_err(c, st, "clip: %s", kr_media_writer_error(NULL));
         goto fail;
     }
+    kr_frame_t f;
+    kr_status rs;
+    if (r->trk) {
+        /* Background: a window mid-match often starts with an arm over the mat, which a
+         * background learnt from it would keep as a ghost. So the tracker first sees the
+         * video's first frame (the laid-out field, as analyze and the calibration see it)
+         * PLATE_FRAMES times, then the window's first frame, which gets 1/(PLATE_FRAMES+1)
+         * of the background and gives the cards their rest appearance and contrast. */
+        if (kr_media_reader_seek(rd, 0) != KR_OK || (rs = kr_media_reader_next(rd, &f)) != KR_OK) {
+            st = set_err(c, KR_ERR_FORMAT, "clip: %s", kr_media_reader_error(rd));
+            goto fail;
+        }
+        for (int k = 0; k < PLATE_FRAMES; k++)
+            if (kr_track_update(r->trk, &f.img, read_from - (PLATE_FRAMES - k) * 1000 - 1000000, 0, &r->tf) != KR_OK) {
+                st = set_err(c, KR_ERR_INVALID, "clip: tracker: %s", kr_track_last_error(r->trk));
+                goto fail;
+            }
+    }
     if (kr_media_reader_seek(rd, read_from) != KR_OK) {
         st = set_err(c, KR_ERR_FORMAT, "clip: %s", kr_media_reader_error(rd));
         goto fail;
     }
-    kr_frame_t f;
-    kr_status rs;
     int64_t first_us = -1, last_us = -1, prev_us = start_us - 1, n_frames = 0, n_dec = 0;
     while ((rs = kr_media_reader_next(rd, &f)) == KR_OK) {
         n_dec++;
@@ -667,7 +686,7 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
         res->last_us = last_us;
         res->n_frames = n_frames;
         res->n_decoded = n_dec;
-        res->out_fps = fps / cfg->slow;
+        res->out_fps = (double)fps_num / fps_den;
         res->out_w = ow;
         res->out_h = oh;
         res->tracked = r->trk != NULL;
