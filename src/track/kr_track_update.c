@@ -50,8 +50,9 @@ static int32_t uf_find(int32_t *p, int32_t a)
     return a;
 }
 
-/* Labels 4-connected pixels of class `want` into t->comp (area >= 1). Returns count. */
-static int label_class(kr_track_t *t, uint8_t want)
+/* Labels 4-connected pixels whose class is in the bit set `want` (bit k = class k, k < 8)
+ * into t->comp (area >= 1). Returns count. */
+static int label_class(kr_track_t *t, unsigned want)
 {
     int W = t->w, H = t->h;
     int32_t *lab = t->label, *par = t->parent;
@@ -60,7 +61,7 @@ static int label_class(kr_track_t *t, uint8_t want)
     for (int v = 0; v < H; v++)
         for (int u = 0; u < W; u++) {
             int i = v * W + u;
-            if (t->cls[i] != want) {
+            if (t->cls[i] >= 8 || !((want >> t->cls[i]) & 1u)) {
                 lab[i] = 0;
                 continue;
             }
@@ -204,7 +205,10 @@ kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, 
         t->cls[i] = k;
     }
     /* arms */
-    label_class(t, KR_CLS_FG);
+    /* arms: foreground joined through card-coloured foreground, so that a light sleeve
+     * (card-like against the mat) still connects a hand to its player's edge; only the
+     * non-card-like pixels become the hand */
+    label_class(t, (1u << KR_CLS_FG) | (1u << KR_CLS_CARDLIKE));
     memset(t->fr.hands, 0, sizeof t->fr.hands);
     t->fr.hand_contact = 0;
     for (int c = 0; c < t->n_comp; c++) {
@@ -363,7 +367,7 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
             if (l < 0)
                 continue;
             kr_track_comp *cp = &t->comp[l];
-            if (cp->area < t->min_area_px || (cp->owner != p && cp->owner != 2))
+            if (cp->area < t->min_area_px || (cp->owner != p && cp->owner != 2) || t->cls[i] != KR_CLS_FG)
                 continue;
             double d = sqr(u - bu) + sqr(v - bv);
             if (cp->owner == 2) {
