@@ -5,6 +5,7 @@
 #include "kr_calib.h"
 #include "kr_clip.h"
 #include "kr_core.h"
+#include "kr_media.h"
 
 #include <errno.h>
 #include <math.h>
@@ -161,6 +162,21 @@ int kr_cmd_clip(int argc, char **argv)
     }
     kr_clip_destroy(clip);
     clip = NULL;
+    { /* --at inside the video, before any slow work (calibration) */
+        kr_media_reader_t *rd = NULL;
+        kr_media_info_t info;
+        if (kr_media_reader_open(o.video, &rd) != KR_OK) {
+            kr_log(KR_LOG_ERROR, "clip: %s", kr_media_reader_error(NULL));
+            goto fail;
+        }
+        kr_media_reader_info(rd, &info);
+        kr_media_reader_destroy(rd);
+        if (info.duration_us > 0 && o.at * 1e6 > (double)info.duration_us) {
+            kr_log(KR_LOG_ERROR, "clip: --at %.3f s is outside %s (0 to %.3f s)", o.at, o.video,
+                   (double)info.duration_us / 1e6);
+            goto fail;
+        }
+    }
     if (o.events && kr_clip_events_load(o.events, 1, &ev, err, sizeof err) != KR_OK) {
         kr_log(KR_LOG_ERROR, "clip: %s", err);
         goto fail;

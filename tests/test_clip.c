@@ -1,0 +1,364 @@
+/* test_clip.c - kr_clip on the bundled demo (720p60): the clip decodes with FFmpeg with the
+ * expected frame count and duration, the tracked overlays are drawn where the cards and
+ * hands are, bad input fails with one line and leaves no file behind.
+ * SPDX-License-Identifier: MIT */
+#include "kr_calib.h"
+#include "kr_clip.h"
+#include "kr_media.h"
+
+#include <CUnit/Basic.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define DEMO "samples/demo/video.mp4"
+#define DEMO_MATCH "samples/demo/match.jsonl"
+#define DEMO_TRUTH "samples/demo/truth.jsonl"
+static char dir[64];
+static kr_calib_t *calib; /* from the demo's first frame, as analyze makes it */
+static kr_clip_events_t *events;
+
+static void path_in_dir(char *buf, size_t n, const char *name) { snprintf(buf, n, "%s/%s", dir, name); }
+
+static int n_files(void)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        n += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void clean_dir(void)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char p[512];
+    while (d && (e = readdir(d)))
+        if (e->d_name[0] != '.') {
+            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+            remove(p);
+        }
+    if (d)
+        closedir(d);
+}
+
+/* Decodes a clip: frame count, first/last presentation time, nominal fps; keeps a copy of
+ * frame `keep` (BGR, caller frees *px). */
+static int read_back(const char *path, int *n, int64_t *t0, int64_t *t1, double *fps, int keep, uint8_t **px,
+                     kr_image_t *img)
+{
+    kr_media_reader_t *rd = NULL;
+    if (kr_media_reader_open(path, &rd) != KR_OK)
+        return 0;
+    kr_media_info_t info;
+    kr_media_reader_info(rd, &info);
+    *fps = info.fps;
+    kr_frame_t f;
+    *n = 0;
+    kr_status st;
+    while ((st = kr_media_reader_next(rd, &f)) == KR_OK) {
+        if (*n == 0)
+            *t0 = f.t_us;
+        *t1 = f.t_us;
+        if (*n == keep && px) {
+            *img = f.img;
+            img->stride = f.img.w * 3;
+            *px = malloc((size_t)img->stride * f.img.h);
+            for (int y = 0; *px && y < f.img.h; y++)
+                memcpy(*px + (size_t)y * img->stride, f.img.px + (size_t)y * f.img.stride, (size_t)img->stride);
+            img->px = *px;
+        }
+        (*n)++;
+    }
+    kr_media_reader_destroy(rd);
+    return st == KR_ERR_EOF;
+}
+
+/* Pixels near (u, v) (within r px) whose colour is within tol of bgr. */
+static int count_colour(const kr_image_t *img, double u, double v, int r, const int bgr[3], int tol)
+{
+    int n = 0;
+    for (int y = (int)v - r; y <= (int)v + r; y++)
+        for (int x = (int)u - r; x <= (int)u + r; x++) {
+            if (x < 0 || y < 0 || x >= img->w || y >= img->h)
+                continue;
+            const uint8_t *p = img->px + (size_t)y * img->stride + (size_t)x * 3;
+            n += abs(p[0] - bgr[0]) <= tol && abs(p[1] - bgr[1]) <= tol && abs(p[2] - bgr[2]) <= tol;
+        }
+    return n;
+}
+
+static int setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/kr_clip_XXXXXX");
+    if (!mkdtemp(dir))
+        return 1;
+    char err[512];
+    if (kr_clip_calib_auto(DEMO, &calib, err, sizeof err) != KR_OK) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    if (kr_clip_events_load(DEMO_TRUTH, 1, &events, err, sizeof err) != KR_OK) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    return 0;
+}
+
+static int teardown(void)
+{
+    clean_dir();
+    rmdir(dir);
+    kr_calib_destroy(calib);
+    kr_clip_events_destroy(events);
+    return 0;
+}
+
+static void test_events_sorted_with_places(void)
+{
+    const kr_clip_contact *c = NULL;
+    size_t n = kr_clip_events_contacts(events, &c);
+    CU_ASSERT_EQUAL(n, 7); /* 5 touches, 2 push_outs in the demo's truth */
+    CU_ASSERT_EQUAL(kr_clip_events_n_cards(events), 50);
+    for (size_t i = 1; i < n; i++)
+        CU_ASSERT(c[i].t_us >= c[i - 1].t_us);
+    /* touch s3: B on card 33, which lies in A's territory (layout) */
+    int found = 0;
+    for (size_t i = 0; i < n; i++)
+        if (c[i].t_us == 11370000) {
+            found = 1;
+            CU_ASSERT_STRING_EQUAL(c[i].type, "touch");
+            CU_ASSERT_STRING_EQUAL(c[i].player, "B");
+            CU_ASSERT_EQUAL(c[i].card, 33);
+            CU_ASSERT(c[i].has_pos && c[i].y_mm < 0);
+        }
+    CU_ASSERT(found);
+    /* a broken line is named with its number */
+    char p[128], err[512] = "";
+    path_in_dir(p, sizeof p, "bad.jsonl");
+    FILE *f = fopen(p, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("{\"type\":\"touch\",\"t_us\":5}\n{oops\n", f);
+    fclose(f);
+    kr_clip_events_t *ev = NULL;
+    CU_ASSERT_EQUAL(kr_clip_events_load(p, 1, &ev, err, sizeof err), KR_ERR_FORMAT);
+    CU_ASSERT_PTR_NULL(ev);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "bad.jsonl:2:"));
+    CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+    remove(p);
+}
+
+/* 1 s around B's touch of card 33 (11.37 s): 60 frames of 60 fps, 1 s long; slowed 3x
+ * the same 60 frames over 3 s. */
+static void test_clip_frames_duration_and_slow(void)
+{
+    kr_clip_config cfg;
+    kr_clip_config_default(&cfg);
+    cfg.before_us = 500000;
+    cfg.after_us = 500000;
+    cfg.track = 0;
+    kr_clip_t *c = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_clip_create(&cfg, calib, events, &c, NULL, 0), KR_OK);
+    char out[128], png[128];
+    path_in_dir(out, sizeof out, "a.mp4");
+    path_in_dir(png, sizeof png, "a.png");
+    kr_clip_result res;
+    CU_ASSERT_EQUAL_FATAL(kr_clip_export(c, DEMO, 11370000, out, &res), KR_OK);
+    CU_ASSERT_EQUAL(res.n_frames, 60);
+    CU_ASSERT_EQUAL(res.out_w, 1280);
+    CU_ASSERT_EQUAL(res.out_h, 720);
+    CU_ASSERT(llabs(res.first_us - 10870000) <= 16667);
+    int n = 0;
+    int64_t t0 = -1, t1 = -1;
+    double fps = 0;
+    CU_ASSERT_FATAL(read_back(out, &n, &t0, &t1, &fps, -1, NULL, NULL));
+    CU_ASSERT_EQUAL(n, 60);
+    CU_ASSERT_EQUAL(t0, 0);
+    CU_ASSERT(fabs(fps - 60.0) < 0.01);
+    CU_ASSERT(llabs(t1 - 59 * 16667) <= 1000); /* 1 s less one frame */
+    struct stat st;
+    CU_ASSERT(stat(png, &st) == 0 && st.st_size > 1000); /* the contact sheet */
+    kr_clip_destroy(c);
+
+    cfg.slow = 3;
+    CU_ASSERT_EQUAL_FATAL(kr_clip_create(&cfg, calib, events, &c, NULL, 0), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_clip_export(c, DEMO, 11370000, out, &res), KR_OK);
+    CU_ASSERT_FATAL(read_back(out, &n, &t0, &t1, &fps, -1, NULL, NULL));
+    CU_ASSERT_EQUAL(n, 60);
+    CU_ASSERT(fabs(fps - 20.0) < 0.01);
+    CU_ASSERT(llabs(t1 - 3 * 59 * 16667) <= 3000);
+    CU_ASSERT(fabs(res.out_fps - 20.0) < 0.01);
+    kr_clip_destroy(c);
+    clean_dir();
+}
+
+/* Tracked overlays: at 15.2 s card 61 lies where B sent it (about (-40, -134.5) mm,
+ * carried there from (-409.8, 52.1) mm at 13-14 s, with no rearrange record): its outline
+ * (green) is drawn there and none at its layout place, nor anywhere without tracking. */
+static void test_card_outlines_follow_cards(void)
+{
+    kr_clip_config cfg;
+    kr_clip_config_default(&cfg);
+    cfg.before_us = 2500000; /* the tracker starts at 11.7 s, before the card moves */
+    cfg.after_us = 100000;
+    kr_clip_t *c = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_clip_create(&cfg, calib, events, &c, NULL, 0), KR_OK);
+    char out[128];
+    path_in_dir(out, sizeof out, "t.mp4");
+    kr_clip_result res;
+    CU_ASSERT_EQUAL_FATAL(kr_clip_export(c, DEMO, 15200000, out, &res), KR_OK);
+    CU_ASSERT(res.tracked);
+    CU_ASSERT(res.cards_drawn >= 40 && res.cards_drawn <= 50); /* taken cards are not outlined */
+    int n = 0;
+    int64_t t0, t1;
+    double fps;
+    uint8_t *px = NULL;
+    kr_image_t img;
+    CU_ASSERT_FATAL(read_back(out, &n, &t0, &t1, &fps, (int)(res.n_frames - 6), &px, &img));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(px);
+    static const int green[3] = {80, 235, 80};
+    /* the middle of the new place's left edge (-66, -134.5) and of the old one (-435.8, 52) */
+    double u, v;
+    CU_ASSERT_FATAL(kr_calib_mm_to_px(calib, -40 - 26, -134.5, &u, &v) == 0);
+    int at_new = count_colour(&img, u, v, 8, green, 60);
+    CU_ASSERT_FATAL(kr_calib_mm_to_px(calib, -409.76 - 26, 52.06, &u, &v) == 0);
+    int at_old = count_colour(&img, u, v, 8, green, 60);
+    CU_ASSERT(at_new >= 5);
+    CU_ASSERT(at_old == 0);
+    free(px);
+    px = NULL;
+    kr_clip_destroy(c);
+
+    cfg.track = 0;
+    CU_ASSERT_EQUAL_FATAL(kr_clip_create(&cfg, calib, events, &c, NULL, 0), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_clip_export(c, DEMO, 15200000, out, &res), KR_OK);
+    CU_ASSERT(!res.tracked);
+    CU_ASSERT_FATAL(read_back(out, &n, &t0, &t1, &fps, (int)(res.n_frames - 6), &px, &img));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(px);
+    CU_ASSERT_FATAL(kr_calib_mm_to_px(calib, -40 - 26, -134.5, &u, &v) == 0);
+    CU_ASSERT(count_colour(&img, u, v, 8, green, 60) == 0);
+    printf("[card 61 outline px: new place %d, old place %d] ", at_new, at_old);
+    free(px);
+    kr_clip_destroy(c);
+    clean_dir();
+}
+
+/* Hand outline: at 20.85 s A's hand reaches into B's territory for card 5 (truth: tip at
+ * (646, 313) px, 40 mm above the mat). Blue (A) outline pixels around it: many in the
+ * tracked clip, none without tracking. */
+static int hand_pixels(int track)
+{
+    kr_clip_config cfg;
+    kr_clip_config_default(&cfg);
+    cfg.before_us = 300000;
+    cfg.after_us = 50000;
+    cfg.track = track;
+    kr_clip_t *c = NULL;
+    char out[128];
+    path_in_dir(out, sizeof out, "h.mp4");
+    kr_clip_result res;
+    int n = 0, count = -1;
+    int64_t t0, t1;
+    double fps;
+    uint8_t *px = NULL;
+    kr_image_t img;
+    static const int blue[3] = {255, 160, 40};
+    if (kr_clip_create(&cfg, calib, events, &c, NULL, 0) == KR_OK &&
+        kr_clip_export(c, DEMO, 20850000, out, &res) == KR_OK && res.tracked == track &&
+        read_back(out, &n, &t0, &t1, &fps, 18, &px, &img) && px) /* frame 18: 20.85 s */
+        count = count_colour(&img, 646, 313, 70, blue, 60);
+    free(px);
+    kr_clip_destroy(c);
+    clean_dir();
+    return count;
+}
+
+static void test_hand_outlines(void)
+{
+    int tracked = hand_pixels(1), plain = hand_pixels(0);
+    printf("[A hand outline px: tracked %d, untracked %d] ", tracked, plain);
+    CU_ASSERT(tracked >= 20);
+    CU_ASSERT(plain >= 0 && plain <= 2);
+}
+
+static void test_bad_input_leaves_nothing(void)
+{
+    kr_clip_config cfg;
+    kr_clip_config_default(&cfg);
+    cfg.track = 0;
+    cfg.before_us = 300000;
+    cfg.after_us = 300000;
+    kr_clip_t *c = NULL;
+    char out[128], err[512] = "";
+    path_in_dir(out, sizeof out, "x.mp4");
+    clean_dir();
+    CU_ASSERT_EQUAL_FATAL(kr_clip_create(&cfg, calib, events, &c, NULL, 0), KR_OK);
+    /* time outside the video (25.77 s long), before its start */
+    CU_ASSERT_EQUAL(kr_clip_export(c, DEMO, 30000000, out, NULL), KR_ERR_INVALID);
+    CU_ASSERT_PTR_NOT_NULL(strstr(kr_clip_last_error(c), "outside"));
+    CU_ASSERT_EQUAL(kr_clip_export(c, DEMO, -1, out, NULL), KR_ERR_INVALID);
+    CU_ASSERT_PTR_NULL(strchr(kr_clip_last_error(c), '\n'));
+    /* unwritable folder: named in the message */
+    CU_ASSERT_NOT_EQUAL(kr_clip_export(c, DEMO, 5000000, "/nonexistent-dir/c.mp4", NULL), KR_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(kr_clip_last_error(c), "/nonexistent-dir/c.mp4"));
+    /* not a video */
+    char txt[128];
+    path_in_dir(txt, sizeof txt, "v.mp4");
+    FILE *f = fopen(txt, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("not a video\n", f);
+    fclose(f);
+    CU_ASSERT_NOT_EQUAL(kr_clip_export(c, txt, 0, out, NULL), KR_OK);
+    remove(txt);
+    CU_ASSERT_EQUAL(n_files(), 0); /* no MP4, no sheet, no temporary */
+    kr_clip_destroy(c);
+    /* zero and negative windows are refused at creation */
+    cfg.before_us = 0;
+    cfg.after_us = 0;
+    CU_ASSERT_EQUAL(kr_clip_create(&cfg, calib, events, &c, err, sizeof err), KR_ERR_INVALID);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "empty"));
+    cfg.before_us = -1000000;
+    cfg.after_us = 2000000;
+    CU_ASSERT_EQUAL(kr_clip_create(&cfg, calib, events, &c, err, sizeof err), KR_ERR_INVALID);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "negative"));
+    CU_ASSERT_PTR_NULL(c);
+    /* a calibration for another frame size */
+    kr_calib_t *small = NULL;
+    double H[9] = {1, 0, 320, 0, -1, 240, 0, 0, 1};
+    CU_ASSERT_EQUAL_FATAL(kr_calib_create_from_model(640, 480, 640, 640, 320, 240, NULL, H, &small), KR_OK);
+    kr_clip_config_default(&cfg);
+    CU_ASSERT_EQUAL_FATAL(kr_clip_create(&cfg, small, events, &c, NULL, 0), KR_OK);
+    CU_ASSERT_EQUAL(kr_clip_export(c, DEMO, 5000000, out, NULL), KR_ERR_INVALID);
+    CU_ASSERT_PTR_NOT_NULL(strstr(kr_clip_last_error(c), "640x480"));
+    CU_ASSERT_EQUAL(n_files(), 0);
+    kr_clip_destroy(c);
+    kr_calib_destroy(small);
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("clip", setup, teardown);
+    if (!s || !CU_add_test(s, "events_sorted_with_places", test_events_sorted_with_places) ||
+        !CU_add_test(s, "clip_frames_duration_and_slow", test_clip_frames_duration_and_slow) ||
+        !CU_add_test(s, "card_outlines_follow_cards", test_card_outlines_follow_cards) ||
+        !CU_add_test(s, "hand_outlines", test_hand_outlines) ||
+        !CU_add_test(s, "bad_input_leaves_nothing", test_bad_input_leaves_nothing)) {
+        CU_cleanup_registry();
+        return 1;
+    }
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    int fails = (int)CU_get_number_of_failures();
+    CU_cleanup_registry();
+    return fails != 0;
+}
