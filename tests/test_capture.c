@@ -198,6 +198,101 @@ static void test_capture_and_reader_agree_on_pixels(void)
     remove(p);
 }
 
+/* ff_convert: GStreamer decodes, FFmpeg's swscale converts as the reader does: the same
+ * BGR bytes as kr_media_reader_next, scaled and at full size (live == analyze on H.264). */
+static void test_ff_convert_equals_reader(void)
+{
+    enum { CW = 1280, CH = 720, OW = 640, OH = 360, N = 4 };
+    char p[128], desc[256];
+    snprintf(p, sizeof p, "%s/same.mp4", dir);
+    uint8_t *px = malloc((size_t)CW * CH * 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(px);
+    kr_media_writer_t *w = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_media_writer_create(p, CW, CH, 30, 1, 18, &w), KR_OK);
+    unsigned rng = 7;
+    for (int i = 0; i < N; i++) {
+        for (int y = 0; y < CH; y++) /* colour ramps with noise: every scaler tap shows */
+            for (int x = 0; x < CW; x++) {
+                uint8_t *q = px + ((size_t)y * CW + x) * 3;
+                rng = rng * 1103515245u + 12345u;
+                int n = (int)((rng >> 16) & 31) - 16;
+                q[0] = (uint8_t)((x * 255 / CW + n + i * 9) & 255);
+                q[1] = (uint8_t)(y * 255 / CH);
+                q[2] = (uint8_t)((255 - x * 255 / CW + n) & 255);
+            }
+        kr_image_t img = {CW, CH, CW * 3, 3, px};
+        CU_ASSERT_EQUAL(kr_media_writer_write(w, &img, i * 33333), KR_OK);
+    }
+    CU_ASSERT_EQUAL_FATAL(kr_media_writer_close(w), KR_OK);
+    kr_media_writer_destroy(w);
+    free(px);
+
+    kr_capture_config cfg;
+    kr_capture_config_default(&cfg);
+    cfg.sync = 0;
+    cfg.ff_convert = 1;
+    cfg.out_w = OW;
+    cfg.out_h = OH;
+    snprintf(desc, sizeof desc, "filesrc location=%s ! decodebin", p);
+    kr_capture_t *c = NULL;
+    kr_media_reader_t *r = NULL, *rf = NULL;
+    kr_media_reader_config rc;
+    kr_media_reader_config_default(&rc);
+    rc.out_w = OW;
+    rc.out_h = OH;
+    CU_ASSERT_EQUAL_FATAL(kr_capture_open2(desc, &cfg, &c), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_media_reader_open2(p, &rc, &r), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_media_reader_open(p, &rf), KR_OK);
+    kr_image_t full;
+    CU_ASSERT_EQUAL(kr_capture_frame_full(c, &full), KR_ERR_INVALID); /* no frame yet */
+    int frames = 0;
+    long diff = 0, diff_full = 0;
+    kr_frame_t a, b, bf;
+    while (kr_capture_next(c, &a, 5000) == KR_OK) {
+        CU_ASSERT_EQUAL_FATAL(kr_media_reader_next(r, &b), KR_OK);
+        CU_ASSERT_EQUAL_FATAL(kr_media_reader_next(rf, &bf), KR_OK);
+        CU_ASSERT_EQUAL_FATAL(a.img.w, OW);
+        CU_ASSERT_EQUAL_FATAL(a.img.h, OH);
+        CU_ASSERT_EQUAL(a.t_us, b.t_us);
+        for (int y = 0; y < OH; y++)
+            diff += memcmp(a.img.px + (size_t)y * a.img.stride, b.img.px + (size_t)y * b.img.stride, OW * 3) != 0;
+        CU_ASSERT_EQUAL_FATAL(kr_capture_frame_full(c, &full), KR_OK);
+        CU_ASSERT_EQUAL_FATAL(full.w, CW);
+        CU_ASSERT_EQUAL_FATAL(full.h, CH);
+        for (int y = 0; y < CH; y++)
+            diff_full += memcmp(full.px + (size_t)y * full.stride, bf.img.px + (size_t)y * bf.img.stride, CW * 3) != 0;
+        frames++;
+    }
+    CU_ASSERT_EQUAL(frames, N);
+    CU_ASSERT_EQUAL(diff, 0);      /* rows that differ at all */
+    CU_ASSERT_EQUAL(diff_full, 0);
+    kr_media_reader_destroy(r);
+    kr_media_reader_destroy(rf);
+    kr_capture_destroy(c);
+    /* opened at full size, the first frame switched to the small size: as the reader */
+    cfg.out_w = cfg.out_h = 0;
+    CU_ASSERT_EQUAL_FATAL(kr_capture_open2(desc, &cfg, &c), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_media_reader_open2(p, &rc, &r), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_capture_next(c, &a, 5000), KR_OK);
+    CU_ASSERT_EQUAL(a.img.w, CW);
+    CU_ASSERT_EQUAL_FATAL(kr_capture_set_out_size(c, OW, OH, &a.img), KR_OK);
+    for (int i = 0; i < N; i++) {
+        if (i)
+            CU_ASSERT_EQUAL_FATAL(kr_capture_next(c, &a, 5000), KR_OK);
+        CU_ASSERT_EQUAL_FATAL(kr_media_reader_next(r, &b), KR_OK);
+        CU_ASSERT_EQUAL_FATAL(a.img.w, OW);
+        for (int y = 0; y < OH; y++)
+            diff += memcmp(a.img.px + (size_t)y * a.img.stride, b.img.px + (size_t)y * b.img.stride, OW * 3) != 0;
+    }
+    CU_ASSERT_EQUAL(diff, 0);
+    kr_media_reader_destroy(r);
+    kr_capture_destroy(c);
+    cfg.gray = 1; /* not with ff_convert */
+    CU_ASSERT_EQUAL(kr_capture_open2(desc, &cfg, &c), KR_ERR_INVALID);
+    CU_ASSERT_PTR_NULL(c);
+    remove(p);
+}
+
 static void test_bad_pipelines_give_clear_errors(void)
 {
     kr_capture_t *c = (kr_capture_t *)&c;
@@ -281,6 +376,7 @@ int main(void)
     CU_add_test(s, "real_time_source_and_timeout", test_real_time_source_and_timeout);
     CU_add_test(s, "written_mp4_through_decodebin", test_written_mp4_through_decodebin);
     CU_add_test(s, "capture_and_reader_agree_on_pixels", test_capture_and_reader_agree_on_pixels);
+    CU_add_test(s, "ff_convert_equals_reader", test_ff_convert_equals_reader);
     CU_add_test(s, "bad_pipelines_give_clear_errors", test_bad_pipelines_give_clear_errors);
     CU_add_test(s, "source_error_is_reported_and_retry_works", test_source_error_is_reported_and_retry_works);
     CU_add_test(s, "gap_detector", test_gap_detector);

@@ -522,6 +522,9 @@ typedef struct live {
     int64_t          last_reading_t;
     /* pipeline: source -> kr_pipe (tracker, detector, ordering, rules) */
     kr_capture_t    *cap;
+    char             open_err[400]; /* why the source did not open */
+    kr_frame_t       first;         /* the frame open_source took (valid until the next pull) */
+    bool             have_first;
     kr_calib_t      *calib;
     kr_pipe_t       *pipe;
     struct { const kr_calib_t *calib; double sx, sy; } map; /* for the page's overlay */
@@ -856,81 +859,85 @@ static int map_scaled(void *ctx, double x, double y, double *px, double *py)
     return 0;
 }
 
-/* Opens the source. The first time, a probe pipeline gives one full-size frame for the
- * calibration (from it, as analyze does, or --calib checked against its size) and, when
- * the match has no layout, for reading the layout (refused on any doubt). For a large
- * picture GStreamer is then asked for the size analyze decodes (kr_app_track_size). */
-static kr_status open_source(live *L, int *w, int *h)
+/* Opens the source and takes its first frame. GStreamer decodes; the BGR frames are made
+ * by FFmpeg's swscale exactly as analyze's reader makes them (kr_capture ff_convert), so
+ * live and analyze see the same pixels. The first time, the full-size first frame gives
+ * the calibration (from it, as analyze does, or --calib checked against its size) and,
+ * when the match has no layout, the layout (refused on any doubt); then frames come at
+ * the size analyze tracks (kr_app_track_size). The first frame waits in L->first. */
+static kr_status open_source(live *L)
 {
     kr_capture_config cc;
     kr_capture_config_default(&cc);
     cc.sync = !L->o.no_sync;
-    kr_capture_t *probe = NULL;
-    kr_frame_t    f;
-    kr_status     s = kr_capture_open2(L->o.source, &cc, &probe);
-    if (s != KR_OK)
+    cc.ff_convert = 1;
+    cc.out_w = L->frame_w; /* 0 the first time: the source's size */
+    cc.out_h = L->frame_h;
+    kr_frame_t f;
+    kr_status  s = kr_capture_open2(L->o.source, &cc, &L->cap);
+    if (s != KR_OK) {
+        snprintf(L->open_err, sizeof L->open_err, "%s", kr_capture_error(NULL));
         return s;
+    }
     do
-        s = kr_capture_next(probe, &f, 200);
+        s = kr_capture_next(L->cap, &f, 200);
     while (s == KR_ERR_AGAIN && !g_stop);
     if (s != KR_OK) {
-        kr_log(KR_LOG_WARN, "live: source gave no frame: %s", s == KR_ERR_EOF ? "end of stream" : kr_capture_error(probe));
-        kr_capture_destroy(probe);
+        snprintf(L->open_err, sizeof L->open_err, "source gave no frame: %s",
+                 s == KR_ERR_EOF || s == KR_ERR_AGAIN ? "end of stream" : kr_capture_error(L->cap));
+        kr_capture_destroy(L->cap);
+        L->cap = NULL;
         return s == KR_ERR_AGAIN ? KR_ERR_EOF : s;
     }
-    *w = f.img.w;
-    *h = f.img.h;
-    if (!L->calib && L->o.calib) {
-        if (kr_calib_load(L->o.calib, &L->calib) != KR_OK) {
-            kr_log(KR_LOG_ERROR, "%s", kr_calib_error());
-            kr_capture_destroy(probe);
+    if (!L->calib) {
+        kr_image_t full;
+        if (kr_capture_frame_full(L->cap, &full) != KR_OK) {
+            kr_log(KR_LOG_ERROR, "live: %s", kr_capture_error(L->cap));
             return KR_ERR_FORMAT;
         }
-        if (L->calib->img_w != f.img.w || L->calib->img_h != f.img.h) {
-            kr_log(KR_LOG_ERROR, "%s: calibration is for %dx%d frames, the source gives %dx%d", L->o.calib,
-                   L->calib->img_w, L->calib->img_h, f.img.w, f.img.h);
-            kr_capture_destroy(probe);
-            return KR_ERR_FORMAT;
+        if (L->o.calib) {
+            if (kr_calib_load(L->o.calib, &L->calib) != KR_OK) {
+                kr_log(KR_LOG_ERROR, "%s", kr_calib_error());
+                return KR_ERR_FORMAT;
+            }
+            if (L->calib->img_w != full.w || L->calib->img_h != full.h) {
+                kr_log(KR_LOG_ERROR, "%s: calibration is for %dx%d frames, the source gives %dx%d", L->o.calib,
+                       L->calib->img_w, L->calib->img_h, full.w, full.h);
+                return KR_ERR_FORMAT;
+            }
+        } else {
+            /* calibrate on the full-size first frame, as analyze does */
+            kr_calib_config ccfg;
+            kr_calib_config_default(&ccfg);
+            if (kr_calib_create_from_frame(&ccfg, &full, f.t_us, &L->calib) != KR_OK) {
+                kr_log(KR_LOG_ERROR, "live: cannot calibrate from the first frame: %s (give --calib)",
+                       kr_calib_error());
+                return KR_ERR_FORMAT;
+            }
         }
         if (!L->calib->ok)
             notice(L, true, "calibration is poor (%s): every ruling will need review", L->calib->reason);
-    } else if (!L->calib) {
-        /* calibrate on the full-size first frame, as analyze does */
-        kr_calib_config ccfg;
-        kr_calib_config_default(&ccfg);
-        if (kr_calib_create_from_frame(&ccfg, &f.img, f.t_us, &L->calib) != KR_OK) {
-            kr_log(KR_LOG_ERROR, "live: cannot calibrate from the first frame: %s (give --calib)", kr_calib_error());
-            kr_capture_destroy(probe);
+        if (L->layout_from_video && !kr_pipe_has_layout(L->pipe)) {
+            /* the match has no layout: read it from this frame of the memorisation period */
+            if (kr_app_layout_from_frame(&full, L->o.calib, "live: the source", L->rec) != 0)
+                return KR_ERR_FORMAT; /* said why */
+            if (kr_pipe_add_record(L->pipe, L->rec) != KR_OK) {
+                kr_log(KR_LOG_ERROR, "live: %s", kr_pipe_error(L->pipe));
+                return KR_ERR_FORMAT;
+            }
+            L->have_layout = true;
+            notice(L, false, "layout of %d cards read from the source's first frame", L->rec->n_cards);
+        }
+        int tw, th;
+        kr_app_track_size(full.w, full.h, &tw, &th);
+        if (kr_capture_set_out_size(L->cap, tw, th, &f.img) != KR_OK) {
+            kr_log(KR_LOG_ERROR, "live: %s", kr_capture_error(L->cap));
             return KR_ERR_FORMAT;
         }
-        if (!L->calib->ok)
-            notice(L, true, "calibration is poor (%s): every ruling will need review", L->calib->reason);
     }
-    if (L->calib->img_w != f.img.w || L->calib->img_h != f.img.h) {
-        kr_log(KR_LOG_ERROR, "live: the source changed size (%dx%d, was %dx%d)", f.img.w, f.img.h, L->calib->img_w,
-               L->calib->img_h);
-        kr_capture_destroy(probe);
-        return KR_ERR_FORMAT;
-    }
-    if (L->layout_from_video && !kr_pipe_has_layout(L->pipe)) {
-        /* the match has no layout: read it from this frame of the memorisation period */
-        if (kr_app_layout_from_frame(&f.img, L->o.calib, "live: the source", L->rec) != 0 ||
-            kr_pipe_add_record(L->pipe, L->rec) != KR_OK) {
-            kr_capture_destroy(probe);
-            return KR_ERR_FORMAT; /* said why */
-        }
-        L->have_layout = true;
-        notice(L, false, "layout of %d cards read from the source's first frame", L->rec->n_cards);
-    }
-    kr_capture_destroy(probe);
-    int  tw, th;
-    char desc[4096];
-    kr_app_track_size(*w, *h, &tw, &th);
-    if (tw != *w || th != *h)
-        snprintf(desc, sizeof desc, "%s ! videoscale ! video/x-raw,width=%d,height=%d", L->o.source, tw, th);
-    else
-        snprintf(desc, sizeof desc, "%s", L->o.source);
-    return kr_capture_open2(desc, &cc, &L->cap);
+    L->first = f;
+    L->have_first = true;
+    return KR_OK;
 }
 
 /* The tracker for the frames the source gives (once, on the first frame). */
@@ -1148,18 +1155,17 @@ int kr_cmd_live(int argc, char **argv)
     set_state(L);
 
     /* ---- frames ---- */
-    int     src_w = 0, src_h = 0;
     double  backoff = 0.5;
     int64_t last_tail = 0, last_status = 0, last_snap = 0;
     bool    playing = false;
     L->wall0_us = kr_clock_us();
     while (!g_stop) {
         if (!L->cap) {
-            kr_status s = open_source(L, &src_w, &src_h);
+            kr_status s = open_source(L);
             if (s != KR_OK) {
                 L->source_failures++;
-                char msg[300];
-                snprintf(msg, sizeof msg, "%s", L->cap ? kr_capture_error(L->cap) : kr_capture_error(NULL));
+                char msg[400];
+                snprintf(msg, sizeof msg, "%s", L->open_err);
                 if (s == KR_ERR_EOF && L->o.exit_on_eof && L->frames) {
                     ended = "eof";
                     break;
@@ -1183,8 +1189,13 @@ int kr_cmd_live(int argc, char **argv)
             }
         }
         kr_frame_t f;
-        kr_status  s = kr_capture_next(L->cap, &f, 100);
-        int64_t    now = kr_clock_us();
+        kr_status  s = KR_OK;
+        if (L->have_first) { /* the frame open_source took */
+            f = L->first;
+            L->have_first = false;
+        } else
+            s = kr_capture_next(L->cap, &f, 100);
+        int64_t now = kr_clock_us();
         if (s == KR_OK) {
             int64_t cap_us = now, cap_wall = wall_ms();
             if (!playing) {

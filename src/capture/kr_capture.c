@@ -1,16 +1,24 @@
 /* kr_capture.c - GStreamer pipeline -> videoconvert -> appsink -> kr_frame_t with
- * running-time timestamps; bus errors become KR_ERR_IO with GStreamer's text.
+ * running-time timestamps (BGR from GStreamer, or the decoder's raw frames turned into BGR by FFmpeg's
+ * swscale exactly as kr_media's reader does); bus errors become KR_ERR_IO.
  * SPDX-License-Identifier: MIT */
 #include "kr_capture.h"
 
 #include <gst/app/gstappsink.h>
 #include <gst/gst.h>
 #include <gst/video/video.h>
+#include <libavutil/frame.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixfmt.h>
+#include <libswscale/swscale.h>
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ff_convert: the raw formats the appsink takes as they come (see formats[] below) */
+#define FF_CAPS "video/x-raw,format={I420,NV12,YUY2,Y42B,Y444,BGRx,BGR,RGB,RGBx,GRAY8}"
 
 struct kr_capture {
     char             *desc;        /* owned: the full pipeline description */
@@ -34,6 +42,16 @@ struct kr_capture {
     int64_t           age_us;      /* see kr_capture_frame_age_us */
     kr_media_gaps_t   gaps;
     int               eos;
+    /* ff_convert: raw planes -> BGR as kr_media's reader converts (see convert()) */
+    struct SwsContext *ysws, *tsws, *fsws; /* scale in YUV; YUV -> BGR (scaled size; full size) */
+    int               ysws_key[3], tsws_key[3], fsws_key[3];
+    AVFrame          *src;         /* wraps the mapped sample (planes borrowed) */
+    AVFrame          *mid;         /* scaled YUV */
+    AVFrame          *out_frame, *full_frame; /* over buf / fbuf (not owned by them) */
+    uint8_t          *obuf, *fbuf; /* owned BGR pixels */
+    int               cw, ch;      /* source size of the current sample */
+    int               spc, full_range; /* its colour matrix (SWS_CS_*) and range */
+    int               have_full;   /* full_frame holds the current sample */
     char              err[512];
 };
 
@@ -46,6 +64,9 @@ void kr_capture_config_default(kr_capture_config *cfg)
     cfg->sync = 1;
     cfg->max_buffers = 0;
     cfg->drop = 0;
+    cfg->ff_convert = 0;
+    cfg->out_w = 0;
+    cfg->out_h = 0;
 }
 
 /* set_err(obj, status, fmt, ...): one-line message into obj->err, returns status. */
@@ -53,6 +74,9 @@ void kr_capture_config_default(kr_capture_config *cfg)
 
 static void release_sample(kr_capture_t *c)
 {
+    if (c->src) /* the wrapped planes go with the sample */
+        av_buffer_unref(&c->src->buf[0]);
+    c->have_full = 0;
     if (c->mapped)
         gst_buffer_unmap(c->buf, &c->map);
     c->mapped = 0;
@@ -180,8 +204,13 @@ kr_status kr_capture_open2(const char *pipeline_desc, const kr_capture_config *c
         st = set_err(c, KR_ERR_INVALID, "capture: max_buffers must be >= 0");
         goto fail;
     }
-    const char *tail = c->cfg.gray ? " ! videoconvert ! video/x-raw,format=GRAY8 ! appsink name=kr_sink"
-                                   : " ! videoconvert ! video/x-raw,format=BGR ! appsink name=kr_sink";
+    if (c->cfg.ff_convert && (c->cfg.gray || c->cfg.out_w < 0 || c->cfg.out_h < 0)) {
+        st = set_err(c, KR_ERR_INVALID, "capture: ff_convert needs gray = 0 and out_w, out_h >= 0");
+        goto fail;
+    }
+    const char *tail = c->cfg.ff_convert ? " ! videoconvert ! " FF_CAPS " ! appsink name=kr_sink"
+                       : c->cfg.gray     ? " ! videoconvert ! video/x-raw,format=GRAY8 ! appsink name=kr_sink"
+                                         : " ! videoconvert ! video/x-raw,format=BGR ! appsink name=kr_sink";
     size_t n = strlen(pipeline_desc) + strlen(tail) + 1;
     c->desc = malloc(n);
     if (!c->desc) {
@@ -211,6 +240,191 @@ kr_status kr_capture_reopen(kr_capture_t *c)
     if (c->any_frame)
         c->t_offset_us = -1;
     return start_pipeline(c);
+}
+
+/* ---- ff_convert: the reader's conversion (kr_decode.c convert/make_sws), applied to
+ * the raw planes GStreamer hands over: the same swscale contexts (flags, threads,
+ * colour matrix and range) on the same YUV give the same BGR bytes. ---- */
+
+static void buf_keep(void *opaque, uint8_t *data)
+{
+    (void)opaque, (void)data; /* the pixels belong to the GstBuffer or to us */
+}
+
+/* (Re)creates a scaler from in (size, format) to dw x dh dfmt when key changed. */
+static kr_status make_sws(kr_capture_t *c, struct SwsContext **ctx, int key[3], const AVFrame *in, int dw, int dh,
+                          int dfmt, int flags)
+{
+    if (*ctx && key[0] == in->width && key[1] == in->height && key[2] == in->format)
+        return KR_OK;
+    sws_freeContext(*ctx);
+    *ctx = sws_alloc_context();
+    if (!*ctx)
+        return set_err(c, KR_ERR_NOMEM, "capture: out of memory");
+    av_opt_set_int(*ctx, "srcw", in->width, 0);
+    av_opt_set_int(*ctx, "srch", in->height, 0);
+    av_opt_set_int(*ctx, "src_format", in->format, 0);
+    av_opt_set_int(*ctx, "dstw", dw, 0);
+    av_opt_set_int(*ctx, "dsth", dh, 0);
+    av_opt_set_int(*ctx, "dst_format", dfmt, 0);
+    av_opt_set_int(*ctx, "sws_flags", flags, 0);
+    av_opt_set_int(*ctx, "threads", 0, 0);
+    if (sws_init_context(*ctx, NULL, NULL) < 0) {
+        sws_freeContext(*ctx);
+        *ctx = NULL;
+        return set_err(c, KR_ERR_CODEC, "capture: cannot convert %dx%d frames", in->width, in->height);
+    }
+    if (dfmt == AV_PIX_FMT_BGR24)
+        sws_setColorspaceDetails(*ctx, sws_getCoefficients(c->spc), c->full_range,
+                                 sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
+    key[0] = in->width;
+    key[1] = in->height;
+    key[2] = in->format;
+    return KR_OK;
+}
+
+/* A BGR24 frame over a new owned buffer of w x h (stride 32-aligned as the reader's). */
+static kr_status bgr_frame(kr_capture_t *c, AVFrame **fr, uint8_t **px, int w, int h)
+{
+    if (*fr && (*fr)->width == w && (*fr)->height == h)
+        return KR_OK;
+    av_frame_free(fr);
+    av_free(*px);
+    int stride = (w * 3 + 31) & ~31;
+    *px = av_malloc((size_t)stride * (size_t)h);
+    *fr = av_frame_alloc();
+    if (*px && *fr)
+        (*fr)->buf[0] = av_buffer_create(*px, (size_t)stride * (size_t)h, buf_keep, NULL, 0);
+    if (!*px || !*fr || !(*fr)->buf[0])
+        return set_err(c, KR_ERR_NOMEM, "capture: out of memory");
+    (*fr)->data[0] = *px;
+    (*fr)->linesize[0] = stride;
+    (*fr)->width = w;
+    (*fr)->height = h;
+    (*fr)->format = AV_PIX_FMT_BGR24;
+    return KR_OK;
+}
+
+/* The raw formats taken as they come (what decoders give: no conversion by GStreamer),
+ * and their FFmpeg names; anything else is converted to I420 by videoconvert first. */
+static const struct {
+    GstVideoFormat gst;
+    int            av;
+} formats[] = {
+    {GST_VIDEO_FORMAT_I420, AV_PIX_FMT_YUV420P},  {GST_VIDEO_FORMAT_NV12, AV_PIX_FMT_NV12},
+    {GST_VIDEO_FORMAT_YUY2, AV_PIX_FMT_YUYV422},  {GST_VIDEO_FORMAT_Y42B, AV_PIX_FMT_YUV422P},
+    {GST_VIDEO_FORMAT_Y444, AV_PIX_FMT_YUV444P},  {GST_VIDEO_FORMAT_BGRx, AV_PIX_FMT_BGR0},
+    {GST_VIDEO_FORMAT_BGR, AV_PIX_FMT_BGR24},     {GST_VIDEO_FORMAT_RGB, AV_PIX_FMT_RGB24},
+    {GST_VIDEO_FORMAT_RGBx, AV_PIX_FMT_RGB0},     {GST_VIDEO_FORMAT_GRAY8, AV_PIX_FMT_GRAY8},
+};
+
+/* Wraps the mapped sample in c->src (no copy). */
+static kr_status wrap_sample(kr_capture_t *c, const GstVideoInfo *vi)
+{
+    int av = AV_PIX_FMT_NONE;
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (formats[i].gst == GST_VIDEO_INFO_FORMAT(vi))
+            av = formats[i].av;
+    if (av == AV_PIX_FMT_NONE)
+        return set_err(c, KR_ERR_CODEC, "capture: unexpected frame format %s",
+                       gst_video_format_to_string(GST_VIDEO_INFO_FORMAT(vi)));
+    if (!c->src && !(c->src = av_frame_alloc()))
+        return set_err(c, KR_ERR_NOMEM, "capture: out of memory");
+    av_buffer_unref(&c->src->buf[0]);
+    c->src->buf[0] = av_buffer_create(c->map.data, c->map.size, buf_keep, NULL, 0);
+    if (!c->src->buf[0])
+        return set_err(c, KR_ERR_NOMEM, "capture: out of memory");
+    c->src->width = c->cw = GST_VIDEO_INFO_WIDTH(vi);
+    c->src->height = c->ch = GST_VIDEO_INFO_HEIGHT(vi);
+    for (int k = 0; k < AV_NUM_DATA_POINTERS; k++) {
+        c->src->data[k] = NULL;
+        c->src->linesize[k] = 0;
+    }
+    for (guint k = 0; k < GST_VIDEO_INFO_N_PLANES(vi); k++) {
+        int    comp_h = GST_VIDEO_INFO_COMP_HEIGHT(vi, k ? 1 : 0);
+        size_t end = (size_t)GST_VIDEO_INFO_PLANE_OFFSET(vi, k) + (size_t)GST_VIDEO_INFO_PLANE_STRIDE(vi, k) * (size_t)comp_h;
+        if (end > c->map.size)
+            return set_err(c, KR_ERR_CODEC, "capture: frame buffer smaller than its caps say");
+        c->src->data[k] = c->map.data + GST_VIDEO_INFO_PLANE_OFFSET(vi, k);
+        c->src->linesize[k] = GST_VIDEO_INFO_PLANE_STRIDE(vi, k);
+    }
+    c->src->format = av;
+    /* the reader's rule: BT.709 when tagged so, or untagged above SD heights */
+    GstVideoColorMatrix mx = vi->colorimetry.matrix;
+    c->spc = mx == GST_VIDEO_COLOR_MATRIX_BT709 || (mx == GST_VIDEO_COLOR_MATRIX_UNKNOWN && c->ch > 576)
+                 ? SWS_CS_ITU709
+                 : SWS_CS_ITU601;
+    c->full_range = GST_VIDEO_INFO_IS_YUV(vi) && vi->colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255;
+    return KR_OK;
+}
+
+/* c->src -> BGR at dw x dh into *dst, as kr_decode.c convert() does. */
+static kr_status convert(kr_capture_t *c, struct SwsContext **tsws, int tkey[3], AVFrame *dst, int dw, int dh)
+{
+    const AVFrame *in = c->src;
+    int same = c->cw == dw && c->ch == dh;
+    if (!same && c->src->format == AV_PIX_FMT_YUV420P) { /* scale in YUV first, then the unscaled YUV -> BGR path */
+        if (!c->mid || c->mid->format != c->src->format || c->mid->width != dw || c->mid->height != dh) {
+            av_frame_free(&c->mid);
+            c->mid = av_frame_alloc();
+            if (!c->mid)
+                return set_err(c, KR_ERR_NOMEM, "capture: out of memory");
+            c->mid->format = c->src->format;
+            c->mid->width = dw;
+            c->mid->height = dh;
+            if (av_frame_get_buffer(c->mid, 0) < 0)
+                return set_err(c, KR_ERR_NOMEM, "capture: out of memory");
+        }
+        if (make_sws(c, &c->ysws, c->ysws_key, c->src, dw, dh, c->src->format, SWS_BILINEAR) != KR_OK)
+            return KR_ERR_CODEC;
+        if (sws_scale_frame(c->ysws, c->mid, c->src) < 0)
+            return set_err(c, KR_ERR_CODEC, "capture: scaling failed");
+        in = c->mid;
+    }
+    if (make_sws(c, tsws, tkey, in, dw, dh, AV_PIX_FMT_BGR24,
+                 in->width == dw && in->height == dh ? SWS_POINT : SWS_BILINEAR) != KR_OK)
+        return KR_ERR_CODEC;
+    if (sws_scale_frame(*tsws, dst, in) < 0)
+        return set_err(c, KR_ERR_CODEC, "capture: colour conversion failed");
+    return KR_OK;
+}
+
+kr_status kr_capture_frame_full(kr_capture_t *c, kr_image_t *out)
+{
+    if (!c || !out || !c->cfg.ff_convert || !c->mapped)
+        return KR_ERR_INVALID;
+    if (!c->have_full) {
+        kr_status st = bgr_frame(c, &c->full_frame, &c->fbuf, c->cw, c->ch);
+        if (st != KR_OK)
+            return st;
+        if ((st = convert(c, &c->fsws, c->fsws_key, c->full_frame, c->cw, c->ch)) != KR_OK)
+            return st;
+        c->have_full = 1;
+    }
+    *out = (kr_image_t){c->cw, c->ch, c->full_frame->linesize[0], 3, c->fbuf};
+    return KR_OK;
+}
+
+kr_status kr_capture_set_out_size(kr_capture_t *c, int out_w, int out_h, kr_image_t *cur)
+{
+    if (!c || !c->cfg.ff_convert || out_w < 0 || out_h < 0)
+        return KR_ERR_INVALID;
+    if (out_w != c->cfg.out_w || out_h != c->cfg.out_h) { /* scalers are keyed by their input only */
+        sws_freeContext(c->ysws);
+        sws_freeContext(c->tsws);
+        c->ysws = c->tsws = NULL;
+    }
+    c->cfg.out_w = out_w;
+    c->cfg.out_h = out_h;
+    if (!c->mapped || !cur)
+        return KR_OK;
+    int dw = out_w ? out_w : c->cw, dh = out_h ? out_h : c->ch;
+    kr_status st = bgr_frame(c, &c->out_frame, &c->obuf, dw, dh);
+    if (st == KR_OK)
+        st = convert(c, &c->tsws, c->tsws_key, c->out_frame, dw, dh);
+    if (st == KR_OK)
+        *cur = (kr_image_t){dw, dh, c->out_frame->linesize[0], 3, c->obuf};
+    return st;
 }
 
 kr_status kr_capture_next(kr_capture_t *c, kr_frame_t *out, int timeout_ms)
@@ -254,14 +468,29 @@ kr_status kr_capture_next(kr_capture_t *c, kr_frame_t *out, int timeout_ms)
         return set_err(c, KR_ERR_CODEC, "capture: cannot map a frame");
     }
     c->mapped = 1;
-    out->img.w = GST_VIDEO_INFO_WIDTH(&vi);
-    out->img.h = GST_VIDEO_INFO_HEIGHT(&vi);
-    out->img.channels = c->cfg.gray ? 1 : 3;
-    out->img.stride = GST_VIDEO_INFO_PLANE_STRIDE(&vi, 0);
-    out->img.px = c->map.data + GST_VIDEO_INFO_PLANE_OFFSET(&vi, 0);
-    if ((size_t)out->img.stride * (size_t)out->img.h > c->map.size) {
-        release_sample(c);
-        return set_err(c, KR_ERR_CODEC, "capture: frame buffer smaller than its caps say");
+    c->have_full = 0;
+    if (c->cfg.ff_convert) {
+        kr_status st = wrap_sample(c, &vi);
+        int dw = c->cfg.out_w ? c->cfg.out_w : c->cw, dh = c->cfg.out_h ? c->cfg.out_h : c->ch;
+        if (st == KR_OK)
+            st = bgr_frame(c, &c->out_frame, &c->obuf, dw, dh);
+        if (st == KR_OK)
+            st = convert(c, &c->tsws, c->tsws_key, c->out_frame, dw, dh);
+        if (st != KR_OK) {
+            release_sample(c);
+            return st;
+        }
+        out->img = (kr_image_t){dw, dh, c->out_frame->linesize[0], 3, c->obuf};
+    } else {
+        out->img.w = GST_VIDEO_INFO_WIDTH(&vi);
+        out->img.h = GST_VIDEO_INFO_HEIGHT(&vi);
+        out->img.channels = c->cfg.gray ? 1 : 3;
+        out->img.stride = GST_VIDEO_INFO_PLANE_STRIDE(&vi, 0);
+        out->img.px = c->map.data + GST_VIDEO_INFO_PLANE_OFFSET(&vi, 0);
+        if ((size_t)out->img.stride * (size_t)out->img.h > c->map.size) {
+            release_sample(c);
+            return set_err(c, KR_ERR_CODEC, "capture: frame buffer smaller than its caps say");
+        }
     }
 
     /* time: running time of the buffer (what the clock says it is shown at) */
@@ -290,7 +519,9 @@ kr_status kr_capture_next(kr_capture_t *c, kr_frame_t *out, int timeout_ms)
             c->t_offset_us = c->last_t_us + (now_us - c->last_wall_us);
         t = c->t_offset_us;
     } else if (GST_CLOCK_TIME_IS_VALID(rt) && GST_CLOCK_TIME_IS_VALID(c->first_rt)) {
-        t = c->t_offset_us + ((int64_t)rt - (int64_t)c->first_rt) / 1000;
+        /* to the nearest microsecond, as the file reader rescales container times */
+        int64_t dns = (int64_t)rt - (int64_t)c->first_rt;
+        t = c->t_offset_us + (dns >= 0 ? (dns + 500) / 1000 : -((-dns + 500) / 1000));
     } else { /* no timestamps: fall back to arrival time */
         t = c->last_t_us + (now_us - c->last_wall_us);
     }
@@ -320,6 +551,15 @@ void kr_capture_destroy(kr_capture_t *c)
     if (!c)
         return;
     stop_pipeline(c);
+    sws_freeContext(c->ysws);
+    sws_freeContext(c->tsws);
+    sws_freeContext(c->fsws);
+    av_frame_free(&c->src);
+    av_frame_free(&c->mid);
+    av_frame_free(&c->out_frame);
+    av_frame_free(&c->full_frame);
+    av_free(c->obuf);
+    av_free(c->fbuf);
     free(c->desc);
     free(c);
 }

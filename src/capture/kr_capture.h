@@ -18,7 +18,8 @@ extern "C" {
  *         after EOF/IO: kr_capture_reopen(cap) to retry the same pipeline
  *   kr_capture_destroy(cap)
  * The description must produce raw video; "! videoconvert ! video/x-raw,format=BGR
- * ! appsink name=kr_sink" (GRAY8 if configured) is appended here.
+ * ! appsink name=kr_sink" (GRAY8 if configured; with ff_convert the decoder's own raw
+ * format, converted here by FFmpeg as the file reader does) is appended here.
  * Threading: one thread per kr_capture_t; GStreamer runs its own streaming threads. */
 
 typedef struct kr_capture kr_capture_t; /* opaque */
@@ -31,6 +32,15 @@ typedef struct kr_capture_config {
                         0 = unlimited. Default 0 (never drop: the caller sees every frame) */
     int drop;        /* 1: when max_buffers is reached drop the oldest (shows as gap_us).
                         Default 0 */
+    int ff_convert;  /* 1: the appsink takes the decoder's raw frames at the source's size
+                        (I420, NV12, YUY2, BGRx, ...; others through videoconvert to I420) and
+                        FFmpeg's swscale makes the BGR frames here exactly as kr_media's reader does
+                        (same matrix, range, scaling path and flags), so a file decoded by
+                        GStreamer's libav decoder gives the same pixels as
+                        kr_media_reader_next on it. 0: GStreamer's videoconvert to BGR.
+                        Needs gray = 0. Default 0 */
+    int out_w, out_h;/* ff_convert only: frame size in px (0 = the source's); scaled as the
+                        reader's out_w / out_h (in YUV, bilinear, then to BGR). Default 0 */
 } kr_capture_config;
 void kr_capture_config_default(kr_capture_config *cfg); /* fills caller's *cfg */
 
@@ -52,6 +62,17 @@ kr_status kr_capture_open2(const char *pipeline_desc, const kr_capture_config *c
  * KR_ERR_IO: the source reported an error (message: GStreamer's error text and the
  * element that raised it). */
 kr_status kr_capture_next(kr_capture_t *cap, kr_frame_t *out, int timeout_ms);
+/* ff_convert only: the last frame kr_capture_next returned, at the source's full size
+ * (BGR, converted on demand as kr_media_reader_next does without scaling; e.g. for a
+ * calibration from the first frame). *out: pixels owned by cap, valid until the next
+ * kr_capture_next, kr_capture_reopen or kr_capture_destroy. KR_ERR_INVALID without
+ * ff_convert or before a frame; KR_ERR_CODEC / KR_ERR_NOMEM. */
+kr_status kr_capture_frame_full(kr_capture_t *cap, kr_image_t *out);
+/* ff_convert only: frames from now on are out_w x out_h (0: the source's size), as if
+ * configured so at open. When a frame is held (after kr_capture_next) it is converted
+ * again at the new size into *cur (optional; same ownership as kr_capture_next's img),
+ * so the first frame can be used at both sizes. KR_ERR_INVALID without ff_convert. */
+kr_status kr_capture_set_out_size(kr_capture_t *cap, int out_w, int out_h, kr_image_t *cur);
 /* Tears the pipeline down and starts it again from the same description (retry after
  * KR_ERR_EOF or KR_ERR_IO). Returns as kr_capture_open; on failure cap stays valid
  * and may be reopened again later. */
