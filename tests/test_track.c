@@ -166,6 +166,134 @@ static void test_swept_card_is_followed_out_of_the_field(void)
     kr_track_destroy(t);
 }
 
+/* Card 64 drawn rotated by 2.5 degrees and 1.5 mm off its layout position: the pose fit
+ * finds the angle, and the outline's corners are the rotated ones. */
+static void test_rotated_card_pose_and_corners(void)
+{
+    kr_track_t *t = make_tracker();
+    int64_t ts = 0;
+    const kr_track_frame *fr = NULL;
+    const double ang = 2.5, cx = -100 + 1.5, cy = 51.5 - 1.0;
+    for (int i = 0; i < 8; i++) {
+        memcpy(frame, base, sizeof base);
+        for (int k = 0; k < NCARDS; k++)
+            if (k != 3)
+                draw_card(frame, layout[k].x_mm + (k == 2 ? 2.0 : 0), layout[k].y_mm);
+        draw_card_rot(frame, cx, cy, ang);
+        fr = feed(t, ts);
+        ts += 16667;
+    }
+    const kr_track_card *c = &fr->cards[3];
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("pose %.2f %.2f %.2f\n", c->x_mm, c->y_mm, c->angle_deg);
+    CU_ASSERT_DOUBLE_EQUAL(c->angle_deg, ang, 0.6);
+    CU_ASSERT_DOUBLE_EQUAL(c->rest_angle_deg, ang, 0.6);
+    CU_ASSERT_DOUBLE_EQUAL(c->x_mm, cx, 1.0);
+    CU_ASSERT_DOUBLE_EQUAL(c->y_mm, cy, 1.0);
+    /* true corners: (+-26, +-36.5) rotated by ang about (cx, cy) */
+    double a = ang * 3.14159265358979323846 / 180;
+    for (int q = 0; q < 4; q++) {
+        double lx = (q == 1 || q == 2) ? 26 : -26, ly = q >= 2 ? 36.5 : -36.5;
+        double tx = cx + cos(a) * lx - sin(a) * ly, ty = cy + sin(a) * lx + cos(a) * ly;
+        CU_ASSERT_TRUE(hypot(c->corners_mm[q][0] - tx, c->corners_mm[q][1] - ty) < 1.5);
+    }
+    /* the unrotated neighbours stay unrotated */
+    CU_ASSERT_DOUBLE_EQUAL(fr->cards[1].angle_deg, 0.0, 0.6);
+    kr_track_destroy(t);
+}
+
+/* A card swept 60 mm per frame and stopped 180 mm away, turned by 20 degrees: followed
+ * with its id, then at rest again with the new rest pose (centre and angle). */
+static void test_swept_card_comes_to_rest_with_new_pose(void)
+{
+    kr_track_t *t = make_tracker();
+    int64_t ts = 0;
+    warm(t, &ts);
+    const kr_track_frame *fr = NULL;
+    double x = -100, a = 0;
+    for (int i = 0; i < 24; i++) {
+        if (i < 3) {
+            x -= 60;
+            a += 20.0 / 3;
+        }
+        memcpy(frame, base, sizeof base);
+        for (int k = 0; k < NCARDS; k++)
+            if (k != 3)
+                draw_card(frame, layout[k].x_mm + (k == 2 ? 2.0 : 0), layout[k].y_mm);
+        draw_card_rot(frame, x, 51.5, a);
+        fr = feed(t, ts);
+        ts += 16667;
+        if (i == 1) {
+            CU_ASSERT_TRUE(fr->cards[3].displaced);
+            CU_ASSERT_DOUBLE_EQUAL(fr->cards[3].x_mm, x, 12.0);
+        }
+    }
+    const kr_track_card *c = &fr->cards[3];
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("rest %.2f %.2f %.2f disp %d\n", c->rest_x_mm, c->rest_y_mm, c->rest_angle_deg, c->displaced);
+    CU_ASSERT_FALSE(c->displaced);
+    CU_ASSERT_FALSE(c->lost);
+    CU_ASSERT_FALSE(c->out_of_field);
+    CU_ASSERT_DOUBLE_EQUAL(c->rest_x_mm, -280.0, 1.5);
+    CU_ASSERT_DOUBLE_EQUAL(c->rest_y_mm, 51.5, 1.5);
+    CU_ASSERT_DOUBLE_EQUAL(c->rest_angle_deg, 20.0, 1.5);
+    for (int k = 0; k < NCARDS; k++)
+        if (k != 3)
+            CU_ASSERT_FALSE(fr->cards[k].displaced);
+    kr_track_destroy(t);
+}
+
+/* A light sleeve reads as card-coloured against the mat: the arm is still joined to
+ * A's edge through it, and its leading point is the skin-coloured hand's tip. */
+static void test_arm_in_white_sleeve_is_a_hand(void)
+{
+    kr_track_t *t = make_tracker();
+    int64_t ts = 0;
+    warm(t, &ts);
+    const kr_track_frame *fr = NULL;
+    for (int i = 0; i < 3; i++) {
+        still_scene(frame, 1.0);
+        draw_arm(frame, 300, 320, -150 + 10 * i, 25, -20, 2);
+        fr = feed(t, ts);
+        ts += 16667;
+        CU_ASSERT_TRUE(fr->hands[KR_TRACK_A].present);
+        if (fr->hands[KR_TRACK_A].present) {
+            CU_ASSERT_DOUBLE_EQUAL(fr->hands[KR_TRACK_A].lead_x_mm, 320, 8.0);
+            CU_ASSERT_DOUBLE_EQUAL(fr->hands[KR_TRACK_A].lead_y_mm, -150 + 10 * i, 8.0);
+        }
+    }
+    kr_track_destroy(t);
+}
+
+/* On a pale mat the bare spot a card leaves is only darker than the card, not another
+ * colour (it reads as the card's shadow): the card is still seen to leave. */
+static void test_card_leaving_a_pale_mat_is_displaced(void)
+{
+    draw_mat_colour(150, 170, 180);
+    kr_track_t *t = make_tracker();
+    int64_t ts = 0;
+    warm(t, &ts);
+    const kr_track_frame *fr = NULL;
+    int disp = 0;
+    for (int i = 0; i < 4; i++) {
+        memcpy(frame, base, sizeof base);
+        for (int k = 0; k < NCARDS; k++)
+            if (k != 3)
+                draw_card(frame, layout[k].x_mm + (k == 2 ? 2.0 : 0), layout[k].y_mm);
+        draw_card(frame, -100 - 70.0 * (i + 1), 51.5);
+        fr = feed(t, ts);
+        ts += 16667;
+        disp |= fr->cards[3].displaced;
+    }
+    CU_ASSERT_TRUE(disp);
+    CU_ASSERT_TRUE(fr->cards[3].change > 0.5);
+    for (int k = 0; k < NCARDS; k++)
+        if (k != 3)
+            CU_ASSERT_FALSE(fr->cards[k].displaced);
+    kr_track_destroy(t);
+    draw_mat();
+}
+
 int main(void)
 {
     draw_mat();
@@ -177,6 +305,10 @@ int main(void)
     CU_add_test(s, "shadow_alone_is_not_a_hand", test_shadow_alone_is_not_a_hand);
     CU_add_test(s, "lighting_change_is_not_motion", test_lighting_change_is_not_motion);
     CU_add_test(s, "swept_card_is_followed_out_of_the_field", test_swept_card_is_followed_out_of_the_field);
+    CU_add_test(s, "rotated_card_pose_and_corners", test_rotated_card_pose_and_corners);
+    CU_add_test(s, "swept_card_comes_to_rest_with_new_pose", test_swept_card_comes_to_rest_with_new_pose);
+    CU_add_test(s, "arm_in_white_sleeve_is_a_hand", test_arm_in_white_sleeve_is_a_hand);
+    CU_add_test(s, "card_leaving_a_pale_mat_is_displaced", test_card_leaving_a_pale_mat_is_displaced);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

@@ -62,8 +62,47 @@ static inline void draw_card(uint8_t *img, double cx, double cy)
         }
 }
 
+/* tatami of another colour (b, g, r): a pale mat whose bare patches read as a card's
+ * shadow (same chroma, darker) rather than as a different colour */
+static inline void draw_mat_colour(double b, double g, double r)
+{
+    for (int y = 0; y < FH; y++)
+        for (int x = 0; x < FW; x++) {
+            double s = 8 * sin(x * 0.9) + 4 * ((y / 3) % 2) + 4 * (rnd() - 0.5);
+            put(base, x, y, b + s, g + s, r + s);
+        }
+}
+
+/* A card rotated by a degrees counter-clockwise (in mat mm) about its centre, drawn
+ * with sub-pixel coverage (4x4 samples per pixel) so that its edges are exact. */
+static inline void draw_card_rot(uint8_t *img, double cx, double cy, double a)
+{
+    double ca = cos(a * 3.14159265358979323846 / 180), sa = sin(a * 3.14159265358979323846 / 180);
+    double px, py;
+    map_fn(NULL, cx, cy, &px, &py);
+    for (int y = (int)py - 60; y <= (int)py + 60; y++)
+        for (int x = (int)px - 60; x <= (int)px + 60; x++) {
+            if (x < 0 || y < 0 || x >= FW || y >= FH)
+                continue;
+            int in = 0;
+            for (int sy = 0; sy < 4; sy++)
+                for (int sx = 0; sx < 4; sx++) {
+                    double mx = (x + (sx + 0.5) / 4 - 0.5 - FW / 2.0 - 3.0) / SCALE - cx;
+                    double my = (FH / 2.0 - 2.0 - (y + (sy + 0.5) / 4 - 0.5)) / SCALE - cy;
+                    double lx = ca * mx + sa * my, ly = -sa * mx + ca * my;
+                    in += fabs(lx) <= 26 && fabs(ly) <= 36.5;
+                }
+            if (!in)
+                continue;
+            uint8_t *p = img + ((size_t)y * FW + x) * 3;
+            double f = in / 16.0, k = ((x + y) % 7 == 0 && in == 16) ? 40 : 0;
+            put(img, x, y, p[0] * (1 - f) + (225 - k) * f, p[1] * (1 - f) + (232 - k) * f, p[2] * (1 - f) + (236 - k) * f);
+        }
+}
+
 /* A's arm from the bottom edge at (ax, -420) mm to the fingertip (tx, ty); shadow
- * offset by (sx, sy) mm, drawn first (darker mat colour, same chroma). */
+ * offset by (sx, sy) mm, drawn first (darker mat colour, same chroma). with_arm: 0 shadow
+ * only, 1 skin-coloured arm, 2 arm in a white (card-coloured) sleeve up to 60 % of its length. */
 static inline void draw_arm(uint8_t *img, double ax, double tx, double ty, double sx, double sy, int with_arm)
 {
     for (int pass = 0; pass < 2; pass++) {
@@ -85,6 +124,8 @@ static inline void draw_arm(uint8_t *img, double ax, double tx, double ty, doubl
                 uint8_t *p = img + ((size_t)y * FW + x) * 3;
                 if (pass == 0)
                     put(img, x, y, p[0] * 0.62, p[1] * 0.62, p[2] * 0.62);
+                else if (with_arm == 2 && s < 0.6)
+                    put(img, x, y, 224 + 4 * (rnd() - 0.5), 231 + 4 * (rnd() - 0.5), 236 + 4 * (rnd() - 0.5));
                 else
                     put(img, x, y, 120 + 5 * (rnd() - 0.5), 140 + 5 * (rnd() - 0.5), 215 + 5 * (rnd() - 0.5));
             }
