@@ -890,6 +890,8 @@ static kr_status open_source(live *L)
         return s == KR_ERR_AGAIN ? KR_ERR_EOF : s;
     }
     if (!L->calib) {
+        /* calibration and layout take a while: the source waits (not behind real time after) */
+        kr_capture_pause(L->cap, 1);
         kr_image_t full;
         if (kr_capture_frame_full(L->cap, &full) != KR_OK) {
             kr_log(KR_LOG_ERROR, "live: %s", kr_capture_error(L->cap));
@@ -933,6 +935,12 @@ static kr_status open_source(live *L)
         if (kr_capture_set_out_size(L->cap, tw, th, &f.img) != KR_OK) {
             kr_log(KR_LOG_ERROR, "live: %s", kr_capture_error(L->cap));
             return KR_ERR_FORMAT;
+        }
+        if (kr_capture_pause(L->cap, 0) != KR_OK) {
+            snprintf(L->open_err, sizeof L->open_err, "%s", kr_capture_error(L->cap));
+            kr_capture_destroy(L->cap);
+            L->cap = NULL;
+            return KR_ERR_IO;
         }
     }
     L->first = f;

@@ -540,6 +540,15 @@ kr_status kr_capture_next(kr_capture_t *c, kr_frame_t *out, int timeout_ms)
     return KR_OK;
 }
 
+kr_status kr_capture_pause(kr_capture_t *c, int pause)
+{
+    if (!c || !c->pipeline)
+        return KR_ERR_INVALID;
+    if (gst_element_set_state(c->pipeline, pause ? GST_STATE_PAUSED : GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE)
+        return set_err(c, KR_ERR_IO, "capture: the pipeline would not %s", pause ? "pause" : "resume");
+    return KR_OK;
+}
+
 int64_t kr_capture_dropped(const kr_capture_t *c) { return c ? c->dropped : 0; }
 
 int64_t kr_capture_frame_age_us(const kr_capture_t *c) { return c ? c->age_us : -1; }

@@ -73,6 +73,11 @@ kr_status kr_capture_frame_full(kr_capture_t *cap, kr_image_t *out);
  * again at the new size into *cur (optional; same ownership as kr_capture_next's img),
  * so the first frame can be used at both sizes. KR_ERR_INVALID without ff_convert. */
 kr_status kr_capture_set_out_size(kr_capture_t *cap, int out_w, int out_h, kr_image_t *cur);
+/* Pauses (pause 1) or resumes (0) the pipeline, e.g. around a slow step on the first
+ * frame: a file stops being read, so a synced file is not behind real time after it;
+ * a live camera gives no frames meanwhile (the outage shows as gap_us). The frame held
+ * from kr_capture_next stays valid. KR_ERR_IO: the state change failed. */
+kr_status kr_capture_pause(kr_capture_t *cap, int pause);
 /* Tears the pipeline down and starts it again from the same description (retry after
  * KR_ERR_EOF or KR_ERR_IO). Returns as kr_capture_open; on failure cap stays valid
  * and may be reopened again later. */
