@@ -104,8 +104,6 @@
     document.querySelectorAll('[data-review-seq]').forEach(function (e) { out.review.push(+e.dataset.reviewSeq); });
     document.querySelectorAll('[data-detail-seq]').forEach(function (e) { out.details.push(+e.dataset.detailSeq); });
     out.sheets = document.querySelectorAll('.sheet img').length;
-    out.sheetsLoaded = 0;
-    document.querySelectorAll('.sheet img').forEach(function (im) { if (im.complete && im.naturalWidth > 0) out.sheetsLoaded++; });
     if (players.length) {
       var p = players[0], i = info(p), v = i.v;
       out.fps = i.fps;
@@ -129,6 +127,10 @@
       out.backDelta = v.currentTime - before;
       out.timecode = p.querySelector('.tc').textContent;
     }
+    /* contact sheets are large PNGs: give them time to decode before counting */
+    var ims = Array.prototype.slice.call(document.querySelectorAll('.sheet img'));
+    for (var w = 0; w < 100 && ims.some(function (im) { return !im.complete; }); w++) await wait(50);
+    out.sheetsLoaded = ims.filter(function (im) { return im.complete && im.naturalWidth > 0; }).length;
     var pre = document.getElementById('kr-selftest');
     pre.textContent = JSON.stringify(out);
     pre.dataset.done = '1';
