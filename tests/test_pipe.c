@@ -207,8 +207,7 @@ static void test_live_settings_equal_file_run(void)
     kr_pipe_config fcfg, lcfg;
     kr_pipe_config_default(&fcfg);
     fcfg.hold_us = -1;
-    kr_pipe_config_default(&lcfg);
-    lcfg.hold_us = 500000;
+    kr_pipe_config_default(&lcfg); /* released at the detector's horizon */
     lcfg.reading_delay_us = 100000;
     seen *a = malloc(sizeof *a), *b = malloc(sizeof *b);
     CU_ASSERT_PTR_NOT_NULL_FATAL(a);
@@ -222,6 +221,16 @@ static void test_live_settings_equal_file_run(void)
         CU_ASSERT_EQUAL(a->rec[i].t_us, b->rec[i].t_us);
         CU_ASSERT_STRING_EQUAL(a->rec[i].id, b->rec[i].id);
     }
+    seen *c = malloc(sizeof *c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    lcfg.reading_delay_us = 0;
+    lcfg.hold_us = 200000; /* an extra hold changes when, not what */
+    run(&lcfg, 0, c);
+    CU_ASSERT_EQUAL(c->n_rec, a->n_rec);
+    CU_ASSERT_EQUAL(c->n_out, a->n_out);
+    for (int i = 0; i < a->n_rec && i < c->n_rec; i++)
+        CU_ASSERT_EQUAL(a->rec[i].t_us, c->rec[i].t_us);
+    free(c);
     CU_ASSERT_EQUAL_FATAL(a->n_out, b->n_out);
     for (int i = 0; i < a->n_out; i++) {
         CU_ASSERT_EQUAL(a->out[i].type, b->out[i].type);

@@ -104,8 +104,10 @@ def main():
                       ('arrival_to_processed', 'frame handed over by GStreamer -> processed (work only)')):
         c = lat[key]
         print('%s (ms): p50 %.2f  p95 %.2f  p99 %.2f  max %.2f' % (what, c['p50'], c['p95'], c['p99'], c['max']))
-    print('events.jsonl: an observation is written %.0f ms (--hold-ms) after its frame, to keep time order'
-          % lat['events_written_after_capture_hold'])
+    w = lat['observation_capture_to_written']
+    print("observation's frame captured -> the observation written to events.jsonl, in time order (ms): "
+          "n %d  p50 %.1f  p99 %.1f  max %.1f  (extra --hold-ms %.0f)" % (w['n'], w['p50'], w['p99'], w['max'],
+                                                                          lat['extra_hold']))
     if settle:
         settle.sort()
         print('settle (capture of its frame) -> ruling on the page (ms): n %d  median %.0f  max %.0f'
@@ -122,7 +124,7 @@ def main():
               % (len(final), final[len(final) // 2], final[-1]))
     print('max lag behind real time: %.1f ms; late observations: %d; rulings: %d'
           % (summ['max_lag_ms'], summ['late_observations'], summ['rulings']))
-    print('detector reports an observation at most %.0f ms after its time (so --hold-ms must exceed it)'
+    print('detector reports an observation at most %.0f ms after its time (the horizon waits for it)'
           % summ['observation_report_delay_ms_max'])
     with open('/proc/loadavg') as f:
         print('machine load average while measuring: %s' % f.read().split()[0])

@@ -31,6 +31,8 @@ static void usage(FILE *f)
             "  reading (as karuta-ref layout does); any doubt about it stops the run.\n"
             "  --calib FILE     camera-to-mat calibration (default: calibrate from the video)\n"
             "  --tie-us N       simultaneous-touch tolerance for the rules engine (default 0)\n"
+            "  --hold-us N      release records N us after the detector's horizon (default 0, as\n"
+            "                   live); -1: all at the end (a check that the order is the same)\n"
             "  --debug-dir D    write tracker overlay PNGs to D (every --debug-every frames)\n"
             "  --debug-every N  default 10\n"
             "  --mm-per-px X    tracker resolution in mm per mat pixel (default 3)\n"
@@ -148,7 +150,7 @@ int kr_cmd_analyze(int argc, char **argv)
     int debug_every = 10;
     kr_pipe_config pcfg;
     kr_pipe_config_default(&pcfg);
-    pcfg.hold_us = -1; /* a file: every observation is known before the end, exact order */
+    /* released at the detector's horizon, as live does: the same code, the same results */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has = i + 1 < argc;
@@ -177,6 +179,14 @@ int kr_cmd_analyze(int argc, char **argv)
                 kr_log(KR_LOG_ERROR, "analyze: --mm-per-px must be within 1 ... 8");
                 return 2;
             }
+        } else if (!strcmp(a, "--hold-us") && has) {
+            char *end;
+            long long v = strtoll(argv[++i], &end, 10);
+            if (*end || v < -1) {
+                kr_log(KR_LOG_ERROR, "analyze: --hold-us needs an integer >= -1 (microseconds)");
+                return 2;
+            }
+            pcfg.hold_us = v;
         } else if (!strcmp(a, "--tie-us") && has) {
             char *end;
             long long v = strtoll(argv[++i], &end, 10);

@@ -35,7 +35,7 @@
 typedef struct live_opts {
     const char *source, *match, *out, *calib;
     int         http_port;    /* -1: no server */
-    int64_t     hold_us;      /* observations wait this long to be written in time order */
+    int64_t     hold_us;      /* extra wait after the detector's horizon before records are written */
     int64_t     tie_us;
     double      mm_per_px;
     double      max_s;        /* stop after this much source time (0: never) */
@@ -58,8 +58,8 @@ static void usage(FILE *f)
           "  http://127.0.0.1:PORT/ (server-sent events at /events).\n"
           "  --calib FILE    camera calibration (default: from the first frames)\n"
           "  --tie-us N      simultaneous-touch tolerance (default 0)\n"
-          "  --hold-ms N     observations are held this long to be written in time order\n"
-          "                  (default 500; the detector reports touches a few frames late)\n"
+          "  --hold-ms N     records are written N ms after the event detector's horizon\n"
+          "                  (nothing earlier can still come) has passed them (default 0)\n"
           "  --mm-per-px X   tracker resolution (default 3, as analyze)\n"
           "  --exit-on-eof   stop when the source ends (default: say so and retry)\n"
           "  --max-s S       stop after S seconds of source time\n"
@@ -74,7 +74,7 @@ static int parse_args(int argc, char **argv, live_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->http_port = -1;
-    o->hold_us = 500000;
+    o->hold_us = 0;
     o->mm_per_px = 3.0;
     o->retry_max_s = 8;
     for (int i = 1; i < argc; i++) {
@@ -547,6 +547,8 @@ typedef struct live {
     float           *lat_ms;     /* frame handed over by the source -> processed */
     float           *e2e_ms;     /* frame's own time (capture, or its due time when played) -> processed */
     int64_t          n_lat;
+    float           *wlat_ms;    /* observation's frame captured -> the observation written */
+    int64_t          n_wlat;
     int64_t          base_us;    /* min over frames of (arrival - t_us): the undelayed offset */
     double           settle_lat_sum, settle_lat_max;
     int              n_settle_lat;
@@ -706,11 +708,13 @@ static void publish_ruling(live *L, const kr_rules_output *o, int64_t settle_t)
 static kr_status live_record(void *ctx, const kr_rules_record *r, const kr_event_obs *o)
 {
     live *L = ctx;
-    (void)o;
     if (kr_json_write_record(L->ev_fp, r) != KR_OK || !sync_line(L->ev_fp)) {
         kr_log(KR_LOG_ERROR, "live: %s/events.jsonl: write failed", L->o.out);
         return KR_ERR_IO;
     }
+    int64_t cw = o ? capture_wall_of(L, r->t_us) : 0;
+    if (cw > 0 && L->n_wlat < LAT_MAX) /* how long after its frame's capture it is on disk */
+        L->wlat_ms[L->n_wlat++] = (float)(wall_ms() - cw);
     return KR_OK;
 }
 
@@ -1032,7 +1036,16 @@ static bool write_summary(live *L, const char *ended)
             q[0][0], q[0][1], q[0][2], q[0][3]);
     fprintf(f, "                 \"capture_to_processed\": {\"p50\": %.2f, \"p95\": %.2f, \"p99\": %.2f, \"max\": %.2f},\n",
             q[1][0], q[1][1], q[1][2], q[1][3]);
-    fprintf(f, "                 \"events_written_after_capture_hold\": %.1f,\n", L->o.hold_us / 1000.0);
+    fprintf(f, "                 \"extra_hold\": %.1f,\n", L->o.hold_us / 1000.0);
+    double w[3] = {0, 0, 0};
+    if (L->n_wlat > 0) {
+        qsort(L->wlat_ms, (size_t)L->n_wlat, sizeof *L->wlat_ms, cmp_float);
+        w[0] = L->wlat_ms[L->n_wlat / 2];
+        w[1] = L->wlat_ms[(L->n_wlat * 99) / 100];
+        w[2] = L->wlat_ms[L->n_wlat - 1];
+    }
+    fprintf(f, "                 \"observation_capture_to_written\": {\"p50\": %.1f, \"p99\": %.1f, \"max\": %.1f, "
+               "\"n\": %" PRId64 "},\n", w[0], w[1], w[2], L->n_wlat);
     fprintf(f, "                 \"settle_to_ruling_published\": {\"mean\": %.1f, \"max\": %.1f, \"n\": %d}},\n",
             L->n_settle_lat ? L->settle_lat_sum / L->n_settle_lat : 0.0, L->settle_lat_max, L->n_settle_lat);
     fprintf(f, "  \"observation_report_delay_ms_max\": %.1f,\n", ps->max_obs_late_us / 1000.0);
@@ -1069,13 +1082,14 @@ int kr_cmd_live(int argc, char **argv)
     L->rec = malloc(sizeof *L->rec);
     L->lat_ms = malloc(LAT_MAX * sizeof *L->lat_ms);
     L->e2e_ms = malloc(LAT_MAX * sizeof *L->e2e_ms);
+    L->wlat_ms = malloc(LAT_MAX * sizeof *L->wlat_ms);
     pthread_mutex_init(&L->snap.lock, NULL);
     pthread_cond_init(&L->snap.cond, NULL);
     pthread_mutex_init(&L->replay.lock, NULL);
     pthread_cond_init(&L->replay.cond, NULL);
     L->replay.done_seq = -1;
     L->cur_settle_t = -1;
-    if (!L->rec || !L->lat_ms || !L->e2e_ms) {
+    if (!L->rec || !L->lat_ms || !L->e2e_ms || !L->wlat_ms) {
         kr_log(KR_LOG_ERROR, "live: out of memory");
         goto fail;
     }
@@ -1359,6 +1373,7 @@ fail:
     free(L->rec);
     free(L->lat_ms);
     free(L->e2e_ms);
+    free(L->wlat_ms);
     free(L);
     return rc;
 }

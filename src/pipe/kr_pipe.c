@@ -38,7 +38,6 @@ struct kr_pipe {
     size_t            dn, dcap;
     delayed          *delay;      /* owned ring (NULL without reading_delay_us) */
     size_t            delay_head, delay_n;
-    int64_t           early_window_us;
     bool              checked_layout, finished;
     char              broke[512];
     kr_pipe_stats     stats;
@@ -54,7 +53,7 @@ void kr_pipe_config_default(kr_pipe_config *cfg)
     memset(cfg, 0, sizeof *cfg);
     cfg->mm_per_px = 3.0;
     cfg->tie_us = 0;
-    cfg->hold_us = 500000;
+    cfg->hold_us = 0;
     cfg->reading_delay_us = 0;
 }
 
@@ -91,7 +90,6 @@ kr_status kr_pipe_create(const kr_pipe_config *cfg, const kr_pipe_sink *sink, kr
         p->delay = malloc(DELAY_MAX * sizeof *p->delay);
     kr_event_config ecfg;
     kr_event_config_default(&ecfg);
-    p->early_window_us = ecfg.early_window_us;
     if (!p->st || !p->spec || !p->out || !p->q || !p->diag || (c.reading_delay_us > 0 && !p->delay) ||
         kr_event_create(&ecfg, &p->evd) != KR_OK) {
         kr_pipe_destroy(p);
@@ -294,26 +292,19 @@ static kr_status release_until(kr_pipe_t *p, int64_t wm)
     return s;
 }
 
-/* The latest time up to which nothing earlier can still come from the detector:
- * hold_us behind the newest frame it saw, and never past the early-entry window of a
- * queued kami_start the frames have not reached (early entries are reported at the
- * kami_start frame, up to early_window_us before it). */
+/* The latest time up to which nothing can still come from the detector: just before
+ * its horizon (every observation it has not returned yet has t_us >= the horizon; it
+ * accounts for contact times still to be put back between frames, presses waiting for
+ * their hold, early entries before a known kami_start, a settle's quiet window), minus
+ * the configured extra hold. */
 static int64_t watermark(const kr_pipe_t *p)
 {
     if (p->cfg.hold_us < 0 || !p->stats.frames)
         return INT64_MIN;
-    int64_t det = p->stats.det_t_us;
-    int64_t wm = det - p->cfg.hold_us;
-    for (size_t i = 0; i < p->qn; i++) {
-        const kr_rules_record *r = &p->q[i].obs.rec;
-        if (r->type == KR_REC_KAMI_START && r->has_t && r->t_us > det) {
-            int64_t k = r->t_us - p->early_window_us - 1;
-            if (k < wm)
-                wm = k;
-            break; /* sorted: the first one is the earliest */
-        }
-    }
-    return wm;
+    int64_t h = kr_event_horizon(p->evd);
+    if (h == INT64_MIN || h == INT64_MAX)
+        return h;
+    return h - 1 - p->cfg.hold_us;
 }
 
 /* Queues what the detector reported. */

@@ -26,17 +26,18 @@ extern "C" {
  *   kr_pipe_destroy(p)
  * Records reach the sink in time order (log records before observations of the same
  * time, then arrival order), each once, as soon as nothing earlier can still come from
- * the detector; every output of the rules engine follows the record that released it.
+ * the detector (its horizon, kr_event_horizon); every output of the rules engine follows
+ * the record that released it.
  * Analyze and live call the same functions, so the same frames and records give the
  * same events and rulings. Single-threaded: one thread calls all functions of a pipe. */
 
 typedef struct kr_pipe_config {
     double  mm_per_px;        /* tracker resolution, mm per mat pixel; 1 ... 8, default 3 */
     int64_t tie_us;           /* rules engine's simultaneous-touch tolerance, us; default 0 */
-    int64_t hold_us;          /* observations wait this long behind the newest frame the detector
-                                 saw before they are released (the detector reports a few frames
-                                 late); < 0: hold everything until kr_pipe_finish (exact order,
-                                 files only). Default 500000 us */
+    int64_t hold_us;          /* records are released once the detector's horizon
+                                 (kr_event_horizon: nothing earlier can still come) has passed
+                                 them by this much more, us; 0: as soon as it is certain.
+                                 < 0: hold everything until kr_pipe_finish. Default 0 */
     int64_t reading_delay_us; /* the detector runs this far behind the tracker so that reading
                                  records arriving up to this late still come before their frames;
                                  0 ... 10000000 us, default 0 */
