@@ -16,7 +16,7 @@
 typedef struct clip_opts {
     const char *video, *out, *events, *match, *calib;
     double      at, before, after;
-    int         slow, has_at, no_track, no_calib, max_h;
+    int         slow, has_at, no_track, no_calib, max_h, threads;
 } clip_opts;
 
 static void usage(FILE *f)
@@ -24,7 +24,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: karuta-ref clip VIDEO --at SECONDS [--before S] [--after S] [--slow N]\n"
             "                       [--events EVENTS.jsonl] [--match MATCH.jsonl] [--calib CALIB.json]\n"
-            "                       [--max-height PX] [--no-track] [--no-calib] -o CLIP.mp4\n\n"
+            "                       [--max-height PX] [--no-track] [--no-calib] [--threads N] -o CLIP.mp4\n\n"
             "Cuts [at - before, at + after] seconds (defaults 2 and 2) of VIDEO into CLIP.mp4\n"
             "(H.264, plays in browsers and phones), slowed down N times (default 1), with a\n"
             "running time code, the competition lines, and:\n"
@@ -37,6 +37,7 @@ static void usage(FILE *f)
             "                  as analyze does; if that fails the clip has no lines or outlines)\n"
             "  --max-height PX output height cap (default 720; 0 = source size)\n"
             "  --no-track      no card/hand outlines;  --no-calib: no calibration at all\n"
+            "  --threads N     decoder and encoder threads (default 0: automatic)\n"
             "Also writes CLIP.png, a contact sheet of the 8 frames around --at with their times.\n");
 }
 
@@ -92,6 +93,14 @@ static int parse_args(int argc, char **argv, clip_opts *o)
             } else if (!strcmp(a, "--after")) {
                 if (!parse_seconds(a, v, &o->after))
                     return 2;
+            } else if (!strcmp(a, "--threads")) {
+                char *end = NULL;
+                long n = strtol(v, &end, 10);
+                if (end == v || *end || n < 0 || n > 64) {
+                    kr_log(KR_LOG_ERROR, "clip: --threads needs 0 (automatic) to 64, got '%s'", v);
+                    return 2;
+                }
+                o->threads = (int)n;
             } else if (!strcmp(a, "--slow") || !strcmp(a, "--max-height")) {
                 char *end = NULL;
                 long n = strtol(v, &end, 10);
@@ -151,6 +160,7 @@ int kr_cmd_clip(int argc, char **argv)
     cfg.slow = o.slow;
     cfg.max_h = o.max_h;
     cfg.track = !o.no_track;
+    cfg.threads = o.threads;
     if (!(o.at >= 0)) {
         kr_log(KR_LOG_ERROR, "clip: --at %.3f s is outside %s (it starts at 0 s)", o.at, o.video);
         goto fail;
@@ -162,20 +172,33 @@ int kr_cmd_clip(int argc, char **argv)
     }
     kr_clip_destroy(clip);
     clip = NULL;
-    { /* --at inside the video, before any slow work (calibration) */
+    { /* --at inside the video (before any slow work), and the first frame for the
+       * automatic calibration, from one open of the video */
         kr_media_reader_t *rd = NULL;
         kr_media_info_t info;
+        kr_frame_t f0;
         if (kr_media_reader_open(o.video, &rd) != KR_OK) {
             kr_log(KR_LOG_ERROR, "clip: %s", kr_media_reader_error(NULL));
             goto fail;
         }
         kr_media_reader_info(rd, &info);
-        kr_media_reader_destroy(rd);
         if (info.duration_us > 0 && o.at * 1e6 > (double)info.duration_us) {
             kr_log(KR_LOG_ERROR, "clip: --at %.3f s is outside %s (0 to %.3f s)", o.at, o.video,
                    (double)info.duration_us / 1e6);
+            kr_media_reader_destroy(rd);
             goto fail;
         }
+        if (!o.calib && !o.no_calib) { /* as analyze does: from the first frame */
+            kr_calib_config ccfg;
+            kr_calib_config_default(&ccfg);
+            if (kr_media_reader_next(rd, &f0) != KR_OK)
+                kr_log(KR_LOG_WARN, "clip: %s: no frame to calibrate from: the clip has no lines or outlines",
+                       o.video);
+            else if (kr_calib_create_from_frame(&ccfg, &f0.img, f0.t_us, &calib) != KR_OK)
+                kr_log(KR_LOG_WARN, "clip: %s: cannot calibrate from the first frame: %s: the clip has no lines "
+                       "or outlines (give --calib)", o.video, kr_calib_error());
+        }
+        kr_media_reader_destroy(rd);
     }
     if (o.events && kr_clip_events_load(o.events, 1, &ev, err, sizeof err) != KR_OK) {
         kr_log(KR_LOG_ERROR, "clip: %s", err);
@@ -189,13 +212,9 @@ int kr_cmd_clip(int argc, char **argv)
             goto fail;
         }
     }
-    if (o.calib && !o.no_calib) {
-        if (kr_calib_load(o.calib, &calib) != KR_OK) {
-            kr_log(KR_LOG_ERROR, "clip: %s", kr_calib_error());
-            goto fail;
-        }
-    } else if (!o.no_calib && kr_clip_calib_auto(o.video, &calib, err, sizeof err) != KR_OK) {
-        kr_log(KR_LOG_WARN, "clip: %s: the clip has no lines or outlines (give --calib)", err);
+    if (o.calib && !o.no_calib && kr_calib_load(o.calib, &calib) != KR_OK) {
+        kr_log(KR_LOG_ERROR, "clip: %s", kr_calib_error());
+        goto fail;
     }
     if (kr_clip_create(&cfg, calib, ev, &clip, err, sizeof err) != KR_OK) {
         kr_log(KR_LOG_ERROR, "%s", err);

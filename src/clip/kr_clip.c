@@ -497,26 +497,22 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
     rcfg.keep_going = 1;
     rcfg.threads = cfg->threads;
     kr_media_info_t info;
-    if (kr_media_reader_open2(video, &rcfg, &rd) != KR_OK) {
-        st = set_err(c, KR_ERR_IO, "clip: %s", kr_media_reader_error(NULL));
-        goto fail;
-    }
-    kr_media_reader_info(rd, &info);
-    /* output size: the source's, or scaled down to max_h (even sizes for 4:2:0) */
-    int ow = info.w & ~1, oh = info.h & ~1;
-    if (cfg->max_h > 0 && info.h > cfg->max_h) {
-        oh = cfg->max_h & ~1;
-        ow = (int)lround((double)info.w * oh / info.h) & ~1;
-        kr_media_reader_destroy(rd);
-        rd = NULL;
-        rcfg.out_w = ow;
-        rcfg.out_h = oh;
+    /* output size: scaled down to max_h (decoder and scaler in one open; a source no
+     * taller than max_h is reopened at its own size), even sizes for 4:2:0 */
+    rcfg.out_h = cfg->max_h > 0 ? cfg->max_h & ~1 : 0;
+    for (int pass = 0; pass < 2; pass++) {
         if (kr_media_reader_open2(video, &rcfg, &rd) != KR_OK) {
             st = set_err(c, KR_ERR_IO, "clip: %s", kr_media_reader_error(NULL));
             goto fail;
         }
         kr_media_reader_info(rd, &info);
+        if (!rcfg.out_h || info.h >= rcfg.out_h)
+            break;
+        kr_media_reader_destroy(rd);
+        rd = NULL;
+        rcfg.out_h = 0;
     }
+    int ow = info.out_w & ~1, oh = info.out_h & ~1;
     double dur = (double)info.duration_us / 1e6;
     if (at_us < 0 || (info.duration_us > 0 && at_us > info.duration_us)) {
         st = set_err(c, KR_ERR_INVALID, "clip: --at %.3f s is outside %s (0 to %.3f s)", (double)at_us / 1e6, video,
@@ -605,8 +601,11 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
             st = set_err(c, KR_ERR_FORMAT, "clip: %s", kr_media_reader_error(rd));
             goto fail;
         }
+        kr_image_t plate = f.img;
+        plate.w = ow;
+        plate.h = oh;
         for (int k = 0; k < PLATE_FRAMES; k++)
-            if (kr_track_update(r->trk, &f.img, read_from - (PLATE_FRAMES - k) * 1000 - 1000000, 0, &r->tf) != KR_OK) {
+            if (kr_track_update(r->trk, &plate, read_from - (PLATE_FRAMES - k) * 1000 - 1000000, 0, &r->tf) != KR_OK) {
                 st = set_err(c, KR_ERR_INVALID, "clip: tracker: %s", kr_track_last_error(r->trk));
                 goto fail;
             }
@@ -620,7 +619,10 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
         n_dec++;
         if (f.t_us >= end_us && !(end_us == info.duration_us && n_frames == 0))
             break;
-        if (r->trk && kr_track_update(r->trk, &f.img, f.t_us, f.gap_us, &r->tf) != KR_OK) {
+        kr_image_t img = f.img; /* the even-sized view that is tracked, drawn and encoded */
+        img.w = ow;
+        img.h = oh;
+        if (r->trk && kr_track_update(r->trk, &img, f.t_us, f.gap_us, &r->tf) != KR_OK) {
             st = set_err(c, KR_ERR_INVALID, "clip: tracker at %.3f s: %s", (double)f.t_us / 1e6,
                          kr_track_last_error(r->trk));
             goto fail;
@@ -631,9 +633,6 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
             first_us = f.t_us;
             prev_us = f.t_us - (int64_t)(1e6 / fps); /* contacts just before the first frame */
         }
-        kr_image_t img = f.img;
-        img.w = ow;
-        img.h = oh;
         if (c->calib)
             draw_scene(r, &img);
         draw_card_marks(r, &img, f.t_us, prev_us);
