@@ -30,6 +30,7 @@ typedef struct run {
     kr_track_t *t;
     kr_event_t *ev;
     kr_event_obs obs[64];
+    int64_t obs_frame_t[64]; /* time of the frame after which each came out */
     int n_obs;
     int early;       /* observations that came out with t_us before the horizon reported before them */
     int64_t horizon; /* kr_event_horizon() after the last frame */
@@ -67,11 +68,18 @@ static void run_frame(run *r, int64_t t_us, const shot *s)
     int n;
     int64_t h = kr_event_horizon(r->ev);
     CU_ASSERT_EQUAL_FATAL(kr_event_update(r->ev, fr, &o, &n), KR_OK);
+    if (getenv("KR_TEST_TRACE"))
+        printf("%lld A %d (%.0f,%.0f) f%d B %d c64 (%.0f,%.0f) m%d d%d o%d l%d\n", (long long)t_us, fr->hands[0].present,
+               fr->hands[0].lead_x_mm, fr->hands[0].lead_y_mm, fr->hands[0].in_field, fr->hands[1].present,
+               fr->cards[3].x_mm, fr->cards[3].y_mm, fr->cards[3].moving, fr->cards[3].displaced,
+               fr->cards[3].out_of_field, fr->cards[3].lost);
     for (int i = 0; i < n; i++)
         if (o[i].rec.t_us < h)
             r->early++;
-    for (int i = 0; i < n && r->n_obs < 64; i++)
+    for (int i = 0; i < n && r->n_obs < 64; i++) {
+        r->obs_frame_t[r->n_obs] = t_us;
         r->obs[r->n_obs++] = o[i];
+    }
     r->horizon = kr_event_horizon(r->ev);
     /* the horizon never passes the frame just fed */
     if (fr->ready)
@@ -281,12 +289,79 @@ static void test_horizon_holds_for_early_entry(void)
     run_end(&r);
 }
 
+/* A's hand sweeps card 64 at 400 ms and stays on it; from leave_t it goes back behind
+ * A's line (y = -254) at 2 m/s, or (vanish) disappears where it is. */
+static void sweep_back_scene(run *r, int64_t leave_t, int vanish, int64_t end_t)
+{
+    run_start(r);
+    const int64_t tc = 400000;
+    for (int64_t t = 0; t < end_t; t += DT) {
+        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        double dtc = (t - tc) / 1e6;
+        if (t > 250000) {
+            double y = 15 + 2000 * dtc;
+            if (y > 60)
+                y = 60;
+            if (t > leave_t)
+                y = 60 - 2000 * (t - leave_t) / 1e6;
+            s.arm = !(vanish && t > leave_t) && y > -330;
+            s.tx = -100;
+            s.ty = y;
+            s.sx = 4;
+            s.sy = -4;
+        }
+        if (dtc > 0)
+            s.c64y = 51.5 + 2500 * dtc;
+        run_frame(r, t, &s);
+    }
+}
+
+/* Play is over when the hand is back behind its line: settle comes within 250 ms of
+ * that, timed when it was back (the old rule waited 350 ms of quiet). */
+static void test_settle_soon_after_hands_back(void)
+{
+    run r;
+    sweep_back_scene(&r, 700000, 0, 1600000);
+    /* the tip crosses y = -254 at 700 + (60 + 254) / 2 = 857 ms */
+    const double back = 857000;
+    CU_ASSERT_EQUAL(count(&r, KR_REC_SETTLE), 1);
+    for (int i = 0; i < r.n_obs; i++)
+        if (r.obs[i].rec.type == KR_REC_SETTLE) {
+            if (getenv("KR_TEST_VERBOSE"))
+                printf("settle t %lld out at %lld\n", (long long)r.obs[i].rec.t_us, (long long)r.obs_frame_t[i]);
+            CU_ASSERT_DOUBLE_EQUAL((double)r.obs[i].rec.t_us, back, 80000);
+            CU_ASSERT_TRUE(r.obs_frame_t[i] <= back + 250000);
+        }
+    CU_ASSERT_EQUAL(kr_event_reading_flags(r.ev, 1) & KR_EVENT_FLAG_HAND_UNSEEN, 0);
+    run_end(&r);
+}
+
+/* A hand lost from view deep in the field is not back: no settle for a second, and the
+ * reading gets a reason for the judge. */
+static void test_hand_lost_in_field_is_not_back(void)
+{
+    run r;
+    sweep_back_scene(&r, 700000, 1, 1600000);
+    for (int i = 0; i < r.n_obs; i++)
+        if (r.obs[i].rec.type == KR_REC_SETTLE)
+            CU_ASSERT_TRUE(r.obs[i].rec.t_us >= 700000 + 1000000 - 2 * DT);
+    CU_ASSERT_NOT_EQUAL(kr_event_reading_flags(r.ev, 1) & KR_EVENT_FLAG_HAND_UNSEEN, 0);
+    run_end(&r);
+}
+
 /* Every flag bit the detector can set has words for the judge; other bits have none. */
 static void test_flag_reasons(void)
 {
     const char *r = kr_event_flag_reason(KR_EVENT_FLAG_CARD_LOST);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     CU_ASSERT(strstr(r, "card") != NULL);
+    unsigned all[] = {KR_EVENT_FLAG_CARD_LOST, KR_EVENT_FLAG_HAND_UNSEEN, KR_EVENT_FLAG_SEND_BY_HAND,
+                      KR_EVENT_FLAG_HANDLED, KR_EVENT_FLAG_UNBLAMED, KR_EVENT_FLAG_OBSCURED};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        CU_ASSERT_PTR_NOT_NULL(kr_event_flag_reason(all[i]));
+        for (size_t j = 0; j < i; j++)
+            CU_ASSERT(all[i] != all[j] && strcmp(kr_event_flag_reason(all[i]), kr_event_flag_reason(all[j])));
+    }
     CU_ASSERT_PTR_NULL(kr_event_flag_reason(0));
     CU_ASSERT_PTR_NULL(kr_event_flag_reason(1u << 31));
 }
@@ -303,6 +378,8 @@ int main(void)
     CU_add_test(s, "nothing_before_the_reading", test_nothing_before_the_reading);
     CU_add_test(s, "flag_reasons", test_flag_reasons);
     CU_add_test(s, "horizon_holds_for_early_entry", test_horizon_holds_for_early_entry);
+    CU_add_test(s, "settle_soon_after_hands_back", test_settle_soon_after_hands_back);
+    CU_add_test(s, "hand_lost_in_field_is_not_back", test_hand_lost_in_field_is_not_back);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

@@ -150,6 +150,18 @@ def main():
             details.append("seq %d: got %s want %s" % (r["seq"], norm_ruling(r), norm_ruling(t) if t else None))
         if ok and r.get("needs_review") and not (t or {}).get("needs_review"):
             flag_no_need += 1
+    # settle: detected minus true, per reading (the first settle after each kami_start)
+    def settles(log):
+        out, cur = {}, None
+        for r in log:
+            if r.get("type") == "kami_start":
+                cur = r.get("seq")
+            elif r.get("type") == "settle" and cur is not None and cur not in out:
+                out[cur] = r["t_us"]
+        return out
+    t_set, d_set = settles(truth), settles(events)
+    settle_ms = [(d_set[q] - t_set[q]) / 1000.0 for q in t_set if q in d_set]
+    settle_missing = sum(1 for q in t_set if q not in d_set)
     res = {
         "scenario": meta.get("scenario"), "holdout": meta.get("holdout", False), "fps": fps,
         "touch_true": len(t_touch), "touch_detected": len(d_touch), "touch_matched": len(pairs),
@@ -165,6 +177,7 @@ def main():
         "readings": len(t_rul), "rulings": len(rulings), "same": same,
         "wrong_unflagged": wrong_unflagged, "flag_no_need": flag_no_need, "flagged": flagged,
         "wrong_details": details,
+        "settle_ms": settle_ms, "settle_missing": settle_missing,
     }
     print(json.dumps(res))
 

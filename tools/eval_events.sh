@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# tools/eval_events.sh [--fps "30 60 120"] [--work DIR] [--holdout] [--skip NAME]... [NAME...]
+# tools/eval_events.sh [--fps "30 60 120"] [--work DIR] [--holdout] [--no-render] [--skip NAME]... [NAME...]
 #   Renders synthetic scenarios (karuta-synth, cached in WORK/FPS/NAME), runs
 #   `karuta-ref analyze` on each, compares with the truth (tools/eval_events.py) and
 #   prints a markdown table per frame rate (held-out scenarios in their own table).
-#   Builds into $KR_BUILD (default build). Default WORK: out/eval.
+#   Builds into $KR_BUILD (default build). Default WORK: out/eval. --no-render: scenarios
+#   not rendered yet are left out (a shared cache being filled by someone else).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${KR_BUILD:-build}
 work=out/eval
 fpss="60"
 holdout=0
+render=1
 skip=()
 names=()
 while [ $# -gt 0 ]; do
@@ -17,8 +19,9 @@ while [ $# -gt 0 ]; do
     --fps) fpss=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
     --holdout) holdout=1; shift ;;
+    --no-render) render=0; shift ;;
     --skip) skip+=("$2"); shift 2 ;;
-    -h|--help) sed -n 2,6p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,8p "$0"; exit 0 ;;
     -*) echo "eval_events.sh: unknown option $1" >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
   esac
@@ -44,6 +47,7 @@ for fps in $fpss; do
     for s in "${skip[@]+"${skip[@]}"}"; do [ "$s" = "$n" ] && continue 2; done
     d="$work/$fps/$n"
     if [ ! -f "$d/video.mp4" ]; then
+      [ $render = 1 ] || { echo "== $n @ $fps not rendered, left out" >&2; continue; }
       echo "== render $n @ $fps" >&2
       "$build/tools/synth/karuta-synth" "$f" -o "$d" --fps "$fps" >&2
     fi

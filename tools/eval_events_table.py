@@ -13,10 +13,11 @@ def f(x, fmt="%.2f"):
 def table(rows, title):
     out = ["", "### " + title, "",
            "| scenario | touches true/det/matched | precision | recall sweep | recall press | push-out | "
-           "timing median / p95 / worst ms | (frames) | readings same as truth | wrong, not flagged | flagged without need |",
-           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+           "timing median / p95 / worst ms | (frames) | readings same as truth | wrong, not flagged | flagged without need | "
+           "flagged | settle detected - true ms |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     tot = {"t": 0, "d": 0, "m": 0, "ns": 0, "hs": 0, "np": 0, "hp": 0, "pt": 0, "pm": 0, "r": 0, "s": 0,
-           "w": 0, "fl": 0, "errs": []}
+           "w": 0, "fl": 0, "errs": [], "flagged": 0, "settle": [], "smiss": 0}
     frame_ms = None
     for r in rows:
         if "failed" in r:
@@ -24,12 +25,15 @@ def table(rows, title):
             continue
         frame_ms = r["frame_ms"]
         fr = lambda v: "-" if v is None else "%.2f" % (v / r["frame_ms"])
-        out.append("| %s | %d/%d/%d | %s | %s | %s | %d/%d | %s / %s / %s | %s / %s / %s | %d/%d | %d | %d |" % (
+        st = ", ".join("%+.0f" % v for v in r.get("settle_ms", [])) + " missing" * r.get("settle_missing", 0)
+        out.append("| %s | %d/%d/%d | %s | %s | %s | %d/%d | %s / %s / %s | %s / %s / %s | %d/%d | %d | %d | %d | %s |" % (
             r["scenario"], r["touch_true"], r["touch_detected"], r["touch_matched"], f(r["precision"]),
             f(r["recall_sweep"]), f(r["recall_press"]), r["push_matched"], r["push_true"],
             f(r["median_ms"], "%.1f"), f(r["p95_ms"], "%.1f"), f(r["worst_ms"], "%.1f"),
             fr(r["median_ms"]), fr(r["p95_ms"]), fr(r["worst_ms"]),
-            r["same"], r["readings"], r["wrong_unflagged"], r["flag_no_need"]))
+            r["same"], r["readings"], r["wrong_unflagged"], r["flag_no_need"], r.get("flagged", 0), st or "-"))
+        tot["flagged"] += r.get("flagged", 0); tot["settle"] += r.get("settle_ms", [])
+        tot["smiss"] += r.get("settle_missing", 0)
         tot["t"] += r["touch_true"]; tot["d"] += r["touch_detected"]; tot["m"] += r["touch_matched"]
         tot["ns"] += r["n_sweep"]; tot["np"] += r["n_press"]
         tot["hs"] += round((r["recall_sweep"] or 0) * r["n_sweep"])
@@ -40,12 +44,15 @@ def table(rows, title):
     e = sorted(tot["errs"])
     q = lambda p: e[min(len(e) - 1, int(round(p * (len(e) - 1))))] if e else None
     fm = frame_ms or 1
-    out.append("| **all** | %d/%d/%d | %s | %s | %s | %d/%d | %s / %s / %s | %s / %s / %s | %d/%d | %d | %d |" % (
+    ss = sorted(tot["settle"])
+    sst = ("median %+.0f, %+.0f ... %+.0f" % (ss[len(ss) // 2], ss[0], ss[-1]) if ss else "-") + \
+        (", %d missing" % tot["smiss"] if tot["smiss"] else "")
+    out.append("| **all** | %d/%d/%d | %s | %s | %s | %d/%d | %s / %s / %s | %s / %s / %s | %d/%d | %d | %d | %d | %s |" % (
         tot["t"], tot["d"], tot["m"], f(tot["m"] / tot["d"] if tot["d"] else None),
         f(tot["hs"] / tot["ns"] if tot["ns"] else None), f(tot["hp"] / tot["np"] if tot["np"] else None),
         tot["pm"], tot["pt"], f(q(0.5), "%.1f"), f(q(0.95), "%.1f"), f(e[-1] if e else None, "%.1f"),
         f(q(0.5) / fm if e else None), f(q(0.95) / fm if e else None), f(e[-1] / fm if e else None),
-        tot["s"], tot["r"], tot["w"], tot["fl"]))
+        tot["s"], tot["r"], tot["w"], tot["fl"], tot["flagged"], sst))
     return out
 
 

@@ -47,6 +47,9 @@ typedef struct card_state {
     int     was_displaced;
     double  rest0_x, rest0_y; /* rest centre before the current displacement */
     int     last_toucher;    /* -1 none */
+    int     moving_run;      /* consecutive frames flagged moving */
+    int64_t obscured_t;      /* since when it looks changed with no hand on it and not moved; -1 */
+    int     moved_after;     /* after play: a send or rearrangement of it was seen */
     double  px, py;          /* previous centre */
     int64_t pt;
     double  vx, vy;
@@ -74,6 +77,13 @@ struct kr_event {
     int     in_field[2];
     int64_t entered_t[2];
     int     entered_in_play[2]; /* entered during play: part of that play, never early */
+    int64_t seen_t[2];       /* last frame the hand was present */
+    int     seen_deep[2];    /* ... and then its leading point was deep inside the field, or out of it sideways */
+    int64_t jump_t[2];       /* last frame the leading point jumped (faster than a hand moves) */
+    /* after play settled, until the next reading: a card taken hold of, carried */
+    int     settled;         /* this reading's play settled */
+    int     carry_k[2];      /* card index held by the player's hand after play; -1 none */
+    int64_t carry_rest_t[2]; /* since when that hand rests in the other territory; -1 none */
     int64_t horizon;         /* kr_event_horizon(); INT64_MIN before the first frame */
     unsigned n_late;         /* observations that came out before the horizon (a bug; clamped) */
     int     finished;
@@ -96,7 +106,9 @@ void kr_event_config_default(kr_event_config *cfg)
     cfg->press_hold_us = 100000;
     cfg->press_descent_us = 50000;
     cfg->sweep_near_mm = 70.0;
-    cfg->settle_quiet_us = 350000;
+    cfg->settle_quiet_us = 150000;
+    cfg->unseen_us = 200000;
+    cfg->max_hand_speed_mm_s = 6000;
     cfg->early_window_us = 1500000;
     cfg->min_confidence = 0.3;
 }
@@ -113,6 +125,9 @@ kr_status kr_event_create(const kr_event_config *cfg, kr_event_t **out)
     ev->quiet_t = -1;
     ev->next_id = 1;
     ev->horizon = INT64_MIN;
+    ev->carry_k[0] = ev->carry_k[1] = -1;
+    ev->carry_rest_t[0] = ev->carry_rest_t[1] = -1;
+    ev->jump_t[0] = ev->jump_t[1] = INT64_MIN / 2;
     *out = ev;
     return KR_OK;
 }
@@ -153,6 +168,12 @@ static double out_over(double x, double y)
     double over_x = fabs(x) - (KR_TRACK_FIELD_HALF_W_MM + KR_TRACK_CARD_W_MM / 2);
     double over_y = fabs(y) - (KR_TRACK_FIELD_HALF_H_MM + KR_TRACK_CARD_H_MM / 2);
     return over_x > over_y ? over_x : over_y;
+}
+
+static void set_flag(kr_event_t *ev, unsigned bit)
+{
+    if (ev->any_kami && ev->seq > 0 && ev->seq < MAX_MARKS)
+        ev->flags[ev->seq] |= bit;
 }
 
 static kr_event_obs *emit(kr_event_t *ev, kr_rules_rec_type type, int64_t t_us)
@@ -205,6 +226,8 @@ static void apply_marks(kr_event_t *ev, const kr_track_frame *fr)
             ev->read_card = m->card;
             ev->played = 0;
             ev->quiet_t = -1;
+            ev->settled = 0;
+            ev->carry_k[0] = ev->carry_k[1] = -1;
         } else if (m->type == KR_REC_SHIMO_START) {
             ev->in_play = 0;
         }
@@ -286,8 +309,13 @@ static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_
     cs->cp[p].contact = 1;
     cs->cp[p].away_t = -1;
     cs->last_toucher = p;
-    if (!ev->in_play)
+    if (!ev->in_play) {
+        if (ev->settled && cs->territory == p && !cs->moved_after && ev->carry_k[p] < 0) {
+            ev->carry_k[p] = k; /* its owner takes hold of it after play: a send may follow */
+            ev->carry_rest_t[p] = -1;
+        }
         return;
+    }
     if (t < ev->kami_t)
         t = ev->kami_t; /* contact before the reading started is not an observation of this one */
     kr_event_obs *o = emit(ev, KR_REC_TOUCH, t);
@@ -330,7 +358,8 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
  * - touches are never before this reading's kami_start and only come in play;
  * - push-out: back-dated at most to the previous frame, one more period when the card was
  *   already past the lines there;
- * - settle: at the start of the quiet window being waited out.
+ * - settle: at the start of the quiet window being waited out;
+ * - a send seen by the hand alone: when the hand came to rest in the other territory.
  * Hand contacts, entries, sends and rearranges are timed after the previous frame. */
 static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
 {
@@ -376,6 +405,9 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
         if (ev->played && ev->quiet_t >= 0)
             h = min64(h, ev->quiet_t);
     }
+    for (int p = 0; p < 2; p++)
+        if (ev->settled && ev->carry_k[p] >= 0 && ev->carry_rest_t[p] >= 0)
+            h = min64(h, ev->carry_rest_t[p]);
     ev->horizon = h;
 }
 
@@ -397,6 +429,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             cs->id = fr->cards[k].id;
             cs->territory = fr->cards[k].y_mm > 0;
             cs->last_toucher = -1;
+            cs->obscured_t = -1;
             cs->px = fr->cards[k].x_mm;
             cs->py = fr->cards[k].y_mm;
             cs->pt = fr->t_us;
@@ -455,9 +488,19 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         }
         /* in motion: just started, or displaced and still travelling (a card that left its
          * footprint keeps `moving` set until the background absorbs the bare spot) */
-        if ((c->moving && !c->displaced) ||
+        cs->moving_run = c->moving ? cs->moving_run + 1 : 0;
+        /* covered by something the tracker does not take for a hand (an arm it lost) */
+        if (ev->in_play && c->change >= 0.5 && !c->moving && !c->displaced && !c->out_of_field && !c->lost &&
+            c->hand_cover[0] + c->hand_cover[1] < 0.1) {
+            if (cs->obscured_t < 0)
+                cs->obscured_t = fr->t_us;
+            if (fr->t_us - cs->obscured_t >= 90000)
+                set_flag(ev, KR_EVENT_FLAG_OBSCURED);
+        } else
+            cs->obscured_t = -1;
+        if ((c->moving && !c->displaced && (cs->moving_run >= 3 || c->hand_cover[0] + c->hand_cover[1] > 0.05)) ||
             (c->displaced && !c->lost && !c->out_of_field && sqrt(sqr(cs->vx) + sqr(cs->vy)) > 40))
-            any_moving = 1;
+            any_moving = 1; /* a card flickering "moving" for a frame or two with no hand on it is noise */
         /* send / rearrange: a displaced card has come to rest again somewhere else */
         if (cs->was_displaced && !c->displaced && !c->lost) {
             int terr = c->rest_y_mm > 0;
@@ -472,6 +515,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     o->rec.t_err_us = 100000;
                 }
                 cs->territory = terr;
+                cs->moved_after = 1;
             } else if (terr == cs->territory && moved > 15 && fabs(c->rest_x_mm) < KR_TRACK_FIELD_HALF_W_MM) {
                 kr_event_obs *o = emit(ev, KR_REC_REARRANGE, fr->t_us);
                 if (o) {
@@ -483,6 +527,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     o->rec.confidence = 0.9;
                     o->rec.t_err_us = 100000;
                 }
+                cs->moved_after = 1;
             }
         }
         if (!c->displaced) {
@@ -587,6 +632,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 touch(ev, fr, k, bp, bt, berr, conf, 1);
             else if (bp >= 0)
                 cs->last_toucher = bp;
+            else if (ev->in_play && !c->out_of_field && !c->lost)
+                set_flag(ev, KR_EVENT_FLAG_UNBLAMED);
         }
         if (!c->occluded && !c->moving && !c->displaced && c->visible > 0.6)
             cs->still_t = fr->t_us;
@@ -649,31 +696,101 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         }
     }
     ev->was_contact = fr->hand_contact;
-    /* settle: something was played, hands out of the field, cards still */
+    /* hands: where each was last seen, for settle and for the judge */
+    double s3[2];
+    for (int p = 0; p < 2; p++) {
+        const kr_track_hand *h = &fr->hands[p];
+        s3[p] = 0;
+        if (ev->lpresent[p][0] && ev->lpresent[p][3] && ev->lt[p][0] > ev->lt[p][3])
+            s3[p] = sqrt(sqr(ev->lx[p][0] - ev->lx[p][3]) + sqr(ev->ly[p][0] - ev->ly[p][3])) /
+                    ((ev->lt[p][0] - ev->lt[p][3]) / 1e6);
+        if (h->present) {
+            /* deep in the field, or beside it; behind: out of the field past its own line */
+            double ay = fabs(h->lead_y_mm), ax = fabs(h->lead_x_mm);
+            int deep = (h->in_field && ay < KR_TRACK_FIELD_HALF_H_MM - 90) ||
+                       (ax > KR_TRACK_FIELD_HALF_W_MM - 10 && ay < KR_TRACK_FIELD_HALF_H_MM + 20);
+            int behind = !h->in_field && ay > KR_TRACK_FIELD_HALF_H_MM && (h->lead_y_mm > 0) == (p == 1);
+            const kr_track_hand *ph = &ev->prev_hand[p];
+            int jump = ph->present && sqrt(sqr(h->lead_x_mm - ph->lead_x_mm) + sqr(h->lead_y_mm - ph->lead_y_mm)) >
+                                          60 + cfg->max_hand_speed_mm_s * dt / 1e6;
+            /* a leading point that jumps from deep in the field to near its line, faster
+             * than a hand moves, may be the tracker's mistake: it is believed back only
+             * once seen behind its line, or after it stayed there 300 ms */
+            if (jump && ev->seen_deep[p] && !deep && !behind)
+                ev->jump_t[p] = fr->t_us;
+            else if (!(fr->t_us - ev->jump_t[p] < 300000 && !deep && !behind)) {
+                ev->seen_t[p] = fr->t_us;
+                ev->seen_deep[p] = deep;
+            }
+        } else if (ev->seen_deep[p] && ev->in_play && fr->t_us - ev->seen_t[p] >= cfg->unseen_us)
+            set_flag(ev, KR_EVENT_FLAG_HAND_UNSEEN);
+    }
+    /* settle: something was played, then each hand is back (out of the field, or still
+     * at its guard near its own line, or unseen after it was last seen there) and no card
+     * in the field moves; play was over when that began (the record's t_us). A hand lost
+     * from view deep in the field is not back until seen again (or a second passed). */
     if (ev->in_play && ev->played) {
-        /* a hand still at its guard near the line counts as back */
         int quiet = !any_moving;
         for (int p = 0; p < 2; p++) {
-            double s3 = 0;
-            if (ev->lpresent[p][0] && ev->lpresent[p][3] && ev->lt[p][0] > ev->lt[p][3])
-                s3 = sqrt(sqr(ev->lx[p][0] - ev->lx[p][3]) + sqr(ev->ly[p][0] - ev->ly[p][3])) /
-                     ((ev->lt[p][0] - ev->lt[p][3]) / 1e6);
-            if (ev->in_field[p] && s3 > 120)
-                quiet = 0;
-            if (ev->in_field[p] && fabs(fr->hands[p].lead_y_mm) < KR_TRACK_FIELD_HALF_H_MM - 90)
-                quiet = 0; /* deep in the field, even if still (a press) */
+            const kr_track_hand *h = &fr->hands[p];
+            if (h->present) {
+                if (ev->seen_deep[p] || (h->in_field && s3[p] > 120))
+                    quiet = 0; /* moving in the field, or deep in it even if still (a press), or beside it */
+            } else if (ev->seen_deep[p] && fr->t_us - ev->seen_t[p] < 1000000)
+                quiet = 0; /* unseen, or seen where it cannot be, since it was last seen deep in */
         }
+        KR_DEBUG("event %.3f settle: quiet %d moving %d A %d/%d deep %d B %d/%d deep %d", fr->t_us / 1e6, quiet,
+                 any_moving, fr->hands[0].present, fr->hands[0].in_field, ev->seen_deep[0], fr->hands[1].present,
+                 fr->hands[1].in_field, ev->seen_deep[1]);
         if (quiet) {
             if (ev->quiet_t < 0)
                 ev->quiet_t = fr->t_us;
             if (fr->t_us - ev->quiet_t >= cfg->settle_quiet_us) {
-                kr_event_obs *o = emit(ev, KR_REC_SETTLE, ev->quiet_t);
-                (void)o;
+                emit(ev, KR_REC_SETTLE, ev->quiet_t);
                 ev->in_play = 0;
+                ev->settled = 1;
             }
         } else
             ev->quiet_t = -1;
     }
+    /* after play: a card its owner took hold of and carried to rest in the other
+     * territory is a send, even when the card itself was not followed (lifted) */
+    if (ev->settled)
+        for (int p = 0; p < 2; p++) {
+            int k = ev->carry_k[p];
+            if (k < 0 || k >= fr->n_cards)
+                continue;
+            const kr_track_hand *h = &fr->hands[p];
+            card_state *cs = &ev->cards[k];
+            if (cs->moved_after) {
+                ev->carry_k[p] = -1;
+                continue;
+            }
+            int other = h->present && h->in_field && (p == 0 ? h->lead_y_mm > 15 : h->lead_y_mm < -15);
+            if (other && s3[p] < cfg->rest_speed_mm_s) {
+                if (ev->carry_rest_t[p] < 0)
+                    ev->carry_rest_t[p] = fr->t_us;
+                if (fr->t_us - ev->carry_rest_t[p] >= cfg->press_hold_us) {
+                    kr_event_obs *o = emit(ev, KR_REC_SEND, ev->carry_rest_t[p]);
+                    if (o) {
+                        o->rec.player = p ? KR_SIDE_B : KR_SIDE_A;
+                        o->rec.card = cs->id;
+                        o->rec.confidence = 0.7;
+                        o->rec.t_err_us = 200000;
+                    }
+                    set_flag(ev, KR_EVENT_FLAG_SEND_BY_HAND);
+                    cs->moved_after = 1;
+                    cs->territory = 1 - p;
+                    ev->carry_k[p] = -1;
+                }
+            } else {
+                ev->carry_rest_t[p] = -1;
+                if (!h->present || !h->in_field) { /* let go and went back: not seen moved */
+                    set_flag(ev, KR_EVENT_FLAG_HANDLED);
+                    ev->carry_k[p] = -1;
+                }
+            }
+        }
     for (int i = 0; i < ev->n_out; i++)
         ev->out[i].frame_dt_us = dt;
     ev->prev_hand[0] = fr->hands[0];
@@ -727,6 +844,16 @@ const char *kr_event_flag_reason(unsigned bit)
     switch (bit) {
     case KR_EVENT_FLAG_CARD_LOST:
         return "a card moved out of the tracker's sight after play: a send or rearrangement may be missing";
+    case KR_EVENT_FLAG_HAND_UNSEEN:
+        return "a hand was lost from view inside the field during play: a touch may be missing";
+    case KR_EVENT_FLAG_SEND_BY_HAND:
+        return "a send was inferred from the hand's path only (the card itself was not followed)";
+    case KR_EVENT_FLAG_HANDLED:
+        return "a card was taken hold of after play but not seen to move: a send or rearrangement may be missing";
+    case KR_EVENT_FLAG_OBSCURED:
+        return "a card was covered during play by something not recognised as a hand: a touch may be missing";
+    case KR_EVENT_FLAG_UNBLAMED:
+        return "a card moved during play with no hand found on it: a touch may be missing";
     default:
         return NULL;
     }

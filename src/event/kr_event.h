@@ -28,7 +28,9 @@ typedef struct kr_event_config {
     int64_t press_hold_us;    /* at rest over a card this long = a press; default 100000 us */
     int64_t press_descent_us; /* contact this long after the hand stops over the card; default 50000 us */
     double  sweep_near_mm;    /* card motion is blamed on a hand whose leading point is this near; default 70 mm */
-    int64_t settle_quiet_us;  /* hands out of the field and cards still this long = settle; default 350000 us */
+    int64_t settle_quiet_us;  /* hands back and cards still this long = settle; default 150000 us */
+    int64_t unseen_us;        /* a hand lost from view this long deep in the field during play: flag; default 200000 us */
+    double  max_hand_speed_mm_s; /* a leading point faster than this (+60 mm) jumped: not a hand's motion; default 6000 mm/s */
     int64_t early_window_us;  /* a hand entering this long before kami_start and staying = early entry; default 1500000 us */
     double  min_confidence;   /* observations below this are dropped; default 0.3 */
 } kr_event_config;
@@ -64,9 +66,25 @@ void kr_event_declare_hand(kr_event_t *ev, int player, kr_rules_hand hand);
 kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_event_obs **obs, int *n);
 
 /* Reasons for a judge to look at reading seq (1-based) that the detector found, as a bit
- * mask: KR_EVENT_FLAG_CARD_LOST - after play settled a card moved and was not found again
- * (a send or rearrangement may be missing from the counts). 0 for unknown seq. */
+ * mask of KR_EVENT_FLAG_* (0 for an unknown seq). They are set on evidence of doubt, as
+ * it is seen, so a live caller reads them when it writes the ruling:
+ * KR_EVENT_FLAG_CARD_LOST - after play settled a card moved and was not found again
+ * (a send or rearrangement may be missing from the counts). */
 #define KR_EVENT_FLAG_CARD_LOST 1u
+/* KR_EVENT_FLAG_HAND_UNSEEN - during play a hand was lost from view deep inside the field
+ * (unseen_us or longer): a touch may be missing. */
+#define KR_EVENT_FLAG_HAND_UNSEEN 2u
+/* KR_EVENT_FLAG_SEND_BY_HAND - a send was inferred from the hand alone (its owner took hold
+ * of a card after play and came to rest in the other territory; the card was not followed). */
+#define KR_EVENT_FLAG_SEND_BY_HAND 4u
+/* KR_EVENT_FLAG_HANDLED - after play a player took hold of a card of their own territory
+ * and let go with no send or rearrangement seen: one may be missing from the counts. */
+#define KR_EVENT_FLAG_HANDLED 8u
+/* KR_EVENT_FLAG_UNBLAMED - during play a card started moving with no hand found on it. */
+#define KR_EVENT_FLAG_UNBLAMED 16u
+/* KR_EVENT_FLAG_OBSCURED - during play a card looked covered for 90 ms or more by
+ * something not taken for a hand (and did not move): a hand may have been lost. */
+#define KR_EVENT_FLAG_OBSCURED 32u
 unsigned kr_event_reading_flags(const kr_event_t *ev, int32_t seq);
 
 /* The review reason in words for one flag bit (static string), NULL for an unknown bit.
