@@ -7,6 +7,9 @@
 # own), hand leading-point error (mm, vs the middle fingertip, hands low over the field),
 # frames where a hand over the field was missed, and frames where a hand was reported
 # though the truth had none of that player's hands over the field (shadows, phantoms).
+# A trace from tools/track_trace (a 13th card field, the angle) also gives the rest
+# angle error and the corner error of the rotated outline; analyze's trace has no angle
+# and is scored with an axis-aligned outline.
 # usage: eval_track.py SCENARIO_DIR TRACE.jsonl
 # SPDX-License-Identifier: MIT
 import json
@@ -35,7 +38,7 @@ def main():
     for line in open(d + "/truth_frames.jsonl"):
         fr = json.loads(line)
         truth[fr["t_us"]] = fr
-    rest_err, corner_err, move_err, lead_err = [], [], [], []
+    rest_err, corner_err, move_err, lead_err, angle_err = [], [], [], [], []
     switches = missed = phantom = frames = 0
     for line in open(trace):
         tr = json.loads(line)
@@ -63,9 +66,16 @@ def main():
                         switches += 1
             elif not disp:
                 rest_err.append(e)
-                # axis-aligned outline of the tracker vs the true (slightly rotated) corners
+                # the tracker's outline (rotated by its angle when the trace gives one,
+                # track_trace does; else axis-aligned) vs the true corners
                 cs = rest[cid]
-                mine = [(x - 26, y - 36.5), (x + 26, y - 36.5), (x + 26, y + 36.5), (x - 26, y + 36.5)]
+                a = math.radians(c[12]) if len(c) > 12 else 0.0
+                ca, sa = math.cos(a), math.sin(a)
+                mine = [(x + ca * lx - sa * ly, y + sa * lx + ca * ly)
+                        for lx, ly in ((-26, -36.5), (26, -36.5), (26, 36.5), (-26, 36.5))]
+                if len(c) > 12:
+                    ta = math.degrees(math.atan2(cs[3] - cs[1], cs[2] - cs[0]))
+                    angle_err.append(abs((c[12] - ta + 90) % 180 - 90))
                 for i in range(4):
                     px, py = cs[2 * i], cs[2 * i + 1]
                     corner_err.append(min(math.hypot(px - mx, py - my) for mx, my in mine))
@@ -86,6 +96,7 @@ def main():
         "card_rest_centre_mm": {"median": r(pct(rest_err, .5)), "p95": r(pct(rest_err, .95))},
         "card_rest_corner_mm": {"median": r(pct(corner_err, .5)), "p95": r(pct(corner_err, .95)),
                                 "worst": r(max(corner_err) if corner_err else None)},
+        "card_rest_angle_deg": {"median": r(pct(angle_err, .5)), "p95": r(pct(angle_err, .95))},
         "card_moving_centre_mm": {"median": r(pct(move_err, .5)), "p95": r(pct(move_err, .95)), "n": len(move_err)},
         "id_switch_frames": switches,
         "lead_mm": {"median": r(pct(lead_err, .5)), "p95": r(pct(lead_err, .95)), "n": len(lead_err)},

@@ -129,7 +129,10 @@ static double fit_pose(const kr_track_t *t, const kr_image_t *f, double *x, doub
     search_xy(t, f, x, y, *a, 1.5, 0.5, x0, y0, prior);
     if (r_a > 0)
         search_a(t, f, *x, *y, a, 1.0, 0.25);
-    double sc = search_xy(t, f, x, y, *a, 0.75, 0.25, x0, y0, prior);
+    search_xy(t, f, x, y, *a, 0.75, 0.25, x0, y0, prior);
+    if (r_a > 0)
+        search_a(t, f, *x, *y, a, 0.3, 0.1);
+    double sc = search_xy(t, f, x, y, *a, 0.25, 0.125, x0, y0, prior);
     *a = fold_angle(*a);
     return sc;
 }

@@ -1,0 +1,174 @@
+/* track_trace.c - runs the tracker alone over a video (calibrated from its first frame,
+ * frames at analyze's size) and writes its per-frame state for tools/eval_track.py,
+ * with each card's angle. Usage: track_trace VIDEO MATCH.jsonl TRACE.jsonl
+ * SPDX-License-Identifier: MIT */
+#include "kr_calib.h"
+#include "kr_core.h"
+#include "kr_json.h"
+#include "kr_media.h"
+#include "kr_track.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const kr_calib_t *calib;
+    double sx, sy; /* tracked frame px per source px */
+} map_ctx;
+
+static int map_scaled(void *ctx, double x, double y, double *px, double *py)
+{
+    const map_ctx *m = ctx;
+    double rx, ry;
+    if (kr_calib_mm_to_px(m->calib, x, y, &rx, &ry) != 0)
+        return -1;
+    *px = (rx + 0.5) * m->sx - 0.5;
+    *py = (ry + 0.5) * m->sy - 0.5;
+    return 0;
+}
+
+/* The layout record of the match log into cards; returns the count, -1 on error. */
+static int read_layout(const char *path, kr_track_card_init *cards)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "%s: cannot open\n", path);
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    long lineno = 0;
+    int nc = -1;
+    kr_rules_record *rec = malloc(sizeof *rec);
+    char err[KR_JSON_ERR_MAX];
+    while (rec && nc < 0 && (n = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        if (kr_json_is_blank(line, (size_t)n))
+            continue;
+        if (kr_json_read_record(line, (size_t)n, rec, err, sizeof err) != KR_OK) {
+            fprintf(stderr, "%s:%ld: %s\n", path, lineno, err);
+            break;
+        }
+        if (rec->type != KR_REC_LAYOUT)
+            continue;
+        nc = 0;
+        for (int k = 0; k < rec->n_cards && nc < KR_TRACK_MAX_CARDS; k++) {
+            cards[nc].id = rec->cards[k].card;
+            cards[nc].owner = rec->cards[k].owner == KR_SIDE_B ? KR_TRACK_B : KR_TRACK_A;
+            cards[nc].x_mm = rec->cards[k].x_mm;
+            cards[nc].y_mm = rec->cards[k].y_mm;
+            nc++;
+        }
+    }
+    if (nc < 0 && rec)
+        fprintf(stderr, "%s: no layout record\n", path);
+    free(rec);
+    free(line);
+    fclose(f);
+    return nc;
+}
+
+static void write_line(FILE *f, const kr_track_frame *tf)
+{
+    fprintf(f, "{\"t_us\":%lld,\"ready\":%d,\"gap_us\":%lld,\"contact\":%d,\"hands\":[", (long long)tf->t_us,
+            tf->ready, (long long)tf->gap_us, tf->hand_contact);
+    for (int p = 0; p < 2; p++) {
+        const kr_track_hand *h = &tf->hands[p];
+        fprintf(f, "%s{\"player\":\"%c\",\"present\":%d", p ? "," : "", p ? 'B' : 'A', h->present);
+        if (h->present)
+            fprintf(f, ",\"lead\":[%.1f,%.1f],\"v\":[%.0f,%.0f],\"area\":%.0f,\"in_field\":%d,\"side\":%d,"
+                       "\"shadow_px\":%.0f,\"shadow_dist\":%.1f",
+                    h->lead_x_mm, h->lead_y_mm, h->vx_mm_s, h->vy_mm_s, h->area_mm2, h->in_field, h->side,
+                    h->shadow_px, h->shadow_dist_mm);
+        fputc('}', f);
+    }
+    fprintf(f, "],\"cards\":[");
+    for (int k = 0; k < tf->n_cards; k++) {
+        const kr_track_card *c = &tf->cards[k];
+        fprintf(f, "%s[%d,%.2f,%.2f,%d,%d,%d,%d,%d,%.2f,%.2f,%.2f,%.2f,%.2f]", k ? "," : "", c->id, c->x_mm,
+                c->y_mm, c->moving, c->displaced, c->occluded, c->out_of_field, c->lost, c->change,
+                c->hand_cover[0], c->hand_cover[1], c->visible, c->angle_deg);
+    }
+    fprintf(f, "]}\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        fprintf(stderr, "usage: track_trace VIDEO MATCH.jsonl TRACE.jsonl\n");
+        return 2;
+    }
+    int rc = 1;
+    kr_media_reader_t *rd = NULL;
+    kr_calib_t *calib = NULL;
+    kr_track_t *trk = NULL;
+    kr_outfile_t of = {0};
+    kr_track_card_init cards[KR_TRACK_MAX_CARDS];
+    int nc = read_layout(argv[2], cards);
+    if (nc < 0)
+        goto fail;
+    if (kr_media_reader_open(argv[1], &rd) != KR_OK) {
+        fprintf(stderr, "%s\n", kr_media_reader_error(NULL));
+        goto fail;
+    }
+    kr_media_info_t info;
+    kr_media_reader_info(rd, &info);
+    kr_frame_t f0;
+    kr_calib_config ccfg;
+    kr_calib_config_default(&ccfg);
+    if (kr_media_reader_next(rd, &f0) != KR_OK || kr_calib_create_from_frame(&ccfg, &f0.img, f0.t_us, &calib) != KR_OK) {
+        fprintf(stderr, "%s: cannot calibrate from the first frame\n", argv[1]);
+        goto fail;
+    }
+    kr_media_reader_destroy(rd);
+    rd = NULL;
+    /* analyze's tracking size: half size from 1200 px wide up */
+    kr_media_reader_config mcfg;
+    kr_media_reader_config_default(&mcfg);
+    mcfg.out_w = info.w >= 1200 && !getenv("KR_TRACE_FULL") ? (info.w / 2) & ~1 : info.w;
+    mcfg.out_h = info.w >= 1200 && !getenv("KR_TRACE_FULL") ? (info.h / 2) & ~1 : info.h;
+    if (kr_media_reader_open2(argv[1], &mcfg, &rd) != KR_OK) {
+        fprintf(stderr, "%s\n", kr_media_reader_error(NULL));
+        goto fail;
+    }
+    kr_media_reader_info(rd, &info);
+    map_ctx mc = {calib, (double)info.out_w / info.w, (double)info.out_h / info.h};
+    kr_track_config tcfg;
+    kr_track_config_default(&tcfg);
+    if (kr_track_create(&tcfg, map_scaled, &mc, info.out_w, info.out_h, &trk) != KR_OK ||
+        kr_track_set_layout(trk, cards, nc) != KR_OK) {
+        fprintf(stderr, "track_trace: cannot create the tracker\n");
+        goto fail;
+    }
+    if (kr_outfile_open(argv[3], &of) != KR_OK) {
+        fprintf(stderr, "%s: cannot write\n", argv[3]);
+        goto fail;
+    }
+    kr_frame_t f;
+    kr_status s;
+    while ((s = kr_media_reader_next(rd, &f)) == KR_OK) {
+        const kr_track_frame *tf;
+        if (kr_track_update(trk, &f.img, f.t_us, f.gap_us, &tf) != KR_OK) {
+            fprintf(stderr, "track_trace: %s\n", kr_track_last_error(trk));
+            goto fail;
+        }
+        write_line(of.fp, tf);
+    }
+    if (s != KR_ERR_EOF) {
+        fprintf(stderr, "%s: %s\n", argv[1], kr_media_reader_error(rd));
+        goto fail;
+    }
+    if (kr_outfile_commit(&of) != KR_OK) {
+        fprintf(stderr, "%s: could not write\n", argv[3]);
+        goto fail;
+    }
+    rc = 0;
+fail:
+    kr_outfile_abort(&of);
+    kr_track_destroy(trk);
+    kr_calib_destroy(calib);
+    kr_media_reader_destroy(rd);
+    return rc;
+}
