@@ -31,6 +31,8 @@ static void usage(FILE *f)
             "  reading (as karuta-ref layout does); any doubt about it stops the run.\n"
             "  --calib FILE     camera-to-mat calibration (default: calibrate from the video)\n"
             "  --tie-us N       simultaneous-touch tolerance for the rules engine (default 0)\n"
+            "  --threads N      decoding and colour conversion threads (default 0: automatic)\n"
+
             "  --hold-us N      release records N us after the detector's horizon (default 0, as\n"
             "                   live); -1: all at the end (a check that the order is the same)\n"
             "  --debug-dir D    write tracker overlay PNGs to D (every --debug-every frames)\n"
@@ -147,7 +149,7 @@ int kr_cmd_analyze(int argc, char **argv)
 {
     const char *video = NULL, *match = NULL, *calib_path = NULL, *out_dir = NULL, *debug_dir = NULL;
     const char *trace_path = NULL;
-    int debug_every = 10;
+    int debug_every = 10, threads = 0;
     kr_pipe_config pcfg;
     kr_pipe_config_default(&pcfg);
     /* released at the detector's horizon, as live does: the same code, the same results */
@@ -179,6 +181,14 @@ int kr_cmd_analyze(int argc, char **argv)
                 kr_log(KR_LOG_ERROR, "analyze: --mm-per-px must be within 1 ... 8");
                 return 2;
             }
+        } else if (!strcmp(a, "--threads") && has) {
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || v < 0 || v > 64) {
+                kr_log(KR_LOG_ERROR, "analyze: --threads needs an integer within 0 ... 64");
+                return 2;
+            }
+            threads = (int)v;
         } else if (!strcmp(a, "--hold-us") && has) {
             char *end;
             long long v = strtoll(argv[++i], &end, 10);
@@ -312,6 +322,7 @@ int kr_cmd_analyze(int argc, char **argv)
     kr_media_reader_config mcfg;
     kr_media_reader_config_default(&mcfg);
     kr_app_track_size(info.w, info.h, &mcfg.out_w, &mcfg.out_h);
+    mcfg.threads = threads;
     if (kr_media_reader_open2(video, &mcfg, &rd) != KR_OK) {
         kr_log(KR_LOG_ERROR, "%s", kr_media_reader_error(NULL));
         goto fail;

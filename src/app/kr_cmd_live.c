@@ -55,7 +55,11 @@ static void usage(FILE *f)
           "  records may arrive while running; they may also be typed into the page).\n"
           "  Writes DIR/events.jsonl and DIR/rulings.jsonl line by line (flushed),\n"
           "  DIR/summary.json at the end, and serves the judge's page on\n"
-          "  http://127.0.0.1:PORT/ (server-sent events at /events).\n"
+          "  http://127.0.0.1:PORT/ (server-sent events at /events). Frames go through\n"
+          "  the same pipeline as analyze (kr_pipe), made BGR by FFmpeg as analyze's\n"
+          "  reader makes them: a file gives the same events and rulings as analyze.\n"
+          "  Without a layout record in MATCH.jsonl the layout is read from the source's\n"
+          "  first frame (the memorisation period); any doubt about it stops the run.\n"
           "  --calib FILE    camera calibration (default: from the first frames)\n"
           "  --tie-us N      simultaneous-touch tolerance (default 0)\n"
           "  --hold-ms N     records are written N ms after the event detector's horizon\n"
@@ -805,9 +809,12 @@ static bool take_line(live *L, const char *line, size_t len, const char *where, 
                    typed ? "page" : where, r->t_us / 1e6);
             return true;
         }
-        if (r->t_us < kr_pipe_get_stats(L->pipe)->released_t_us)
-            notice(L, true, "reading record at %.3f s came after that time was written; it counts from now",
-                   r->t_us / 1e6);
+        int64_t released = kr_pipe_get_stats(L->pipe)->released_t_us;
+        if (r->t_us < released) { /* the engine takes records in time order only */
+            notice(L, true, "reading record at %.3f s came after that time was written; it counts from %.3f s",
+                   r->t_us / 1e6, released / 1e6);
+            r->t_us = released;
+        }
         L->last_reading_t = r->t_us;
     }
     if (kr_pipe_add_record(L->pipe, r) != KR_OK) {
