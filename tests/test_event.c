@@ -211,6 +211,48 @@ static void test_press_counts_once(void)
     run_end(&r);
 }
 
+/* A's hand presses card 5 (0, -51.5), then moves over to card 17 (-200, -51.5) and
+ * presses it too: two touches, one per card (a fault on the way back is such a second
+ * touch). */
+static void test_two_presses_count_twice(void)
+{
+    run r;
+    run_start(&r);
+    for (int64_t t = 0; t < 1500000; t += DT) {
+        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        if (t > 250000 && t < 1300000) {
+            double x = 0, y;
+            if (t < 450000)
+                y = -300 + (t - 250000) / 200000.0 * 240;
+            else {
+                y = -60;
+                if (t > 700000)
+                    x = -200 * fmin(1.0, (t - 700000) / 200000.0); /* 1 m/s across */
+            }
+            if (t > 1100000)
+                y = -60 - (t - 1100000) / 200000.0 * 240;
+            s.arm = 1;
+            s.tx = x;
+            s.ty = y;
+            s.sx = 3;
+            s.sy = -3;
+        }
+        run_frame(&r, t, &s);
+    }
+    CU_ASSERT_EQUAL(count(&r, KR_REC_TOUCH), 2);
+    int seen5 = 0, seen17 = 0;
+    for (int i = 0; i < r.n_obs; i++)
+        if (r.obs[i].rec.type == KR_REC_TOUCH) {
+            if (getenv("KR_TEST_VERBOSE"))
+                printf("press card %d t %lld\n", r.obs[i].rec.card, (long long)r.obs[i].rec.t_us);
+            seen5 += r.obs[i].rec.card == 5;
+            seen17 += r.obs[i].rec.card == 17;
+        }
+    CU_ASSERT_EQUAL(seen5, 1);
+    CU_ASSERT_EQUAL(seen17, 1);
+    run_end(&r);
+}
+
 static void test_hover_is_not_a_touch(void)
 {
     run r;
@@ -375,6 +417,7 @@ int main(void)
     CU_add_test(s, "sweep_is_timed_between_frames", test_sweep_is_timed_between_frames);
     CU_add_test(s, "press_counts_once", test_press_counts_once);
     CU_add_test(s, "hover_is_not_a_touch", test_hover_is_not_a_touch);
+    CU_add_test(s, "two_presses_count_twice", test_two_presses_count_twice);
     CU_add_test(s, "nothing_before_the_reading", test_nothing_before_the_reading);
     CU_add_test(s, "flag_reasons", test_flag_reasons);
     CU_add_test(s, "horizon_holds_for_early_entry", test_horizon_holds_for_early_entry);
