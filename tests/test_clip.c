@@ -200,21 +200,21 @@ static void test_clip_frames_duration_and_slow(void)
     clean_dir();
 }
 
-/* Tracked overlays: at 15.2 s card 61 lies where B sent it (about (-40, -134.5) mm,
+/* Tracked overlays: at 14.5 s card 61 lies where B sent it (about (-40, -134.5) mm,
  * carried there from (-409.8, 52.1) mm at 13-14 s, with no rearrange record): its outline
  * (green) is drawn there and none at its layout place, nor anywhere without tracking. */
 static void test_card_outlines_follow_cards(void)
 {
     kr_clip_config cfg;
     kr_clip_config_default(&cfg);
-    cfg.before_us = 2500000; /* the tracker starts at 11.7 s, before the card moves */
+    cfg.before_us = 500000; /* the tracker starts at 13.0 s, before the card moves */
     cfg.after_us = 100000;
     kr_clip_t *c = NULL;
     CU_ASSERT_EQUAL_FATAL(kr_clip_create(&cfg, calib, events, &c, NULL, 0), KR_OK);
     char out[128];
     path_in_dir(out, sizeof out, "t.mp4");
     kr_clip_result res;
-    CU_ASSERT_EQUAL_FATAL(kr_clip_export(c, DEMO, 15200000, out, &res), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_clip_export(c, DEMO, 14500000, out, &res), KR_OK);
     CU_ASSERT(res.tracked);
     CU_ASSERT(res.cards_drawn >= 40 && res.cards_drawn <= 50); /* taken cards are not outlined */
     int n = 0;
@@ -239,7 +239,7 @@ static void test_card_outlines_follow_cards(void)
 
     cfg.track = 0;
     CU_ASSERT_EQUAL_FATAL(kr_clip_create(&cfg, calib, events, &c, NULL, 0), KR_OK);
-    CU_ASSERT_EQUAL_FATAL(kr_clip_export(c, DEMO, 15200000, out, &res), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_clip_export(c, DEMO, 14500000, out, &res), KR_OK);
     CU_ASSERT(!res.tracked);
     CU_ASSERT_FATAL(read_back(out, &n, &t0, &t1, &fps, (int)(res.n_frames - 6), &px, &img));
     CU_ASSERT_PTR_NOT_NULL_FATAL(px);
