@@ -7,6 +7,7 @@
 # SPDX-License-Identifier: MIT
 import json
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -79,6 +80,8 @@ def main():
     t.start()
     _, err = p.communicate()
     wall = time.time() - t0
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = ru.ru_utime + ru.ru_stime
     stop.set()
     t.join()
     if p.returncode != 0:
@@ -99,7 +102,8 @@ def main():
             final.append(now - r['final_wall_ms'])
     lat = summ['latency_ms']
     print('command: %s' % ' '.join(cmd))
-    print('source: %.1f s of video, %d frames; wall %.1f s' % (summ['duration_s'], summ['frames'], wall))
+    print('source: %.1f s of video, %d frames; wall %.1f s; live used %.1f s of CPU (%.0f%% of one core over '
+          'the source time)' % (summ['duration_s'], summ['frames'], wall, cpu, 100 * cpu / max(summ['duration_s'], 1e-9)))
     for key, what in (('capture_to_processed', "frame's capture (source clock) -> processed, due lines written"),
                       ('arrival_to_processed', 'frame handed over by GStreamer -> processed (work only)')):
         c = lat[key]

@@ -533,6 +533,7 @@ typedef struct live {
     kr_pipe_t       *pipe;
     struct { const kr_calib_t *calib; double sx, sy; } map; /* for the page's overlay */
     int              frame_w, frame_h;
+    int              track_w, track_h; /* the size frames are asked for (kr_app_track_size) */
     int64_t          last_frame_t;  /* newest frame from the source */
     int64_t          frames;
     /* outputs */
@@ -882,8 +883,8 @@ static kr_status open_source(live *L)
     kr_capture_config_default(&cc);
     cc.sync = !L->o.no_sync;
     cc.ff_convert = 1;
-    cc.out_w = L->frame_w; /* 0 the first time: the source's size */
-    cc.out_h = L->frame_h;
+    cc.out_w = L->track_w; /* 0 the first time: the source's size */
+    cc.out_h = L->track_h;
     kr_frame_t f;
     kr_status  s = kr_capture_open2(L->o.source, &cc, &L->cap);
     if (s != KR_OK) {
@@ -941,9 +942,8 @@ static kr_status open_source(live *L)
             L->have_layout = true;
             notice(L, false, "layout of %d cards read from the source's first frame", L->rec->n_cards);
         }
-        int tw, th;
-        kr_app_track_size(full.w, full.h, &tw, &th);
-        if (kr_capture_set_out_size(L->cap, tw, th, &f.img) != KR_OK) {
+        kr_app_track_size(full.w, full.h, &L->track_w, &L->track_h);
+        if (kr_capture_set_out_size(L->cap, L->track_w, L->track_h, &f.img) != KR_OK) {
             kr_log(KR_LOG_ERROR, "live: %s", kr_capture_error(L->cap));
             return KR_ERR_FORMAT;
         }
