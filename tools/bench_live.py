@@ -112,6 +112,9 @@ def main():
     print("observation's frame captured -> the observation written to events.jsonl, in time order (ms): "
           "n %d  p50 %.1f  p99 %.1f  max %.1f  (extra --hold-ms %.0f)" % (w['n'], w['p50'], w['p99'], w['max'],
                                                                           lat['extra_hold']))
+    w = lat['observation_written_source_delay']
+    print('  of which in source time (newest frame when written - observation time; load-independent): '
+          'p50 %.1f  p99 %.1f  max %.1f ms' % (w['p50'], w['p99'], w['max']))
     if settle:
         settle.sort()
         print('settle (capture of its frame) -> ruling on the page (ms): n %d  median %.0f  max %.0f'

@@ -554,6 +554,8 @@ typedef struct live {
     int64_t          n_lat;
     float           *wlat_ms;    /* observation's frame captured -> the observation written */
     int64_t          n_wlat;
+    float           *slat_ms;    /* the same in source time: newest frame seen at writing - its t_us */
+    int64_t          n_slat;
     int64_t          base_us;    /* min over frames of (arrival - t_us): the undelayed offset */
     double           settle_lat_sum, settle_lat_max;
     int              n_settle_lat;
@@ -717,6 +719,8 @@ static kr_status live_record(void *ctx, const kr_rules_record *r, const kr_event
         kr_log(KR_LOG_ERROR, "live: %s/events.jsonl: write failed", L->o.out);
         return KR_ERR_IO;
     }
+    if (o && L->n_slat < LAT_MAX) /* load-independent part: how far the detector had to look ahead */
+        L->slat_ms[L->n_slat++] = (float)((L->last_frame_t - r->t_us) / 1000.0);
     int64_t cw = o ? capture_wall_of(L, r->t_us) : 0;
     if (cw > 0 && L->n_wlat < LAT_MAX) /* how long after its frame's capture it is on disk */
         L->wlat_ms[L->n_wlat++] = (float)(wall_ms() - cw);
@@ -1053,6 +1057,15 @@ static bool write_summary(live *L, const char *ended)
     }
     fprintf(f, "                 \"observation_capture_to_written\": {\"p50\": %.1f, \"p99\": %.1f, \"max\": %.1f, "
                "\"n\": %" PRId64 "},\n", w[0], w[1], w[2], L->n_wlat);
+    w[0] = w[1] = w[2] = 0;
+    if (L->n_slat > 0) {
+        qsort(L->slat_ms, (size_t)L->n_slat, sizeof *L->slat_ms, cmp_float);
+        w[0] = L->slat_ms[L->n_slat / 2];
+        w[1] = L->slat_ms[(L->n_slat * 99) / 100];
+        w[2] = L->slat_ms[L->n_slat - 1];
+    }
+    fprintf(f, "                 \"observation_written_source_delay\": {\"p50\": %.1f, \"p99\": %.1f, \"max\": %.1f},\n",
+            w[0], w[1], w[2]);
     fprintf(f, "                 \"settle_to_ruling_published\": {\"mean\": %.1f, \"max\": %.1f, \"n\": %d}},\n",
             L->n_settle_lat ? L->settle_lat_sum / L->n_settle_lat : 0.0, L->settle_lat_max, L->n_settle_lat);
     fprintf(f, "  \"observation_report_delay_ms_max\": %.1f,\n", ps->max_obs_late_us / 1000.0);
@@ -1090,13 +1103,14 @@ int kr_cmd_live(int argc, char **argv)
     L->lat_ms = malloc(LAT_MAX * sizeof *L->lat_ms);
     L->e2e_ms = malloc(LAT_MAX * sizeof *L->e2e_ms);
     L->wlat_ms = malloc(LAT_MAX * sizeof *L->wlat_ms);
+    L->slat_ms = malloc(LAT_MAX * sizeof *L->slat_ms);
     pthread_mutex_init(&L->snap.lock, NULL);
     pthread_cond_init(&L->snap.cond, NULL);
     pthread_mutex_init(&L->replay.lock, NULL);
     pthread_cond_init(&L->replay.cond, NULL);
     L->replay.done_seq = -1;
     L->cur_settle_t = -1;
-    if (!L->rec || !L->lat_ms || !L->e2e_ms || !L->wlat_ms) {
+    if (!L->rec || !L->lat_ms || !L->e2e_ms || !L->wlat_ms || !L->slat_ms) {
         kr_log(KR_LOG_ERROR, "live: out of memory");
         goto fail;
     }
@@ -1381,6 +1395,7 @@ fail:
     free(L->lat_ms);
     free(L->e2e_ms);
     free(L->wlat_ms);
+    free(L->slat_ms);
     free(L);
     return rc;
 }
