@@ -177,7 +177,10 @@ int kr_cmd_clip(int argc, char **argv)
         kr_media_reader_t *rd = NULL;
         kr_media_info_t info;
         kr_frame_t f0;
-        if (kr_media_reader_open(o.video, &rd) != KR_OK) {
+        kr_media_reader_config pcfg; /* one frame: no decoder threads to start */
+        kr_media_reader_config_default(&pcfg);
+        pcfg.threads = 1;
+        if (kr_media_reader_open2(o.video, &pcfg, &rd) != KR_OK) {
             kr_log(KR_LOG_ERROR, "clip: %s", kr_media_reader_error(NULL));
             goto fail;
         }

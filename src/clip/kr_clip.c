@@ -713,7 +713,10 @@ kr_status kr_clip_calib_auto(const char *video, kr_calib_t **out, char *err, siz
         return KR_ERR_INVALID;
     *out = NULL;
     kr_media_reader_t *rd = NULL;
-    kr_status st = kr_media_reader_open(video, &rd);
+    kr_media_reader_config rcfg; /* one frame: no decoder threads to start */
+    kr_media_reader_config_default(&rcfg);
+    rcfg.threads = 1;
+    kr_status st = kr_media_reader_open2(video, &rcfg, &rd);
     if (st != KR_OK)
         return kr_error_set(err, cap, st, "%s", kr_media_reader_error(NULL));
     kr_frame_t f0;
