@@ -31,7 +31,16 @@ typedef struct seen {
     int n_out;
     int n_refused;
     int n_out_running; /* outputs that came out while frames ran (before finish) */
+    int n_prov;        /* provisional rulings at a settle (kr_pipe_provisional) */
+    kr_ruling prov;    /* the last one */
 } seen;
+
+static void on_provisional(void *ctx, const kr_rules_output *o)
+{
+    seen *s = ctx;
+    s->n_prov++;
+    s->prov = o->ruling;
+}
 
 static kr_status on_record(void *ctx, const kr_rules_record *r, const kr_event_obs *o)
 {
@@ -142,6 +151,11 @@ static void run(const kr_pipe_config *cfg, int readings_at, seen *s)
         CU_ASSERT_EQUAL_FATAL(kr_pipe_frame(p, &im, t, 0, &tf), KR_OK);
         CU_ASSERT_PTR_NOT_NULL(tf);
         const kr_pipe_stats *ps = kr_pipe_get_stats(p);
+        if (ps->frame_settle_t_us >= 0) { /* the page's ruling as it stands at the settle */
+            int before = s->n_out;
+            kr_pipe_provisional(p, on_provisional, s);
+            CU_ASSERT_EQUAL(s->n_out, before); /* nothing written by it */
+        }
         /* nothing released at or after a time the detector may still report */
         if (cfg->hold_us >= 0 && ps->released_t_us != INT64_MIN)
             CU_ASSERT_TRUE(ps->released_t_us <= ps->det_t_us);
@@ -215,6 +229,12 @@ static void test_live_settings_equal_file_run(void)
     run(&fcfg, 0, a);
     run(&lcfg, 12, b); /* the readings come 50 ms late, within the reading delay */
     CU_ASSERT_TRUE(b->n_out_running >= 1); /* the ruling came out during the frames */
+    /* at the settle the page already had the ruling: A took 64, not yet final */
+    CU_ASSERT_TRUE(b->n_prov >= 1);
+    CU_ASSERT_FALSE(b->prov.final);
+    CU_ASSERT_EQUAL(b->prov.seq, 1);
+    CU_ASSERT_TRUE(b->prov.has_take);
+    CU_ASSERT_EQUAL(b->prov.take_player, KR_SIDE_A);
     CU_ASSERT_EQUAL_FATAL(a->n_rec, b->n_rec);
     for (int i = 0; i < a->n_rec; i++) {
         CU_ASSERT_EQUAL(a->rec[i].type, b->rec[i].type);

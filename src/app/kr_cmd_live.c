@@ -1199,7 +1199,7 @@ int kr_cmd_live(int argc, char **argv)
 
     /* ---- frames ---- */
     double  backoff = 0.5;
-    int64_t last_tail = 0, last_status = 0, last_snap = 0;
+    int64_t last_status = 0, last_snap = 0;
     bool    playing = false;
     L->wall0_us = kr_clock_us();
     while (!g_stop) {
@@ -1260,11 +1260,8 @@ int kr_cmd_live(int argc, char **argv)
                        L->frame_w, L->frame_h);
                 goto fail;
             }
-            if (now - last_tail > 100000) {
-                last_tail = now;
-                if (!tail_match(L))
-                    goto fail;
-            }
+            if (!tail_match(L)) /* every frame: a reading record counts from the next frame */
+                goto fail;
             take_posts(L);
             L->frames++;
             L->last_frame_t = f.t_us;
