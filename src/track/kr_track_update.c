@@ -12,6 +12,7 @@
 #define STILL_DIFF 24       /* sum of |BGR| change below which a pixel is unchanged */
 #define SNAP_FRAMES 18      /* unchanged non-hand foreground absorbed after this many frames */
 #define SNAP_HAND_FRAMES 600
+#define GHOST_FRAMES 30     /* still mat-coloured hand pixels absorbed after this many frames */
 
 static void gather(kr_track_t *t, const kr_image_t *f)
 {
@@ -285,7 +286,10 @@ kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, 
                 continue; /* half the pixels per frame, at twice the rate */
             for (int c = 0; c < 3; c++)
                 b[c] += rate2 * (I[c] * ig - b[c]);
-        } else if ((cl != KR_CLS_HAND_A && cl != KR_CLS_HAND_B && st > SNAP_FRAMES) || st > SNAP_HAND_FRAMES) {
+        } else if ((cl != KR_CLS_HAND_A && cl != KR_CLS_HAND_B && st > SNAP_FRAMES) || st > SNAP_HAND_FRAMES ||
+                   (st > GHOST_FRAMES && refs && kr_track_near_colour_(I, t->mat_rgb, g, 0.75, 1.30, 0.030))) {
+            /* (the last: an arm-attached patch that has looked like bare mat, unchanged,
+             * for a while is a ghost of something absorbed into the background there) */
             for (int c = 0; c < 3; c++)
                 b[c] = I[c] * ig;
         }
@@ -355,7 +359,14 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
             }
         }
     }
-    double best = -1;
+    /* the leading point is the arm's pixel furthest from the base among those over the
+     * field (or at most 30 mm behind the player's edge) when there are any: pixels strung
+     * along the edge behind it (the other hand, a sleeve, a ghost where the arm lay) are
+     * not the reach */
+    double eu, ev;
+    kr_track_mm_to_mat(t, 0, p == 0 ? -KR_TRACK_FIELD_HALF_H_MM - 30 : KR_TRACK_FIELD_HALF_H_MM + 30, &eu, &ev);
+    (void)eu;
+    double best = -1, best_in = -1;
     int u0 = t->w, v0 = t->h, u1 = -1, v1 = -1;
     double cu = 0, cvv = 0;
     long cn = 0;
@@ -388,11 +399,18 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
             if (v > v1) v1 = v;
             if (d > best)
                 best = d;
+            if ((p == 0 ? v < ev : v > ev) && d > best_in)
+                best_in = d;
         }
     if (area < t->min_area_px)
         return;
-    /* leading point: mean of the pixels within 1.5 px of the furthest distance */
-    double lim = sqrt(best) - 1.5, lu = 0, lv = 0;
+    /* leading point: at the furthest distance from the base, in the direction of the mean
+     * of the pixels within 3 px of it (a single furthest pixel jumps between fingers and
+     * blur from frame to frame; the mean of a band alone falls short of the tip) */
+    int only_in = best_in >= 0;
+    if (only_in)
+        best = best_in;
+    double lim = sqrt(best) - 3.0, lu = 0, lv = 0;
     long ln = 0;
     lim = lim > 0 ? lim * lim : 0;
     for (int v = v0; v <= v1; v++)
@@ -401,14 +419,22 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
             if (t->cls[i] != mine)
                 continue;
             double d = sqr(u - bu) + sqr(v - bv);
-            if (d >= lim) {
+            if (d >= lim && (!only_in || (p == 0 ? v < ev : v > ev))) {
                 lu += u;
                 lv += v;
                 ln++;
             }
         }
-    lu = lu / ln + 0.5;
-    lv = lv / ln + 0.5;
+    lu /= ln;
+    lv /= ln;
+    double lb = sqrt(sqr(lu - bu) + sqr(lv - bv));
+    if (lb > 1e-6) {
+        double reach = sqrt(best) + 0.5; /* to the far edge of the furthest pixel */
+        lu = bu + (lu - bu) / lb * reach;
+        lv = bv + (lv - bv) / lb * reach;
+    }
+    lu += 0.5;
+    lv += 0.5;
     h->present = 1;
     h->area_mm2 = area * mmpp * mmpp;
     kr_track_mat_to_mm(t, u0, v1 + 1, &h->bbox_mm[0], &h->bbox_mm[1]);
