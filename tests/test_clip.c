@@ -156,8 +156,8 @@ static void test_events_sorted_with_places(void)
     remove(p);
 }
 
-/* 1 s around B's touch of card 33 (11.37 s): 60 frames of 60 fps, 1 s long; slowed 3x
- * the same 60 frames over 3 s. */
+/* 1 s around B's touch of card 33 (11.37 s): 60 frames of 60 fps, 1 s long (encoder in
+ * its own thread); slowed 3x, single-threaded: the same 60 frames over 3 s. */
 static void test_clip_frames_duration_and_slow(void)
 {
     kr_clip_config cfg;
@@ -189,6 +189,7 @@ static void test_clip_frames_duration_and_slow(void)
     kr_clip_destroy(c);
 
     cfg.slow = 3;
+    cfg.threads = 1; /* as review makes them: single-threaded, no encoder thread */
     CU_ASSERT_EQUAL_FATAL(kr_clip_create(&cfg, calib, events, &c, NULL, 0), KR_OK);
     CU_ASSERT_EQUAL_FATAL(kr_clip_export(c, DEMO, 11370000, out, &res), KR_OK);
     CU_ASSERT_FATAL(read_back(out, &n, &t0, &t1, &fps, -1, NULL, NULL));

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -470,6 +471,122 @@ static kr_status set_layout_at(kr_track_t *trk, const kr_clip_events_t *ev, int6
     return kr_track_set_layout(trk, ci, n);
 }
 
+/* ---- encoder stage ------------------------------------------------------------
+ * With automatic threads the encoder (BGR -> YUV conversion and x264) runs in its own
+ * thread, fed through a ring of PIPE_SLOTS frame buffers allocated once per export, so
+ * decoding, tracking and drawing of frame n+1 overlap the encoding of frame n. */
+#define PIPE_SLOTS 3
+
+typedef struct enc_pipe {
+    pthread_t          th;
+    int                started;
+    pthread_mutex_t    mu;
+    pthread_cond_t     cv;
+    kr_media_writer_t *wr;  /* borrowed; used only by the encoder thread while started */
+    uint8_t           *buf[PIPE_SLOTS]; /* owned */
+    int64_t            t[PIPE_SLOTS];
+    kr_image_t         img; /* frame geometry (px NULL) */
+    int                head, count, done, failed;
+} enc_pipe;
+
+static void *pipe_main(void *arg)
+{
+    enc_pipe *p = arg;
+    int tail = 0;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        while (p->count == 0 && !p->done)
+            pthread_cond_wait(&p->cv, &p->mu);
+        int empty = p->count == 0, failed = p->failed;
+        pthread_mutex_unlock(&p->mu);
+        if (empty)
+            break;
+        kr_image_t im = p->img;
+        im.px = p->buf[tail];
+        int bad = !failed && kr_media_writer_write(p->wr, &im, p->t[tail]) != KR_OK;
+        tail = (tail + 1) % PIPE_SLOTS;
+        pthread_mutex_lock(&p->mu);
+        p->failed |= bad;
+        p->count--;
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+    }
+    return NULL;
+}
+
+static kr_status pipe_start(enc_pipe *p, kr_media_writer_t *wr, int w, int h)
+{
+    memset(p, 0, sizeof *p);
+    p->wr = wr;
+    p->img.w = w;
+    p->img.h = h;
+    p->img.stride = w * 3;
+    p->img.channels = 3;
+    for (int k = 0; k < PIPE_SLOTS; k++)
+        if (!(p->buf[k] = malloc((size_t)w * h * 3)))
+            return KR_ERR_NOMEM;
+    if (pthread_mutex_init(&p->mu, NULL) != 0)
+        return KR_ERR_NOMEM;
+    if (pthread_cond_init(&p->cv, NULL) != 0) {
+        pthread_mutex_destroy(&p->mu);
+        return KR_ERR_NOMEM;
+    }
+    if (pthread_create(&p->th, NULL, pipe_main, p) != 0) {
+        pthread_cond_destroy(&p->cv);
+        pthread_mutex_destroy(&p->mu);
+        return KR_ERR_NOMEM;
+    }
+    p->started = 1;
+    return KR_OK;
+}
+
+/* The next free slot as an image (waits while all are queued); px NULL once the
+ * encoder has failed. */
+static kr_image_t pipe_slot(enc_pipe *p)
+{
+    kr_image_t im = p->img;
+    pthread_mutex_lock(&p->mu);
+    while (p->count == PIPE_SLOTS && !p->failed)
+        pthread_cond_wait(&p->cv, &p->mu);
+    im.px = p->failed ? NULL : p->buf[p->head];
+    pthread_mutex_unlock(&p->mu);
+    return im;
+}
+
+static void pipe_push(enc_pipe *p, int64_t t_us)
+{
+    pthread_mutex_lock(&p->mu);
+    p->t[p->head] = t_us;
+    p->head = (p->head + 1) % PIPE_SLOTS;
+    p->count++;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* Waits until every queued frame is encoded and ends the thread; 1 if a write failed. */
+static int pipe_finish(enc_pipe *p)
+{
+    if (p->started) {
+        pthread_mutex_lock(&p->mu);
+        p->done = 1;
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+        pthread_join(p->th, NULL);
+        pthread_cond_destroy(&p->cv);
+        pthread_mutex_destroy(&p->mu);
+        p->started = 0;
+    }
+    return p->failed;
+}
+
+static void pipe_free(enc_pipe *p)
+{
+    pipe_finish(p);
+    for (int k = 0; k < PIPE_SLOTS; k++)
+        free(p->buf[k]);
+    memset(p->buf, 0, sizeof p->buf);
+}
+
 /* ---- export ------------------------------------------------------------------- */
 kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const char *out_mp4,
                          kr_clip_result *res)
@@ -490,6 +607,8 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
     memset(&sheet, 0, sizeof sheet);
     char *png = NULL, *png_tmp = NULL;
     int mp4_done = 0;
+    enc_pipe pipe;
+    memset(&pipe, 0, sizeof pipe);
 
     /* a damaged file still gives the frames that can be read (reported as a warning) */
     kr_media_reader_config rcfg;
@@ -589,6 +708,10 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
         set_err(c, st, "clip: %s", kr_media_writer_error(NULL));
         goto fail;
     }
+    if (cfg->threads != 1 && (st = pipe_start(&pipe, wr, ow, oh)) != KR_OK) {
+        set_err(c, st, "clip: cannot start the encoder thread");
+        goto fail;
+    }
     kr_frame_t f;
     kr_status rs;
     if (r->trk) {
@@ -633,6 +756,14 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
             first_us = f.t_us;
             prev_us = f.t_us - (int64_t)(1e6 / fps); /* contacts just before the first frame */
         }
+        if (pipe.started) { /* draw into a slot of the encoder's ring */
+            kr_image_t slot = pipe_slot(&pipe);
+            if (!slot.px)
+                break; /* the encoder failed: reported below */
+            for (int y = 0; y < oh; y++)
+                memcpy(slot.px + (size_t)y * slot.stride, img.px + (size_t)y * img.stride, (size_t)ow * 3);
+            img = slot;
+        }
         if (c->calib)
             draw_scene(r, &img);
         draw_card_marks(r, &img, f.t_us, prev_us);
@@ -642,13 +773,19 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
         if (cfg->sheet && (f.t_us >= at_us || at_us - f.t_us <= (int64_t)(8 * 1e6 / fps)))
             sheet_offer(&sheet, &img, f.t_us, prev_us, at_us);
         draw_builtin(r, &img, f.t_us, prev_us, f.index);
-        if (kr_media_writer_write(wr, &img, (f.t_us - first_us) * cfg->slow) != KR_OK) {
+        if (pipe.started)
+            pipe_push(&pipe, (f.t_us - first_us) * cfg->slow);
+        else if (kr_media_writer_write(wr, &img, (f.t_us - first_us) * cfg->slow) != KR_OK) {
             st = set_err(c, KR_ERR_IO, "clip: %s", kr_media_writer_error(wr));
             goto fail;
         }
         prev_us = f.t_us;
         last_us = f.t_us;
         n_frames++;
+    }
+    if (pipe_finish(&pipe)) {
+        st = set_err(c, KR_ERR_IO, "clip: %s", kr_media_writer_error(wr));
+        goto fail;
     }
     if (rs != KR_OK && rs != KR_ERR_EOF) {
         st = set_err(c, rs, "clip: %s", kr_media_reader_error(rd));
@@ -694,6 +831,7 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
         set_err(c, KR_OK, "clip: %s (the clip shows the frames that could be read)", kr_media_reader_error(rd));
 
 fail:
+    pipe_free(&pipe); /* before the writer it uses */
     if (st != KR_OK && mp4_done)
         remove(out_mp4);
     kr_media_writer_destroy(wr); /* removes the temporary MP4 unless closed */
