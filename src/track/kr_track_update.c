@@ -367,6 +367,7 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
     kr_track_mm_to_mat(t, 0, p == 0 ? -KR_TRACK_FIELD_HALF_H_MM - 30 : KR_TRACK_FIELD_HALF_H_MM + 30, &eu, &ev);
     (void)eu;
     double best = -1, best_in = -1;
+    int best_l = -1, best_in_l = -1;
     int u0 = t->w, v0 = t->h, u1 = -1, v1 = -1;
     double cu = 0, cvv = 0;
     long cn = 0;
@@ -397,10 +398,14 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
             if (u > u1) u1 = u;
             if (v < v0) v0 = v;
             if (v > v1) v1 = v;
-            if (d > best)
+            if (d > best) {
                 best = d;
-            if ((p == 0 ? v < ev : v > ev) && d > best_in)
+                best_l = l;
+            }
+            if ((p == 0 ? v < ev : v > ev) && d > best_in) {
                 best_in = d;
+                best_in_l = l;
+            }
         }
     if (area < t->min_area_px)
         return;
@@ -408,17 +413,38 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
      * of the pixels within 3 px of it (a single furthest pixel jumps between fingers and
      * blur from frame to frame; the mean of a band alone falls short of the tip) */
     int only_in = best_in >= 0;
+    int lc = only_in ? best_in_l : best_l;
     if (only_in)
         best = best_in;
+    /* measured from the entry of the arm that reaches there (the player's other arm
+     * enters elsewhere and would pull a shared base aside) */
+    double lbu = bu, lbv = bv;
+    const kr_track_comp *lcp = &t->comp[lc];
+    int lzone = p == 0 ? lcp->zone_a : lcp->zone_b;
+    if (lcp->owner == p && lzone > 0) {
+        lbu = (p == 0 ? lcp->za_u : lcp->zb_u) / lzone;
+        lbv = (p == 0 ? lcp->za_v : lcp->zb_v) / lzone;
+        best = -1;
+        for (int v = lcp->v0; v <= lcp->v1; v++)
+            for (int u = lcp->u0; u <= lcp->u1; u++) {
+                int i = v * t->w + u;
+                if (t->label[i] != lc || t->cls[i] != mine || (only_in && !(p == 0 ? v < ev : v > ev)))
+                    continue;
+                double d = sqr(u - lbu) + sqr(v - lbv);
+                if (d > best)
+                    best = d;
+            }
+    } else
+        lc = -1;
     double lim = sqrt(best) - 3.0, lu = 0, lv = 0;
     long ln = 0;
     lim = lim > 0 ? lim * lim : 0;
     for (int v = v0; v <= v1; v++)
         for (int u = u0; u <= u1; u++) {
             int i = v * t->w + u;
-            if (t->cls[i] != mine)
+            if (t->cls[i] != mine || (lc >= 0 && t->label[i] != lc))
                 continue;
-            double d = sqr(u - bu) + sqr(v - bv);
+            double d = sqr(u - lbu) + sqr(v - lbv);
             if (d >= lim && (!only_in || (p == 0 ? v < ev : v > ev))) {
                 lu += u;
                 lv += v;
@@ -427,11 +453,11 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
         }
     lu /= ln;
     lv /= ln;
-    double lb = sqrt(sqr(lu - bu) + sqr(lv - bv));
+    double lb = sqrt(sqr(lu - lbu) + sqr(lv - lbv));
     if (lb > 1e-6) {
         double reach = sqrt(best) + 0.5; /* to the far edge of the furthest pixel */
-        lu = bu + (lu - bu) / lb * reach;
-        lv = bv + (lv - bv) / lb * reach;
+        lu = lbu + (lu - lbu) / lb * reach;
+        lv = lbv + (lv - lbv) / lb * reach;
     }
     lu += 0.5;
     lv += 0.5;
