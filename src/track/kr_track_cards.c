@@ -123,7 +123,7 @@ static double fit_pose(const kr_track_t *t, const kr_image_t *f, double *x, doub
 {
     double x0 = *x, y0 = *y;
     double prior = 0.02; /* brightness units per mm^2: ties go to the start */
-    search_xy(t, f, x, y, *a, r_xy, r_xy > 3 ? 1.5 : 0.75, x0, y0, prior);
+    search_xy(t, f, x, y, *a, r_xy, r_xy > 6 ? 2.0 : r_xy > 3 ? 1.5 : 0.75, x0, y0, prior);
     if (r_a > 0)
         search_a(t, f, *x, *y, a, r_a, r_a > 4 ? 1.0 : 0.5);
     search_xy(t, f, x, y, *a, 1.5, 0.5, x0, y0, prior);
@@ -419,7 +419,9 @@ static void follow(kr_track_t *t, const kr_image_t *frame, const card_axis *ax, 
         int was_out = o->out_of_field;
         if (o->moved_mm > 4) {
             double x = o->x_mm, y = o->y_mm, a = o->angle_deg;
-            fit_pose(t, frame, &x, &y, &a, 4.0, 8.0);
+            /* the followed centre leans towards nearby change (the leaving hand, its
+             * shadow): search wide */
+            fit_pose(t, frame, &x, &y, &a, 14.0, 8.0);
             o->rest_x_mm = x;
             o->rest_y_mm = y;
             o->rest_angle_deg = a;
