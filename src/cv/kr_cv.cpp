@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <utility>
 #include <vector>
 #include <cmath>
@@ -602,6 +603,15 @@ extern "C" kr_status kr_cv_draw_rect_fill(kr_image_t *img, int x, int y, int w, 
     KR_CV_CATCH
 }
 
+/* The text as a string whose buffer is kept per thread (no heap allocation per call
+ * once it has grown; cv::String is std::string). */
+static const std::string &text_buf(const char *ascii)
+{
+    static thread_local std::string s;
+    s.assign(ascii);
+    return s;
+}
+
 static double text_scale(double height_px, int thickness)
 {
     return cv::getFontScaleFromHeight(cv::FONT_HERSHEY_SIMPLEX, (int)std::lround(height_px), thickness);
@@ -613,8 +623,8 @@ extern "C" kr_status kr_cv_text_size(const char *ascii, double height_px, int th
     if (!ascii || !w || !h || !(height_px >= 1.0) || thickness < 1)
         return KR_ERR_INVALID;
     int base = 0;
-    cv::Size sz = cv::getTextSize(ascii, cv::FONT_HERSHEY_SIMPLEX, text_scale(height_px, thickness), thickness,
-                                  &base);
+    cv::Size sz = cv::getTextSize(text_buf(ascii), cv::FONT_HERSHEY_SIMPLEX, text_scale(height_px, thickness),
+                                  thickness, &base);
     *w = sz.width;
     *h = sz.height + base;
     return KR_OK;
@@ -629,14 +639,15 @@ extern "C" kr_status kr_cv_draw_text(kr_image_t *img, const char *ascii, int x, 
         return KR_ERR_INVALID;
     double scale = text_scale(height_px, thickness);
     int base = 0;
-    cv::Size sz = cv::getTextSize(ascii, cv::FONT_HERSHEY_SIMPLEX, scale, thickness, &base);
+    const std::string &text = text_buf(ascii);
+    cv::Size sz = cv::getTextSize(text, cv::FONT_HERSHEY_SIMPLEX, scale, thickness, &base);
     if (bg) {
         kr_status st = kr_cv_draw_rect_fill(img, x - 3, y - 3, sz.width + 6, sz.height + base + 6, bg, bg_alpha);
         if (st != KR_OK)
             return st;
     }
     cv::Mat m = view(img);
-    cv::putText(m, ascii, cv::Point(x, y + sz.height), cv::FONT_HERSHEY_SIMPLEX, scale, draw_color(img, bgr),
+    cv::putText(m, text, cv::Point(x, y + sz.height), cv::FONT_HERSHEY_SIMPLEX, scale, draw_color(img, bgr),
                 thickness, cv::LINE_AA);
     return KR_OK;
     KR_CV_CATCH
