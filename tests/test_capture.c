@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static char dir[64];
@@ -82,6 +83,41 @@ static void test_real_time_source_and_timeout(void)
     CU_ASSERT_EQUAL(st, KR_ERR_EOF);
     CU_ASSERT_EQUAL(n, 4);
     CU_ASSERT(llabs(f.t_us - 300000) < 5000);
+    kr_capture_destroy(c);
+}
+
+/* A consumer slower than a live source with a bounded queue (live --max-behind-s): the
+ * oldest queued frames go, and the hole shows as gap_us on the next frame (what makes
+ * rulings there need review); times still go forward. */
+static void test_bounded_queue_drops_with_a_gap(void)
+{
+    kr_capture_config cfg;
+    kr_capture_config_default(&cfg);
+    cfg.ff_convert = 1;
+    cfg.max_buffers = 2;
+    cfg.drop = 1;
+    kr_capture_t *c = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_capture_open2("videotestsrc is-live=true num-buffers=40 ! "
+                                           "video/x-raw,width=64,height=48,framerate=50/1", &cfg, &c), KR_OK);
+    kr_frame_t f;
+    int n = 0, gaps = 0;
+    int64_t prev = -1, gap_total = 0;
+    while (kr_capture_next(c, &f, 5000) == KR_OK) {
+        CU_ASSERT(f.t_us > prev);
+        prev = f.t_us;
+        if (f.gap_us > 0) {
+            gaps++;
+            gap_total += f.gap_us;
+        }
+        n++;
+        if (n == 5) { /* 15 frames' worth: the queue keeps the newest 2 */
+            struct timespec ts = {0, 300000000L};
+            nanosleep(&ts, NULL);
+        }
+    }
+    CU_ASSERT(n < 40);
+    CU_ASSERT(gaps >= 1);
+    CU_ASSERT(gap_total >= 150000);
     kr_capture_destroy(c);
 }
 
@@ -377,6 +413,7 @@ int main(void)
     CU_add_test(s, "written_mp4_through_decodebin", test_written_mp4_through_decodebin);
     CU_add_test(s, "capture_and_reader_agree_on_pixels", test_capture_and_reader_agree_on_pixels);
     CU_add_test(s, "ff_convert_equals_reader", test_ff_convert_equals_reader);
+    CU_add_test(s, "bounded_queue_drops_with_a_gap", test_bounded_queue_drops_with_a_gap);
     CU_add_test(s, "bad_pipelines_give_clear_errors", test_bad_pipelines_give_clear_errors);
     CU_add_test(s, "source_error_is_reported_and_retry_works", test_source_error_is_reported_and_retry_works);
     CU_add_test(s, "gap_detector", test_gap_detector);

@@ -42,6 +42,8 @@ typedef struct live_opts {
     bool        exit_on_eof;  /* a file source: stop at its end instead of retrying */
     bool        no_sync;      /* take frames as fast as the source gives them */
     double      retry_max_s;  /* longest wait between source retries */
+    double      max_behind_s; /* frames queued at most this long behind (then the oldest are
+                                 dropped, said, and rulings there flagged); 0: no limit */
     int64_t     delay_us;     /* the detector runs this far behind the camera, so that reading
                                  records typed up to this late still come before their frames */
 } live_opts;
@@ -69,6 +71,10 @@ static void usage(FILE *f)
           "  --max-s S       stop after S seconds of source time\n"
           "  --no-sync       do not pace a file source at real speed\n"
           "  --retry-max-s S longest wait between source retries (default 8)\n"
+          "  --max-behind-s S  if analysis falls this far behind a live source, the oldest\n"
+          "                  queued frames are dropped (said on the page and the log; rulings\n"
+          "                  around them need review) so memory stays bounded (default 10;\n"
+          "                  0: never drop, queue without limit)\n"
           "  --reading-delay-ms N  run the event detector N ms behind the camera so that a\n"
           "                  reading record typed up to N ms late still counts (default 0)\n"
           "SIGINT / SIGTERM end the run cleanly with complete files.\n", f);
@@ -81,6 +87,7 @@ static int parse_args(int argc, char **argv, live_opts *o)
     o->hold_us = 0;
     o->mm_per_px = 3.0;
     o->retry_max_s = 8;
+    o->max_behind_s = 10;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool        has = i + 1 < argc;
@@ -127,7 +134,8 @@ static int parse_args(int argc, char **argv, live_opts *o)
             }
             else
                 o->tie_us = v;
-        } else if (!strcmp(a, "--mm-per-px") || !strcmp(a, "--max-s") || !strcmp(a, "--retry-max-s")) {
+        } else if (!strcmp(a, "--mm-per-px") || !strcmp(a, "--max-s") || !strcmp(a, "--retry-max-s") ||
+                   !strcmp(a, "--max-behind-s")) {
             double v = strtod(argv[++i], &end);
             if (*end || !(v >= 0) || (!strcmp(a, "--mm-per-px") && !(v >= 1 && v <= 8))) {
                 kr_log(KR_LOG_ERROR, "live: %s: bad value '%s'", a, argv[i]);
@@ -137,6 +145,8 @@ static int parse_args(int argc, char **argv, live_opts *o)
                 o->mm_per_px = v;
             else if (!strcmp(a, "--max-s"))
                 o->max_s = v;
+            else if (!strcmp(a, "--max-behind-s"))
+                o->max_behind_s = v;
             else
                 o->retry_max_s = v < 0.1 ? 0.1 : v;
         } else {
@@ -563,6 +573,8 @@ typedef struct live {
     double           max_lag_ms;
     bool             behind;
     int              source_failures;
+    int              n_gaps;       /* frames missing from a running source (gap_us > 0) */
+    double           gap_ms;       /* their total time */
 } live;
 
 static void publish_status(live *L, const char *source, const char *msg);
@@ -887,6 +899,10 @@ static kr_status open_source(live *L)
     kr_capture_config_default(&cc);
     cc.sync = !L->o.no_sync;
     cc.ff_convert = 1;
+    if (L->o.max_behind_s > 0) { /* bounded queue (counted at 60 frames/s): the oldest go first */
+        cc.max_buffers = (int)(L->o.max_behind_s * 60 + 0.5);
+        cc.drop = 1;
+    }
     cc.out_w = L->track_w; /* 0 the first time: the source's size */
     cc.out_h = L->track_h;
     kr_frame_t f;
@@ -1071,6 +1087,7 @@ static bool write_summary(live *L, const char *ended)
     fprintf(f, "  \"observation_report_delay_ms_max\": %.1f,\n", ps->max_obs_late_us / 1000.0);
     fprintf(f, "  \"max_lag_ms\": %.1f,\n  \"late_observations\": %d,\n  \"source_failures\": %d,\n", L->max_lag_ms,
             ps->late_obs, L->source_failures);
+    fprintf(f, "  \"frame_gaps\": %d,\n  \"frame_gaps_ms\": %.1f,\n", L->n_gaps, L->gap_ms);
     fprintf(f, "  \"ended\": \"%s\"\n}\n", ended);
     return kr_outfile_commit(&of) == KR_OK;
 }
@@ -1304,9 +1321,17 @@ int kr_cmd_live(int argc, char **argv)
                 if (behind != L->behind) {
                     L->behind = behind;
                     if (behind)
-                        kr_log(KR_LOG_WARN, "live: analysis is %.0f ms behind real time (no frame is dropped)", lag);
+                        kr_log(KR_LOG_WARN, "live: analysis is %.0f ms behind real time (frames are queued, %s)", lag,
+                               L->o.max_behind_s > 0 ? "up to --max-behind-s" : "without limit");
                     publish_status(L, "playing", behind ? "behind real time" : NULL);
                 }
+            }
+            if (f.gap_us > 0) { /* frames missing: the camera, or the queue's oldest dropped */
+                L->n_gaps++;
+                L->gap_ms += f.gap_us / 1000.0;
+                notice(L, true, "%.0f ms of frames missing before %.3f s%s; rulings there need review",
+                       f.gap_us / 1000.0, f.t_us / 1e6,
+                       L->behind ? " (analysis behind real time: the oldest queued frames were dropped)" : "");
             }
             if (L->srv)
                 replay_store(&L->replay, &f.img, f.t_us);
