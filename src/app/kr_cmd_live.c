@@ -899,7 +899,10 @@ static kr_status open_source(live *L)
     kr_capture_config_default(&cc);
     cc.sync = !L->o.no_sync;
     cc.ff_convert = 1;
-    if (L->o.max_behind_s > 0) { /* bounded queue (counted at 60 frames/s): the oldest go first */
+    if (L->o.no_sync) { /* as fast as it decodes: a short queue that holds the decoder back */
+        cc.max_buffers = 8;
+        cc.drop = 0;
+    } else if (L->o.max_behind_s > 0) { /* bounded queue (counted at 60 frames/s): the oldest go first */
         cc.max_buffers = (int)(L->o.max_behind_s * 60 + 0.5);
         cc.drop = 1;
     }
