@@ -71,8 +71,9 @@ void      kr_pipe_destroy(kr_pipe_t *p); /* NULL-safe */
  * reading_void, shimo_start) go to the detector at once, the match record's declared
  * hands too; the first layout record is kept for kr_pipe_start_video (a later one only
  * goes to the engine, which judges it). A layout card without x_mm/y_mm: KR_ERR_INVALID.
- * The record is queued and released in time order by the next frame or by finish;
- * a record without t_us comes before every timed one. May release records (callbacks). */
+ * The record is queued and released in time order by a later kr_pipe_frame or by
+ * kr_pipe_finish (never from here: no callback runs); a record without t_us comes
+ * before every timed one. KR_ERR_INVALID after kr_pipe_finish. */
 kr_status kr_pipe_add_record(kr_pipe_t *p, const kr_rules_record *rec);
 
 /* 1 once a layout record has been added (kr_pipe_layout gives it), else 0. */
