@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# tools/eval_events.sh [--fps "30 60 120"] [--work DIR] [--holdout] [--no-render] [--skip NAME]... [NAME...]
+# tools/eval_events.sh [--fps "30 60 120"] [--work DIR] [--holdout] [--no-render] [--results FILE]
+#                      [--skip NAME]... [NAME...]
 #   Renders synthetic scenarios (karuta-synth, cached in WORK/FPS/NAME), runs
 #   `karuta-ref analyze` on each, compares with the truth (tools/eval_events.py) and
 #   prints a markdown table per frame rate (held-out scenarios in their own table).
 #   Builds into $KR_BUILD (default build). Default WORK: out/eval. --no-render: scenarios
-#   not rendered yet are left out (a shared cache being filled by someone else).
+#   not rendered yet are left out (a shared cache being filled by someone else). --results:
+#   name of the per-rate results file in WORK/FPS (default results.jsonl).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${KR_BUILD:-build}
@@ -12,6 +14,7 @@ work=out/eval
 fpss="60"
 holdout=0
 render=1
+resname=results.jsonl
 skip=()
 names=()
 while [ $# -gt 0 ]; do
@@ -20,8 +23,9 @@ while [ $# -gt 0 ]; do
     --work) work=$2; shift 2 ;;
     --holdout) holdout=1; shift ;;
     --no-render) render=0; shift ;;
+    --results) resname=$2; shift 2 ;;
     --skip) skip+=("$2"); shift 2 ;;
-    -h|--help) sed -n 2,8p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,10p "$0"; exit 0 ;;
     -*) echo "eval_events.sh: unknown option $1" >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
   esac
@@ -39,7 +43,7 @@ else
   [ $holdout = 1 ] && files+=(samples/scenarios/holdout/*.json)
 fi
 for fps in $fpss; do
-  res="$work/$fps/results.jsonl"
+  res="$work/$fps/$resname"
   mkdir -p "$work/$fps"
   : > "$res"
   for f in "${files[@]}"; do

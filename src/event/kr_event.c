@@ -11,7 +11,8 @@
 
 #define MAX_OUT 64
 #define MAX_MARKS 1024
-#define HIST 8
+#define HIST 8   /* per card and player: signed distances kept; path entries are searched this far */
+#define LHIST 32 /* leading points kept per player (a press's approach is fitted on them) */
 
 /* Contact-time derivation (sweeps). Let the leading point move with speed v and
  * s(t) be its signed distance to the card outline (> 0 outside). Between frames
@@ -38,6 +39,12 @@ typedef struct cp_state {    /* per card and player */
     int64_t away_t;          /* since when the hand is away; -1 none */
 } cp_state;
 
+typedef struct sweep_cand { /* a card seen starting to move, with the hand blamed */
+    int     k, p;
+    int64_t t, err;
+    double  conf;
+} sweep_cand;
+
 typedef struct card_state {
     int     id, territory;   /* 0 A, 1 B */
     int     was_moving, was_out, was_lost;
@@ -49,6 +56,10 @@ typedef struct card_state {
     int     last_toucher;    /* -1 none */
     int     moving_run;      /* consecutive frames flagged moving */
     int64_t obscured_t;      /* since when it looks changed with no hand on it and not moved; -1 */
+    int     mover;           /* player whose hand set it moving (last sweep); -1 */
+    int64_t lost_t;          /* after play: lost from sight since (flag pending); -1 */
+    double  change;          /* its rest footprint's change in the last frame (0..1) */
+    int64_t move_t;          /* frame it was seen starting to move then */
     int     moved_after;     /* after play: a send or rearrangement of it was seen */
     double  px, py;          /* previous centre */
     int64_t pt;
@@ -63,6 +74,8 @@ struct kr_event {
     int     n_cards;
     card_state cards[KR_TRACK_MAX_CARDS];
     kr_event_obs out[MAX_OUT];
+    sweep_cand cand[KR_TRACK_MAX_CARDS];
+    int     n_cand;
     int     n_out;
     int     next_id;
     kr_rules_hand hand[2];   /* reported hand per player (fixed once known) */
@@ -77,6 +90,8 @@ struct kr_event {
     int     in_field[2];
     int64_t entered_t[2];
     int     entered_in_play[2]; /* entered during play: part of that play, never early */
+    int64_t pre_entry_t[2];  /* first entry outside play, for the next kami_start; -1 none */
+    int64_t shimo_t;         /* last shimo_start applied; INT64_MIN none */
     int64_t seen_t[2];       /* last frame the hand was present */
     int     seen_deep[2];    /* ... and then its leading point was deep inside the field, or out of it sideways */
     int64_t jump_t[2];       /* last frame the leading point jumped (faster than a hand moves) */
@@ -84,6 +99,11 @@ struct kr_event {
     int     settled;         /* this reading's play settled */
     int     carry_k[2];      /* card index held by the player's hand after play; -1 none */
     int64_t carry_rest_t[2]; /* since when that hand rests in the other territory; -1 none */
+    int     pend_k[2];       /* a send seen by the hand only, waiting for the card to be seen; -1 */
+    int64_t pend_t[2];       /* its time (the hand came to rest in the other territory) */
+    int     let_k[2];        /* a card let go after play, not yet seen moved; -1 */
+    int     moved_by[2];     /* a send or rearrangement by the player seen after this play */
+    int64_t let_t[2];
     int64_t horizon;         /* kr_event_horizon(); INT64_MIN before the first frame */
     unsigned n_late;         /* observations that came out before the horizon (a bug; clamped) */
     int     finished;
@@ -93,9 +113,9 @@ struct kr_event {
     int64_t last_gap_us, last_gap_t;
     int     have_prev;
     kr_track_hand prev_hand[2];
-    double  lx[2][HIST], ly[2][HIST]; /* leading points, newest first */
-    int64_t lt[2][HIST];
-    int     lpresent[2][HIST];
+    double  lx[2][LHIST], ly[2][LHIST]; /* leading points, newest first */
+    int64_t lt[2][LHIST];
+    int     lpresent[2][LHIST];
     unsigned flags[MAX_MARKS]; /* per reading seq */
 };
 
@@ -109,7 +129,7 @@ void kr_event_config_default(kr_event_config *cfg)
     cfg->settle_quiet_us = 150000;
     cfg->unseen_us = 200000;
     cfg->max_hand_speed_mm_s = 6000;
-    cfg->early_window_us = 1500000;
+    cfg->early_window_us = 2000000;
     cfg->min_confidence = 0.3;
 }
 
@@ -127,6 +147,9 @@ kr_status kr_event_create(const kr_event_config *cfg, kr_event_t **out)
     ev->horizon = INT64_MIN;
     ev->carry_k[0] = ev->carry_k[1] = -1;
     ev->carry_rest_t[0] = ev->carry_rest_t[1] = -1;
+    ev->pend_k[0] = ev->pend_k[1] = ev->let_k[0] = ev->let_k[1] = -1;
+    ev->pre_entry_t[0] = ev->pre_entry_t[1] = -1;
+    ev->shimo_t = INT64_MIN;
     ev->jump_t[0] = ev->jump_t[1] = INT64_MIN / 2;
     *out = ev;
     return KR_OK;
@@ -191,6 +214,27 @@ static kr_event_obs *emit(kr_event_t *ev, kr_rules_rec_type type, int64_t t_us)
     return o;
 }
 
+/* A send inferred from the hand only (see kr_event_update), at its pending time. */
+static void send_by_hand(kr_event_t *ev, int p, int k)
+{
+    card_state *cs = &ev->cards[k];
+    kr_event_obs *o = emit(ev, KR_REC_SEND, ev->pend_t[p]);
+    if (o) {
+        o->rec.player = p ? KR_SIDE_B : KR_SIDE_A;
+        o->rec.card = cs->id;
+        o->rec.confidence = 0.7;
+        o->rec.t_err_us = 200000;
+    }
+    if (o && (cs->change >= 0.5 || cs->was_displaced || cs->was_lost))
+        o->rec.confidence = 0.85; /* its place was seen empty too */
+    else
+        set_flag(ev, KR_EVENT_FLAG_SEND_BY_HAND);
+    ev->moved_by[p] = 1;
+    cs->moved_after = 1;
+    cs->territory = 1 - p;
+    ev->pend_k[p] = -1;
+}
+
 /* The hand a player's observations name. Seen from above, left and right cannot be told
  * apart reliably, so the first estimate (or right, when there is none yet) is kept for
  * the whole match: naming a different hand later would make the rules engine void a
@@ -207,11 +251,16 @@ static void apply_marks(kr_event_t *ev, const kr_track_frame *fr)
     while (ev->next_mark < ev->n_marks && ev->marks[ev->next_mark].t_us <= fr->t_us) {
         const mark_t *m = &ev->marks[ev->next_mark++];
         if (m->type == KR_REC_KAMI_START) {
-            /* early entry: a hand that crossed in shortly before and is still in */
+            /* early entry: a hand crossed in after the previous shimo_start (if there is
+             * none: within early_window_us) and before this kami_start */
+            int64_t w0 = m->t_us - ev->cfg.early_window_us;
+            if (ev->shimo_t > w0)
+                w0 = ev->shimo_t;
             for (int p = 0; p < 2; p++) {
-                if (ev->in_field[p] && !ev->entered_in_play[p] && ev->entered_t[p] < m->t_us &&
-                    m->t_us - ev->entered_t[p] < ev->cfg.early_window_us) {
-                    kr_event_obs *o = emit(ev, KR_REC_EARLY_ENTRY, ev->entered_t[p]);
+                int64_t e = ev->pre_entry_t[p];
+                ev->pre_entry_t[p] = -1;
+                if (e >= 0 && e >= w0 && e < m->t_us) {
+                    kr_event_obs *o = emit(ev, KR_REC_EARLY_ENTRY, e);
                     if (o) {
                         o->rec.player = p ? KR_SIDE_B : KR_SIDE_A;
                         o->rec.hand = hand_of(ev, p, &fr->hands[p]);
@@ -219,6 +268,23 @@ static void apply_marks(kr_event_t *ev, const kr_track_frame *fr)
                     }
                 }
             }
+            for (int p = 0; p < 2; p++) {
+                if (ev->pend_k[p] >= 0 && ev->pend_k[p] < ev->n_cards)
+                    send_by_hand(ev, p, ev->pend_k[p]);
+                if (ev->let_k[p] >= 0 && ev->let_k[p] < ev->n_cards && !ev->cards[ev->let_k[p]].moved_after &&
+                    !ev->moved_by[p])
+                    set_flag(ev, KR_EVENT_FLAG_HANDLED);
+                ev->let_k[p] = -1;
+                ev->moved_by[p] = 0;
+            }
+            for (int k = 0; k < ev->n_cards; k++)
+                if (ev->cards[k].lost_t >= 0) {
+                    if (!ev->cards[k].moved_after)
+                        set_flag(ev, KR_EVENT_FLAG_CARD_LOST);
+                    ev->cards[k].lost_t = -1;
+                }
+            for (int k = 0; k < ev->n_cards; k++)
+                ev->cards[k].moved_after = 0; /* a new reading: any card may be sent again */
             ev->in_play = 1;
             ev->any_kami = 1;
             ev->kami_t = m->t_us;
@@ -230,6 +296,7 @@ static void apply_marks(kr_event_t *ev, const kr_track_frame *fr)
             ev->carry_k[0] = ev->carry_k[1] = -1;
         } else if (m->type == KR_REC_SHIMO_START) {
             ev->in_play = 0;
+            ev->shimo_t = m->t_us;
         }
     }
 }
@@ -301,6 +368,54 @@ static int64_t path_entry(const kr_event_t *ev, int p, const kr_track_card *c, d
 }
 
 
+/* Press timing (the hand stops over the card, then comes down). The stop is measured
+ * between frames: decelerating at a constant rate a onto its rest point P, the leading
+ * point's distance is d(t) = a/2 (t_stop - t)^2, so sqrt(d) is a straight line in t that
+ * reaches 0 at t_stop. It is fitted (least squares) to the approach frames of the
+ * history, 4 mm < d < 200 mm (nearer is pixel noise), P the mean of the two newest
+ * points (fitted when the press is decided, so P is where it rests); kept within the
+ * frames it was fitted on and not before lo, else `fallback`. */
+static int64_t fit_stop(const kr_event_t *ev, int p, int64_t lo, int64_t fallback)
+{
+    if (!ev->lpresent[p][0] || !ev->lpresent[p][1])
+        return fallback;
+    double px = (ev->lx[p][0] + ev->lx[p][1]) / 2, py = (ev->ly[p][0] + ev->ly[p][1]) / 2;
+    double st = 0, sy = 0, stt = 0, sty = 0, syy = 0;
+    int n = 0;
+    int64_t t0 = ev->lt[p][0], t_first = t0;
+    for (int k = 1; k < LHIST && ev->lpresent[p][k] && ev->lt[p][k] >= lo - 100000; k++) {
+        double d = sqrt(sqr(ev->lx[p][k] - px) + sqr(ev->ly[p][k] - py));
+        if (d > 200)
+            break;
+        if (d <= 4)
+            continue;
+        double t = (ev->lt[p][k] - t0) / 1e6, y = sqrt(d);
+        st += t;
+        sy += y;
+        stt += t * t;
+        sty += t * y;
+        syy += y * y;
+        n++;
+        t_first = ev->lt[p][k];
+    }
+    double den = n * stt - st * st;
+    if (n < 2 || den <= 0)
+        return fallback;
+    double b = (n * sty - st * sy) / den, a = (sy - b * st) / n; /* y = a + b t, b < 0 approaching */
+    /* a poor line (rms over 0.25 sqrt(mm)): not an even deceleration (an abrupt stop) */
+    double sse = syy - a * sy - b * sty;
+    if (b >= 0 || n < 3 || sse > 0.0625 * n)
+        return fallback;
+    int64_t ts = t0 + (int64_t)(-a / b * 1e6);
+    if (ts < t_first)
+        ts = t_first;
+    if (ts < lo)
+        ts = lo;
+    if (ts > t0)
+        ts = t0;
+    return ts;
+}
+
 static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_t t, int64_t err, double conf,
                   int cue)
 {
@@ -310,7 +425,7 @@ static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_
     cs->cp[p].away_t = -1;
     cs->last_toucher = p;
     if (!ev->in_play) {
-        if (ev->settled && cs->territory == p && !cs->moved_after && ev->carry_k[p] < 0) {
+        if (ev->settled && cs->territory == p && !cs->moved_after && ev->carry_k[p] < 0 && cs->id != ev->read_card) {
             ev->carry_k[p] = k; /* its owner takes hold of it after play: a send may follow */
             ev->carry_rest_t[p] = -1;
         }
@@ -338,6 +453,8 @@ static void check_horizon(kr_event_t *ev)
 {
     for (int i = 0; i < ev->n_out; i++)
         if (ev->out[i].rec.t_us < ev->horizon) {
+            KR_DEBUG("event: type %d at %lld came out before the horizon %lld", (int)ev->out[i].rec.type,
+                     (long long)ev->out[i].rec.t_us, (long long)ev->horizon);
             ev->out[i].rec.t_us = ev->horizon;
             ev->n_late++;
         }
@@ -347,10 +464,10 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 /* Horizon after frame fr (T = its time): the earliest t_us any later call can still
  * return, from each way an observation comes out after its time:
- * - early entry: a hand that entered outside play and is still in, within the window of a
- *   kami_start still to come, is reported at its entry time;
- * - press: at rest start + descent; a rest starting at the next frame starts at the
- *   leading point's frame before last (lt[1] now);
+ * - early entry: a hand's first entry outside play since the last shimo_start, within
+ *   the window of a kami_start still to come, is reported at its entry time;
+ * - press: at the fitted stop + descent, the stop no earlier than 40 ms before the rest
+ *   start (a rest starting later starts at lt[1] now or after);
  * - sweep: contact is put where the leading point's path entered the card in the history
  *   kept (segments that survive the next shift), or mid-way between the card's last
  *   still frame and the frame it is seen moved; never before it last came to rest
@@ -366,20 +483,21 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
     const kr_event_config *cfg = &ev->cfg;
     int64_t T = fr->t_us, h = T;
     for (int p = 0; p < 2; p++)
-        if (ev->in_field[p] && !ev->entered_in_play[p] && T - ev->entered_t[p] < cfg->early_window_us)
-            h = min64(h, ev->entered_t[p]);
+        if (ev->pre_entry_t[p] >= 0 && ev->pre_entry_t[p] >= ev->shimo_t &&
+            T - ev->pre_entry_t[p] < cfg->early_window_us)
+            h = min64(h, ev->pre_entry_t[p]);
     if (ev->in_play) {
         int64_t tb = INT64_MAX;
-        for (int p = 0; p < 2; p++)
-            tb = min64(tb, ev->lt[p][1] + cfg->press_descent_us);
+        for (int p = 0; p < 2; p++) /* a rest starting later starts at lt[1] now or after */
+            tb = min64(tb, ev->lt[p][1] - 40000 + cfg->press_descent_us);
         double hx = KR_TRACK_CARD_W_MM / 2 + cfg->touch_margin_mm + 10;
         double hy = KR_TRACK_CARD_H_MM / 2 + cfg->touch_margin_mm + 10;
         for (int k = 0; k < fr->n_cards; k++) {
             const card_state *cs = &ev->cards[k];
             const kr_track_card *c = &fr->cards[k];
             for (int p = 0; p < 2; p++)
-                if (cs->cp[p].rest_t >= 0 && !cs->cp[p].contact)
-                    tb = min64(tb, cs->cp[p].rest_t + cfg->press_descent_us);
+                if (cs->cp[p].rest_t >= 0 && !cs->cp[p].contact) /* its stop is fitted >= rest - 40 ms */
+                    tb = min64(tb, cs->cp[p].rest_t - 40000 + cfg->press_descent_us);
             if (!cs->was_moving && !cs->was_out) {
                 tb = min64(tb, cs->still_t + (T - cs->still_t) / 2);
                 for (int p = 0; p < 2; p++)
@@ -405,9 +523,12 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
         if (ev->played && ev->quiet_t >= 0)
             h = min64(h, ev->quiet_t);
     }
-    for (int p = 0; p < 2; p++)
+    for (int p = 0; p < 2; p++) {
         if (ev->settled && ev->carry_k[p] >= 0 && ev->carry_rest_t[p] >= 0)
             h = min64(h, ev->carry_rest_t[p]);
+        if (ev->pend_k[p] >= 0)
+            h = min64(h, ev->pend_t[p]);
+    }
     ev->horizon = h;
 }
 
@@ -430,6 +551,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             cs->territory = fr->cards[k].y_mm > 0;
             cs->last_toucher = -1;
             cs->obscured_t = -1;
+            cs->mover = -1;
+            cs->lost_t = -1;
             cs->px = fr->cards[k].x_mm;
             cs->py = fr->cards[k].y_mm;
             cs->pt = fr->t_us;
@@ -462,14 +585,16 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             }
             ev->entered_t[p] = t;
             ev->entered_in_play[p] = ev->in_play;
+            if (!ev->in_play && (ev->pre_entry_t[p] < 0 || ev->pre_entry_t[p] < ev->shimo_t))
+                ev->pre_entry_t[p] = t; /* the first entry outside play (since the last shimo_start) */
         }
         ev->in_field[p] = in;
     }
     for (int p = 0; p < 2; p++) {
-        memmove(ev->lx[p] + 1, ev->lx[p], (HIST - 1) * sizeof(double));
-        memmove(ev->ly[p] + 1, ev->ly[p], (HIST - 1) * sizeof(double));
-        memmove(ev->lt[p] + 1, ev->lt[p], (HIST - 1) * sizeof(int64_t));
-        memmove(ev->lpresent[p] + 1, ev->lpresent[p], (HIST - 1) * sizeof(int));
+        memmove(ev->lx[p] + 1, ev->lx[p], (LHIST - 1) * sizeof(double));
+        memmove(ev->ly[p] + 1, ev->ly[p], (LHIST - 1) * sizeof(double));
+        memmove(ev->lt[p] + 1, ev->lt[p], (LHIST - 1) * sizeof(int64_t));
+        memmove(ev->lpresent[p] + 1, ev->lpresent[p], (LHIST - 1) * sizeof(int));
         ev->lx[p][0] = fr->hands[p].lead_x_mm;
         ev->ly[p][0] = fr->hands[p].lead_y_mm;
         ev->lt[p][0] = fr->t_us;
@@ -514,6 +639,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     o->rec.confidence = 0.9;
                     o->rec.t_err_us = 100000;
                 }
+                ev->moved_by[cs->territory] = 1;
                 cs->territory = terr;
                 cs->moved_after = 1;
             } else if (terr == cs->territory && moved > 15 && fabs(c->rest_x_mm) < KR_TRACK_FIELD_HALF_W_MM) {
@@ -527,6 +653,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     o->rec.confidence = 0.9;
                     o->rec.t_err_us = 100000;
                 }
+                ev->moved_by[cs->territory] = 1;
                 cs->moved_after = 1;
             }
         }
@@ -569,8 +696,22 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     const kr_track_hand *oh = &fr->hands[1 - p];
                     int other = oh->present && (card_sd(c, oh->lead_x_mm, oh->lead_y_mm) < 20 ||
                                                 c->hand_cover[1 - p] > 0.1);
-                    touch(ev, fr, k, p, s->rest_t + cfg->press_descent_us, cfg->press_descent_us / 2 + dt / 4,
-                          other || fr->hand_contact ? 0.6 : 0.92, 2);
+                    /* no shadow anywhere near the leading point: a hand low over the mat
+                     * casts one, a left-over blob of foreground does not */
+                    int no_shadow = h->shadow_px <= 0 && h->shadow_dist_mm < 0;
+                    int64_t stop = fit_stop(ev, p, s->rest_t - 40000, s->rest_t);
+                    /* came to rest while drawing back towards its own line (the way home
+                     * after play): seen from above a hand settling at its guard over its own
+                     * cards and one pressing one look alike, so a judge decides */
+                    int back = 0;
+                    for (int j = 0; j < LHIST; j++)
+                        if (ev->lpresent[p][j] && ev->lt[p][j] <= s->rest_t - 150000) {
+                            double dy = h->lead_y_mm - ev->ly[p][j];
+                            back = p == 0 ? dy < -30 : dy > 30;
+                            break;
+                        }
+                    touch(ev, fr, k, p, stop + cfg->press_descent_us, cfg->press_descent_us / 2 + dt / 4,
+                          no_shadow ? 0.5 : other || fr->hand_contact || back ? 0.6 : 0.92, 2);
                 }
             } else if (s3 >= cfg->rest_speed_mm_s || !over) {
                 s->rest_t = -1;
@@ -628,8 +769,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 conf = 0.8;
             /* moved with no hand on it (its path never entered, nothing covers it): knocked
              * by another card; the hand that sent that card is blamed for a push-out only */
-            if (bp >= 0 && !cs->cp[bp].contact && bdirect)
-                touch(ev, fr, k, bp, bt, berr, conf, 1);
+            if (bp >= 0 && !cs->cp[bp].contact && bdirect && ev->n_cand < KR_TRACK_MAX_CARDS)
+                ev->cand[ev->n_cand++] = (sweep_cand){k, bp, bt, berr, conf}; /* decided below */
             else if (bp >= 0)
                 cs->last_toucher = bp;
             else if (ev->in_play && !c->out_of_field && !c->lost)
@@ -678,15 +819,53 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 }
             }
         }
-        if (c->lost && !cs->was_lost && !c->out_of_field && !ev->in_play && ev->any_kami && ev->seq > 0 &&
-            ev->seq < MAX_MARKS)
-            ev->flags[ev->seq] |= KR_EVENT_FLAG_CARD_LOST;
+        /* lost from sight after play (not the read card, which its taker puts aside): the
+         * judge is told unless a send or rearrangement of it is seen within 1.5 s */
+        if (c->lost && !cs->was_lost && !c->out_of_field && !ev->in_play && ev->any_kami && c->id != ev->read_card &&
+            !cs->moved_after)
+            cs->lost_t = fr->t_us;
+        if (cs->lost_t >= 0 && (cs->moved_after || fr->t_us - cs->lost_t >= 1500000)) {
+            if (!cs->moved_after)
+                set_flag(ev, KR_EVENT_FLAG_CARD_LOST);
+            cs->lost_t = -1;
+        }
+        cs->change = c->change;
         cs->was_out = c->out_of_field;
         cs->was_lost = c->lost;
         cs->px = c->x_mm;
         cs->py = c->y_mm;
         cs->pt = fr->t_us;
     }
+    /* sweeps seen this frame, in order of contact: a card knocked by a card the same hand
+     * swept just before (lying against it now) is not touched by the hand, unless the
+     * hand's leading point is well inside its outline */
+    for (int i = 1; i < ev->n_cand; i++)
+        for (int j = i; j > 0 && ev->cand[j].t < ev->cand[j - 1].t; j--) {
+            sweep_cand tmp = ev->cand[j];
+            ev->cand[j] = ev->cand[j - 1];
+            ev->cand[j - 1] = tmp;
+        }
+    for (int i = 0; i < ev->n_cand; i++) {
+        const sweep_cand *sc = &ev->cand[i];
+        card_state *cs = &ev->cards[sc->k];
+        const kr_track_card *c = &fr->cards[sc->k];
+        int knocked = 0;
+        if (cs->cp[sc->p].sd[0] > -10)
+            for (int j = 0; j < fr->n_cards; j++) {
+                const card_state *cj = &ev->cards[j];
+                if (j != sc->k && cj->mover == sc->p && cj->move_t >= fr->t_us - 150000 &&
+                    fabs(fr->cards[j].x_mm - c->rest_x_mm) < KR_TRACK_CARD_W_MM + 12 &&
+                    fabs(fr->cards[j].y_mm - c->rest_y_mm) < KR_TRACK_CARD_H_MM + 12)
+                    knocked = 1;
+            }
+        if (!knocked) {
+            touch(ev, fr, sc->k, sc->p, sc->t, sc->err, sc->conf, 1);
+            cs->mover = sc->p;
+            cs->move_t = fr->t_us;
+        } else
+            cs->last_toucher = sc->p; /* a push-out of it is still that hand's */
+    }
+    ev->n_cand = 0;
     /* hand contact */
     if (fr->hand_contact && !ev->was_contact && ev->in_play) {
         kr_event_obs *o = emit(ev, KR_REC_HAND_CONTACT, fr->t_us - dt / 2);
@@ -754,43 +933,53 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             ev->quiet_t = -1;
     }
     /* after play: a card its owner took hold of and carried to rest in the other
-     * territory is a send, even when the card itself was not followed (lifted) */
-    if (ev->settled)
-        for (int p = 0; p < 2; p++) {
-            int k = ev->carry_k[p];
-            if (k < 0 || k >= fr->n_cards)
-                continue;
-            const kr_track_hand *h = &fr->hands[p];
+     * territory is a send, even when the card itself was not followed (lifted). The
+     * tracker gets a second to see the card come to rest itself (then its send stands);
+     * a card let go with no move seen within a second is left to the judge. */
+    for (int p = 0; p < 2; p++) {
+        const kr_track_hand *h = &fr->hands[p];
+        int k = ev->carry_k[p];
+        if (ev->settled && k >= 0 && k < fr->n_cards) {
             card_state *cs = &ev->cards[k];
-            if (cs->moved_after) {
-                ev->carry_k[p] = -1;
-                continue;
-            }
             int other = h->present && h->in_field && (p == 0 ? h->lead_y_mm > 15 : h->lead_y_mm < -15);
-            if (other && s3[p] < cfg->rest_speed_mm_s) {
+            if (cs->moved_after)
+                ev->carry_k[p] = -1;
+            else if (other && s3[p] < cfg->rest_speed_mm_s) {
                 if (ev->carry_rest_t[p] < 0)
                     ev->carry_rest_t[p] = fr->t_us;
                 if (fr->t_us - ev->carry_rest_t[p] >= cfg->press_hold_us) {
-                    kr_event_obs *o = emit(ev, KR_REC_SEND, ev->carry_rest_t[p]);
-                    if (o) {
-                        o->rec.player = p ? KR_SIDE_B : KR_SIDE_A;
-                        o->rec.card = cs->id;
-                        o->rec.confidence = 0.7;
-                        o->rec.t_err_us = 200000;
-                    }
-                    set_flag(ev, KR_EVENT_FLAG_SEND_BY_HAND);
-                    cs->moved_after = 1;
-                    cs->territory = 1 - p;
+                    ev->pend_k[p] = k;
+                    ev->pend_t[p] = ev->carry_rest_t[p];
                     ev->carry_k[p] = -1;
                 }
             } else {
                 ev->carry_rest_t[p] = -1;
-                if (!h->present || !h->in_field) { /* let go and went back: not seen moved */
-                    set_flag(ev, KR_EVENT_FLAG_HANDLED);
+                if (!h->present || !h->in_field) { /* let go and went back */
+                    ev->let_k[p] = k;
+                    ev->let_t[p] = fr->t_us;
                     ev->carry_k[p] = -1;
                 }
             }
         }
+        k = ev->pend_k[p];
+        if (k >= 0 && k < fr->n_cards) {
+            card_state *cs = &ev->cards[k];
+            if (cs->moved_after)
+                ev->pend_k[p] = -1;
+            else if (fr->t_us - ev->pend_t[p] >= 1000000)
+                send_by_hand(ev, p, k);
+        }
+        k = ev->let_k[p];
+        if (k >= 0 && k < fr->n_cards) {
+            if (ev->cards[k].moved_after)
+                ev->let_k[p] = -1;
+            else if (fr->t_us - ev->let_t[p] >= 1000000) {
+                if (!ev->moved_by[p]) /* a move of that player's was seen: it explains the hold */
+                    set_flag(ev, KR_EVENT_FLAG_HANDLED);
+                ev->let_k[p] = -1;
+            }
+        }
+    }
     for (int i = 0; i < ev->n_out; i++)
         ev->out[i].frame_dt_us = dt;
     ev->prev_hand[0] = fr->hands[0];

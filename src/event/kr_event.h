@@ -31,7 +31,8 @@ typedef struct kr_event_config {
     int64_t settle_quiet_us;  /* hands back and cards still this long = settle; default 150000 us */
     int64_t unseen_us;        /* a hand lost from view this long deep in the field during play: flag; default 200000 us */
     double  max_hand_speed_mm_s; /* a leading point faster than this (+60 mm) jumped: not a hand's motion; default 6000 mm/s */
-    int64_t early_window_us;  /* a hand entering this long before kami_start and staying = early entry; default 1500000 us */
+    int64_t early_window_us;  /* a hand entering after the previous shimo_start, or (none known) this long
+                                 before kami_start = early entry; default 2000000 us */
     double  min_confidence;   /* observations below this are dropped; default 0.3 */
 } kr_event_config;
 void kr_event_config_default(kr_event_config *cfg);
