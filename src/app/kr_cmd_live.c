@@ -1,8 +1,8 @@
-/* kr_cmd_live.c - karuta-ref live: GStreamer capture -> calibration, tracking, events
- * and rules through kr_pipe (the object analyze uses), with outputs appended line by
- * line and a judge's page
- * (server-sent events, snapshots, typed readings) that never stalls the frame thread.
+/* kr_cmd_live.c - karuta-ref live: GStreamer capture -> kr_pipe (the pipeline analyze
+ * uses), outputs appended line by line, and a judge's page (server-sent events,
+ * snapshots, replays, typed readings) that never stalls the frame thread.
  * SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE /* syscall(SYS_gettid): a per-thread nice value for the page's helpers */
 #include "kr_app.h"
 #include "kr_calib.h"
 #include "kr_capture.h"
@@ -26,7 +26,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -240,9 +242,18 @@ static void snap_overlay(snapper *s)
     kr_cv_draw_text(&s->img, tc, 6, 6, 12, line_c, 1, bg, 0.6);
 }
 
+/* The page's helper threads (snapshots, replay encoding, and the encoder threads they
+ * start, which inherit it) yield the CPU to the frame thread on a busy machine: on
+ * Linux the nice value is per thread. Best effort. */
+static void lower_priority(void)
+{
+    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
+}
+
 static void *snap_main(void *arg)
 {
     snapper *s = arg;
+    lower_priority();
     pthread_mutex_lock(&s->lock);
     for (;;) {
         while (!s->have && !s->stop)
@@ -371,6 +382,7 @@ static bool replay_init(replayer *r, int w, int h, double fps, const char *out_d
 static void *replay_main(void *arg)
 {
     replayer *r = arg;
+    lower_priority();
     pthread_mutex_lock(&r->lock);
     for (;;) {
         while (!r->job && !r->stop)
