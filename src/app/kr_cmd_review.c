@@ -34,8 +34,10 @@ static void usage(FILE *f)
           "       karuta-ref review --page-only --out DIR [VIDEO]\n"
           "Runs analyze (DIR/events.jsonl, rulings.jsonl, summary.json), cuts one clip with a\n"
           "contact sheet per ruling that needs review or decides a take or fault\n"
-          "(DIR/clips/seqN.mp4, .png, .json), and writes DIR/index.html, a self-contained\n"
-          "review page. --before/--after: seconds of clip around the deciding contact\n"
+          "(DIR/clips/seqN.mp4, .png, .json; drawn on: competition lines, tracked card and\n"
+          "hand outlines, contacts with their time in ms, time code; see karuta-ref clip),\n"
+          "and writes DIR/index.html, a self-contained review page.\n"
+          "--before/--after: seconds of clip around the deciding contact\n"
           "(default 1.0 / 1.5); --slow: clip slow-down factor (default 1).\n"
           "--page-only rewrites DIR/index.html from what DIR already holds.\n", f);
 }
