@@ -98,8 +98,10 @@ typedef struct kr_clip_result {
  * kr_clip_last_error(c), naming the file or option): KR_ERR_INVALID at_us outside the
  * video or an empty window, KR_ERR_IO unwritable folder / unreadable video,
  * KR_ERR_FORMAT / KR_ERR_CODEC undecodable video, KR_ERR_NOMEM. A damaged video gives
- * the frames that could be read (kr_clip_last_error then holds a warning). Per frame
- * nothing is allocated. */
+ * the frames that could be read (kr_clip_last_error then holds a warning). Buffers are
+ * allocated once per export: the frame loop allocates nothing itself (OpenCV's contour
+ * finding and text drawing may, inside kr_cv). With cfg.threads != 1 the encoder runs in a
+ * thread of its own for the duration of the call. */
 kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const char *out_mp4,
                          kr_clip_result *res);
 /* Last error (or warning) text of c; never NULL. */
