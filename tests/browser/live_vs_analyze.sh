@@ -6,6 +6,7 @@
 # as FFmpeg's, and live makes BGR from it with FFmpeg's swscale exactly as analyze's
 # reader does (kr_capture ff_convert), so both run kr_pipe on identical pixels: the
 # events.jsonl files must be identical line for line, and the rulings the same.
+# Then the same with the reading records appended to the match file while live runs.
 # Usage: live_vs_analyze.sh KARUTA_REF [VIDEO MATCH.jsonl [SECONDS]]   (exit 77: skipped)
 # SPDX-License-Identifier: MIT
 set -eu
@@ -64,3 +65,34 @@ if fails:
     sys.exit(1)
 print('ok: the same %d rulings' % len(an))
 PY
+
+# The reader's records arriving while live runs: the match file starts with only the
+# match and layout records; each reading record is appended a second before its time
+# (wall time since start: the source clock of a file played at real speed is never
+# ahead of it), those past the clip's end together near its end. Same files as analyze.
+grep -E '"type": *"(match|layout)"' "$match" > "$tmp/grow.jsonl"
+"$bin" live --source "filesrc location=$tmp/v.mp4 ! decodebin" --match "$tmp/grow.jsonl" --out "$tmp/grow" \
+  --exit-on-eof 2>"$tmp/grow.err" &
+pid=$!
+python3 - "$match" "$tmp/grow.jsonl" "$secs" <<'PY'
+import json, sys, time
+t0, secs = time.time(), float(sys.argv[3])
+lines = [l.rstrip('\n') for l in open(sys.argv[1], encoding='utf-8') if l.strip()]
+later = [l for l in lines if json.loads(l)['type'] not in ('match', 'layout')]
+with open(sys.argv[2], 'a', encoding='utf-8') as f:
+    for l in later:
+        t = min(json.loads(l).get('t_us', 0) / 1e6 - 1.0, secs - 3.0)
+        if t0 + t > time.time():
+            time.sleep(t0 + t - time.time())
+        f.write(l + '\n')
+        f.flush()
+PY
+wait $pid || { echo "FAIL: live with a growing match file"; cat "$tmp/grow.err"; exit 1; }
+for f in events.jsonl rulings.jsonl; do
+  if ! cmp -s "$tmp/an/$f" "$tmp/grow/$f"; then
+    echo "FAIL: $f differs when the reading records arrive while running (analyze <, live >):"
+    diff "$tmp/an/$f" "$tmp/grow/$f" | head -20
+    exit 1
+  fi
+done
+echo "ok: reading records arriving while running give the same events and rulings"
