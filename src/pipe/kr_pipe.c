@@ -364,9 +364,11 @@ kr_status kr_pipe_add_record(kr_pipe_t *p, const kr_rules_record *rec)
         kr_event_declare_hand(p->evd, 1, rec->declared[1]);
     } else if (rec->type == KR_REC_KAMI_START || rec->type == KR_REC_SHIMO_START || rec->type == KR_REC_KIMARIJI ||
                rec->type == KR_REC_READING_VOID) {
-        kr_status s = kr_event_reading(p->evd, rec->type, rec->seq, rec->card, rec->t_us);
-        if (s != KR_OK)
-            return set_err(p, s, "pipe: the detector refused a reading record at %.3f s", rec->t_us / 1e6);
+        /* the record still goes to the engine: the log is authoritative, the detector
+         * only uses readings to know when play is on */
+        if (kr_event_reading(p->evd, rec->type, rec->seq, rec->card, rec->t_us) != KR_OK)
+            kr_log(KR_LOG_WARN, "the event detector cannot take the reading record at %.3f s (too many readings); "
+                   "ruled from the log", rec->t_us / 1e6);
     }
     return queue_insert(p, rec, NULL);
 }
