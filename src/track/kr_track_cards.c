@@ -6,12 +6,14 @@
 #include "kr_track_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define DEG 0.017453292519943295
 #define REST_STILL_FRAMES 8 /* followed card steady (< 1.5 mm per frame) this long: at rest */
 #define LOST_AFTER_US 150000
 #define REACQ_EVERY 4 /* frames between searches for a lost card */
+#define EVIDENCE_STILL_MAX 20 /* pixels unchanged this many frames are no evidence of a moving card */
 
 static double sqr(double a) { return a * a; }
 
@@ -267,6 +269,13 @@ typedef struct { double dn[3], dd, mn[3]; } card_axis;
 static int card_evidence(const kr_track_t *t, const card_axis *ax, int i, double g)
 {
     uint8_t cl = t->cls[i];
+    if (t->still[i] > EVIDENCE_STILL_MAX) {
+        /* unchanged for long (t->still counts up to the previous frame; look at this one):
+         * not the card in motion but a resting sleeve or a knee */
+        const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
+        if (abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) < 24)
+            return 0;
+    }
     if (cl == KR_CLS_CARDLIKE)
         return 2;
     if (cl != KR_CLS_FG && cl != KR_CLS_OTHER)
@@ -341,6 +350,22 @@ static int beyond_field(double x, double y)
            fabs(y) > KR_TRACK_FIELD_HALF_H_MM + KR_TRACK_CARD_H_MM / 2;
 }
 
+/* Finds the card evidence near (px, py): the weighted centroid in a window of half side
+ * r mm, then mean shift in card-sized windows; 0 when it walks out of the window. */
+static double locate(const kr_track_t *t, const card_axis *ax, double g, double px, double py, double r, double *fx,
+                     double *fy, double *mom, int *hand_px)
+{
+    double card_px = KR_TRACK_CARD_W_MM * KR_TRACK_CARD_H_MM / (t->cfg.mm_per_px * t->cfg.mm_per_px);
+    *fx = px;
+    *fy = py;
+    double w = evidence_centroid(t, ax, g, px, py, r, fx, fy, NULL, NULL);
+    for (int it = 0; w > 0.2 * card_px && it < 3; it++)
+        w = evidence_centroid(t, ax, g, *fx, *fy, 40, fx, fy, it == 2 ? mom : NULL, it == 2 ? hand_px : NULL);
+    if (w <= 0.2 * card_px || sqr(*fx - px) + sqr(*fy - py) > r * r)
+        return 0; /* too little, or walked out of the search window onto something else */
+    return w;
+}
+
 /* Follows displaced card k: predicts with its velocity, searches a window that grows
  * with its speed and with frames missed, mean-shifts onto the card evidence; notices
  * it leaving the view; brings it to rest (new footprint and pose) when it stays put. */
@@ -359,17 +384,39 @@ static void follow(kr_track_t *t, const kr_image_t *frame, const card_axis *ax, 
     double speed = sqrt(sqr(c->vx) + sqr(c->vy));
     /* just displaced (no velocity yet): a swept card may already be a card length away */
     int first = c->vx == 0 && c->vy == 0;
-    double r = (first ? 100 : 42) + 0.6 * speed * dt + 20 * c->misses;
+    double r = first ? 100 : 42 + 0.6 * speed * dt + 20 * c->misses;
     if (r > 220)
         r = 220;
     double fx = px, fy = py, mom[3] = {0, 0, 0};
     int hand_px = 0;
-    double w = evidence_centroid(t, ax, g, px, py, r, &fx, &fy, NULL, NULL);
-    int found = w > 0.2 * card_px;
-    for (int it = 0; found && it < 3; it++) {
-        w = evidence_centroid(t, ax, g, fx, fy, 40, &fx, &fy, it == 2 ? mom : NULL, it == 2 ? &hand_px : NULL);
-        found = w > 0.2 * card_px;
+    double w = locate(t, ax, g, px, py, r, &fx, &fy, mom, &hand_px);
+    if (c->hint) {
+        /* first look after the sweep began: the card may also have gone with the hand
+         * (c->hvx, c->hvy since last_t); keep whichever hypothesis shows more card */
+        double qx = c->last_x + c->hvx * dt, qy = c->last_y + c->hvy * dt, gx = qx, gy = qy, m2[3] = {0, 0, 0};
+        int hp2 = 0;
+        double w2 = locate(t, ax, g, qx, qy, 42 + 0.6 * sqrt(sqr(c->hvx) + sqr(c->hvy)) * dt, &gx, &gy, m2, &hp2);
+        if (w2 > w) {
+            w = w2;
+            fx = gx;
+            fy = gy;
+            memcpy(mom, m2, sizeof mom);
+            hand_px = hp2;
+            px = qx;
+            py = qy;
+        } else if (w2 <= 0 && w <= 0 &&
+                   (beyond_field(qx, qy) || !in_view(t, qx - 40, qy) || !in_view(t, qx + 40, qy) ||
+                    !in_view(t, qx, qy - 40) || !in_view(t, qx, qy + 40))) {
+            /* seen in neither place, and the hand's way takes it to the edge of the view:
+             * it flew (partly) out of view already; go on with the hand */
+            c->vx = c->hvx;
+            c->vy = c->hvy;
+            px = qx;
+            py = qy;
+        }
+        c->hint = 0;
     }
+    int found = w > 0.2 * card_px;
     o->found = found;
     if (found) {
         if (dt > 0) {
@@ -560,6 +607,31 @@ void kr_track_cards_update_(kr_track_t *t, const kr_image_t *frame, double g, in
             c->vx = c->vy = 0;
             c->still_frames = 0;
             c->misses = 0;
+            c->hint = 0;
+            /* a sweep is seen a frame or more after it began, the card already a card
+             * length away: it may move with the fast hand at it, so look also where
+             * that hand's velocity takes it, from one frame back */
+            double best = 120;
+            for (int p = 0; p < 2; p++) {
+                const kr_track_hand *h = &t->fr.hands[p];
+                double hs = sqrt(sqr(h->vx_mm_s) + sqr(h->vy_mm_s));
+                double d = sqrt(sqr(h->lead_x_mm - o->x_mm) + sqr(h->lead_y_mm - o->y_mm));
+                if (h->present && hs > 500 && d < best) {
+                    best = d;
+                    c->hint = 1;
+                    c->hvx = h->vx_mm_s;
+                    c->hvy = h->vy_mm_s;
+                    /* a hand slowing at the edge of the view (clipped) or stopping after
+                     * the hit: the faster of this frame's and the last frame's velocity */
+                    const kr_track_hand *ph = &t->prev_hand[p];
+                    if (ph->present && sqr(ph->vx_mm_s) + sqr(ph->vy_mm_s) > hs * hs) {
+                        c->hvx = ph->vx_mm_s;
+                        c->hvy = ph->vy_mm_s;
+                    }
+                    if (t->last_t < t_us)
+                        c->last_t = t->last_t;
+                }
+            }
         }
         if (o->displaced && !o->lost)
             follow(t, frame, &ax, g, t_us, k);

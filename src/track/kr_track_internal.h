@@ -32,6 +32,8 @@ typedef struct kr_track_cstate {
     int64_t  last_t;
     int      misses;   /* consecutive frames a displaced card was not found */
     double   last_a;   /* angle (degrees) at the last sighting */
+    int      hint;     /* 1: first look after displacement, also try the hand's velocity */
+    double   hvx, hvy; /* that hand's velocity (mm/s) */
 } kr_track_cstate;
 
 struct kr_track {
