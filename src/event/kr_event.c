@@ -36,6 +36,7 @@ typedef struct cp_state {    /* per card and player */
     int     n;               /* valid history entries */
     int     contact;         /* in contact (one touch per contact start) */
     int64_t rest_t;          /* start of rest over the card; -1 none */
+    int64_t stop_t;          /* when the leading point stopped there (fitted between frames) */
     int64_t away_t;          /* since when the hand is away; -1 none */
 } cp_state;
 
@@ -371,19 +372,18 @@ static int64_t path_entry(const kr_event_t *ev, int p, const kr_track_card *c, d
 /* Press timing (the hand stops over the card, then comes down). The stop is measured
  * between frames: decelerating at a constant rate a onto its rest point P, the leading
  * point's distance is d(t) = a/2 (t_stop - t)^2, so sqrt(d) is a straight line in t that
- * reaches 0 at t_stop. It is fitted (least squares) to the approach frames of the
- * history, 4 mm < d < 200 mm (nearer is pixel noise), P the mean of the two newest
- * points (fitted when the press is decided, so P is where it rests); kept within the
- * frames it was fitted on and not before lo, else `fallback`. */
-static int64_t fit_stop(const kr_event_t *ev, int p, int64_t lo, int64_t fallback)
+ * reaches 0 at t_stop. It is fitted (least squares) when the rest is first seen, on the
+ * approach frames of the last HIST, 4 mm < d < 200 mm (nearer is pixel noise), P the mean
+ * of the two newest points; kept within the frames it was fitted on, else `fallback`. */
+static int64_t fit_stop(const kr_event_t *ev, int p, int64_t fallback)
 {
     if (!ev->lpresent[p][0] || !ev->lpresent[p][1])
         return fallback;
     double px = (ev->lx[p][0] + ev->lx[p][1]) / 2, py = (ev->ly[p][0] + ev->ly[p][1]) / 2;
-    double st = 0, sy = 0, stt = 0, sty = 0, syy = 0;
+    double st = 0, sy = 0, stt = 0, sty = 0;
     int n = 0;
     int64_t t0 = ev->lt[p][0], t_first = t0;
-    for (int k = 1; k < LHIST && ev->lpresent[p][k] && ev->lt[p][k] >= lo - 100000; k++) {
+    for (int k = 1; k < HIST && ev->lpresent[p][k]; k++) {
         double d = sqrt(sqr(ev->lx[p][k] - px) + sqr(ev->ly[p][k] - py));
         if (d > 200)
             break;
@@ -394,7 +394,6 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t lo, int64_t fallbac
         sy += y;
         stt += t * t;
         sty += t * y;
-        syy += y * y;
         n++;
         t_first = ev->lt[p][k];
     }
@@ -402,15 +401,11 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t lo, int64_t fallbac
     if (n < 2 || den <= 0)
         return fallback;
     double b = (n * sty - st * sy) / den, a = (sy - b * st) / n; /* y = a + b t, b < 0 approaching */
-    /* a poor line (rms over 0.25 sqrt(mm)): not an even deceleration (an abrupt stop) */
-    double sse = syy - a * sy - b * sty;
-    if (b >= 0 || n < 3 || sse > 0.0625 * n)
+    if (b >= 0)
         return fallback;
     int64_t ts = t0 + (int64_t)(-a / b * 1e6);
     if (ts < t_first)
         ts = t_first;
-    if (ts < lo)
-        ts = lo;
     if (ts > t0)
         ts = t0;
     return ts;
@@ -466,8 +461,8 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
  * return, from each way an observation comes out after its time:
  * - early entry: a hand's first entry outside play since the last shimo_start, within
  *   the window of a kami_start still to come, is reported at its entry time;
- * - press: at the fitted stop + descent, the stop no earlier than 40 ms before the rest
- *   start (a rest starting later starts at lt[1] now or after);
+ * - press: at the fitted stop + descent; a stop fitted later lies at a frame of the
+ *   history then kept where the hand was seen, or at the rest start (>= lt[1] now);
  * - sweep: contact is put where the leading point's path entered the card in the history
  *   kept (segments that survive the next shift), or mid-way between the card's last
  *   still frame and the frame it is seen moved; never before it last came to rest
@@ -488,16 +483,22 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
             h = min64(h, ev->pre_entry_t[p]);
     if (ev->in_play) {
         int64_t tb = INT64_MAX;
-        for (int p = 0; p < 2; p++) /* a rest starting later starts at lt[1] now or after */
-            tb = min64(tb, ev->lt[p][1] - 40000 + cfg->press_descent_us);
+        for (int p = 0; p < 2; p++) { /* a stop fitted later lies at a frame of its history where
+                                          the hand was seen, or at its rest start (>= lt[1] now) */
+            int64_t e = ev->lt[p][1];
+            for (int j = 0; j + 2 < HIST; j++)
+                if (ev->lpresent[p][j] && ev->lt[p][j] < e)
+                    e = ev->lt[p][j];
+            tb = min64(tb, e + cfg->press_descent_us);
+        }
         double hx = KR_TRACK_CARD_W_MM / 2 + cfg->touch_margin_mm + 10;
         double hy = KR_TRACK_CARD_H_MM / 2 + cfg->touch_margin_mm + 10;
         for (int k = 0; k < fr->n_cards; k++) {
             const card_state *cs = &ev->cards[k];
             const kr_track_card *c = &fr->cards[k];
             for (int p = 0; p < 2; p++)
-                if (cs->cp[p].rest_t >= 0 && !cs->cp[p].contact) /* its stop is fitted >= rest - 40 ms */
-                    tb = min64(tb, cs->cp[p].rest_t - 40000 + cfg->press_descent_us);
+                if (cs->cp[p].rest_t >= 0 && !cs->cp[p].contact)
+                    tb = min64(tb, cs->cp[p].stop_t + cfg->press_descent_us);
             if (!cs->was_moving && !cs->was_out) {
                 tb = min64(tb, cs->still_t + (T - cs->still_t) / 2);
                 for (int p = 0; p < 2; p++)
@@ -689,8 +690,10 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                      ((ev->lt[p][0] - ev->lt[p][3]) / 1e6);
             (void)speed;
             if (over && !s->contact && s3 < cfg->rest_speed_mm_s && !c->moving && sd <= cfg->touch_margin_mm) {
-                if (s->rest_t < 0)
+                if (s->rest_t < 0) {
                     s->rest_t = ev->lt[p][2];
+                    s->stop_t = fit_stop(ev, p, s->rest_t);
+                }
                 if (fr->t_us - s->rest_t >= cfg->press_hold_us) {
                     /* the other player's hand at the same card: cannot tell whose is down */
                     const kr_track_hand *oh = &fr->hands[1 - p];
@@ -699,7 +702,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     /* no shadow anywhere near the leading point: a hand low over the mat
                      * casts one, a left-over blob of foreground does not */
                     int no_shadow = h->shadow_px <= 0 && h->shadow_dist_mm < 0;
-                    int64_t stop = fit_stop(ev, p, s->rest_t - 40000, s->rest_t);
+                    int64_t stop = s->stop_t;
                     /* came to rest while drawing back towards its own line (the way home
                      * after play): seen from above a hand settling at its guard over its own
                      * cards and one pressing one look alike, so a judge decides */
