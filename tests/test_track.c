@@ -192,6 +192,41 @@ static void test_leading_point_is_over_the_field(void)
     kr_track_destroy(t);
 }
 
+/* A's hand flings card 17 off the left of the mat at 130 mm per frame: first seen gone
+ * when already a card length and more away, found where the hand's velocity takes it,
+ * followed out of view: out of the field (not lost where it lay). */
+static void test_card_flung_off_with_the_hand_is_out_of_the_field(void)
+{
+    kr_track_t *t = make_tracker();
+    int64_t ts = 0;
+    warm(t, &ts);
+    const kr_track_frame *fr = NULL;
+    int out = 0;
+    /* card centre and fingertip per frame: the hand reaches it and pushes it at 130 mm
+     * per frame (when it is first seen to have left, it is already off its place and the
+     * search around its place sees nothing), then it is half out of view, then gone */
+    static const double cxs[6] = {-200, -330, -460, -590, -720, -850};
+    static const double hxs[6] = {-165, -295, -425, -500, -500, -500};
+    for (int i = 0; i < 6; i++) {
+        double cx = cxs[i], hx = hxs[i];
+        memcpy(frame, base, sizeof base);
+        for (int k = 0; k < NCARDS; k++)
+            if (k != 0)
+                draw_card(frame, layout[k].x_mm + (k == 2 ? 2.0 : 0), layout[k].y_mm);
+        draw_card(frame, cx, -51.5);
+        draw_arm(frame, -80, hx, -51.5, 0, 0, 1);
+        fr = feed(t, ts);
+        ts += 16667;
+        out |= fr->cards[0].out_of_field;
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("fling %d: card %.0f est %.0f disp %d found %d out %d lost %d\n", i, cx, fr->cards[0].x_mm,
+                   fr->cards[0].displaced, fr->cards[0].found, fr->cards[0].out_of_field, fr->cards[0].lost);
+    }
+    CU_ASSERT_TRUE(out);
+    CU_ASSERT_TRUE(fr->cards[0].displaced);
+    kr_track_destroy(t);
+}
+
 /* Card 64 drawn rotated by 2.5 degrees and 1.5 mm off its layout position: the pose fit
  * finds the angle, and the outline's corners are the rotated ones. */
 static void test_rotated_card_pose_and_corners(void)
@@ -332,6 +367,8 @@ int main(void)
     CU_add_test(s, "lighting_change_is_not_motion", test_lighting_change_is_not_motion);
     CU_add_test(s, "swept_card_is_followed_out_of_the_field", test_swept_card_is_followed_out_of_the_field);
     CU_add_test(s, "leading_point_is_over_the_field", test_leading_point_is_over_the_field);
+    CU_add_test(s, "card_flung_off_with_the_hand_is_out_of_the_field",
+                test_card_flung_off_with_the_hand_is_out_of_the_field);
     CU_add_test(s, "rotated_card_pose_and_corners", test_rotated_card_pose_and_corners);
     CU_add_test(s, "swept_card_comes_to_rest_with_new_pose", test_swept_card_comes_to_rest_with_new_pose);
     CU_add_test(s, "arm_in_white_sleeve_is_a_hand", test_arm_in_white_sleeve_is_a_hand);
