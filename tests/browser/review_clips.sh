@@ -47,6 +47,5 @@ print(n)' "$out/rulings.jsonl")
 [ "$n" -ge 1 ] && [ "$n" -eq "$want" ] || fail "$n clips for $want rulings that want one"
 left=$(find "$out" -name '*.tmp.*' -o -name '.review-*' | head -3)
 [ -z "$left" ] || fail "left behind: $left"
-grep -q "posix_spawn\|cannot start clip" "$tmp/stderr" && fail "a clip process was spawned"
 [ "$fails" -eq 0 ] || { cat "$tmp/stderr"; exit 1; }
 echo "ok: $n clips in process, 36 frames / 0.6 s each, on the page"
