@@ -772,8 +772,10 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 conf = 0.8;
             /* moved with no hand on it (its path never entered, nothing covers it): knocked
              * by another card; the hand that sent that card is blamed for a push-out only */
-            if (bp >= 0 && !cs->cp[bp].contact && bdirect && ev->n_cand < KR_TRACK_MAX_CARDS)
+            if (bp >= 0 && !cs->cp[bp].contact && bdirect && ev->n_cand < KR_TRACK_MAX_CARDS) {
                 ev->cand[ev->n_cand++] = (sweep_cand){k, bp, bt, berr, conf}; /* decided below */
+                cs->last_toucher = bp; /* for a push-out seen in this frame already */
+            }
             else if (bp >= 0)
                 cs->last_toucher = bp;
             else if (ev->in_play && !c->out_of_field && !c->lost)
@@ -800,7 +802,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             int64_t t_lo = cs->pt - (out_over(cs->px, cs->py) > 0 ? ev->last_dt : 0);
             if (t < t_lo)
                 t = t_lo;
-            int p = cs->last_toucher;
+            int p = cs->last_toucher, guessed = p < 0;
             if (p < 0) {
                 double best = 1e9;
                 for (int q = 0; q < 2; q++)
@@ -815,7 +817,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     o->rec.player = p ? KR_SIDE_B : KR_SIDE_A;
                     o->rec.card = c->id;
                     o->rec.territory = cs->territory ? KR_SIDE_B : KR_SIDE_A;
-                    o->rec.confidence = c->out_of_field ? 0.95 : 0.7;
+                    /* no hand was blamed for its motion: the nearest one is a guess */
+                    o->rec.confidence = c->out_of_field && !guessed ? 0.95 : 0.7;
                     o->rec.t_err_us = (int64_t)(dt / sqrt(12.0));
                     o->line_margin_mm = over;
                     ev->played = 1;
@@ -863,6 +866,12 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             }
         if (!knocked) {
             touch(ev, fr, sc->k, sc->p, sc->t, sc->err, sc->conf, 1);
+            /* a push-out of it seen in this frame cannot be before the contact that
+             * started it (its time was put back from where it was seen out) */
+            for (int i2 = 0; i2 < ev->n_out; i2++)
+                if (ev->out[i2].rec.type == KR_REC_PUSH_OUT && ev->out[i2].rec.card == c->id &&
+                    ev->out[i2].rec.t_us <= sc->t)
+                    ev->out[i2].rec.t_us = sc->t + 1000;
             cs->mover = sc->p;
             cs->move_t = fr->t_us;
         } else
