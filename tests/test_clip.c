@@ -96,6 +96,20 @@ static int count_colour(const kr_image_t *img, double u, double v, int r, const 
     return n;
 }
 
+/* Pixels within colour tolerance in the box [x0, x1] x [y0, y1] (px). */
+static int count_box(const kr_image_t *img, double x0, double y0, double x1, double y1, const int bgr[3], int tol)
+{
+    int n = 0;
+    for (int y = (int)y0; y <= (int)y1; y++)
+        for (int x = (int)x0; x <= (int)x1; x++) {
+            if (x < 0 || y < 0 || x >= img->w || y >= img->h)
+                continue;
+            const uint8_t *p = img->px + (size_t)y * img->stride + (size_t)x * 3;
+            n += abs(p[0] - bgr[0]) <= tol && abs(p[1] - bgr[1]) <= tol && abs(p[2] - bgr[2]) <= tol;
+        }
+    return n;
+}
+
 static int setup(void)
 {
     snprintf(dir, sizeof dir, "/tmp/kr_clip_XXXXXX");
@@ -202,21 +216,22 @@ static void test_clip_frames_duration_and_slow(void)
     clean_dir();
 }
 
-/* Tracked overlays: at 14.5 s card 61 lies where B sent it (about (-40, -134.5) mm,
+/* Tracked overlays: at 15.2 s card 61 lies where B sent it (about (-40, -134.5) mm,
  * carried there from (-409.8, 52.1) mm at 13-14 s, with no rearrange record): its outline
  * (green) is drawn there and none at its layout place, nor anywhere without tracking. */
 static void test_card_outlines_follow_cards(void)
 {
     kr_clip_config cfg;
     kr_clip_config_default(&cfg);
-    cfg.before_us = 500000; /* the tracker starts at 13.0 s, before the card moves */
+    cfg.before_us = 300000;
     cfg.after_us = 100000;
+    cfg.warmup_us = 2000000; /* the tracker starts at 12.9 s, before the card moves */
     kr_clip_t *c = NULL;
     CU_ASSERT_EQUAL_FATAL(kr_clip_create(&cfg, calib, events, &c, NULL, 0), KR_OK);
     char out[128];
     path_in_dir(out, sizeof out, "t.mp4");
     kr_clip_result res;
-    CU_ASSERT_EQUAL_FATAL(kr_clip_export(c, DEMO, 14500000, out, &res), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_clip_export(c, DEMO, 15200000, out, &res), KR_OK);
     CU_ASSERT(res.tracked);
     CU_ASSERT(res.cards_drawn >= 40 && res.cards_drawn <= 50); /* taken cards are not outlined */
     int n = 0;
@@ -227,13 +242,18 @@ static void test_card_outlines_follow_cards(void)
     CU_ASSERT_FATAL(read_back(out, &n, &t0, &t1, &fps, (int)(res.n_frames - 6), &px, &img));
     CU_ASSERT_PTR_NOT_NULL_FATAL(px);
     static const int green[3] = {80, 235, 80};
-    /* the middle of the new place's left edge (-66, -134.5) and of the old one (-435.8, 52) */
-    double u, v;
-    CU_ASSERT_FATAL(kr_calib_mm_to_px(calib, -40 - 26, -134.5, &u, &v) == 0);
-    int at_new = count_colour(&img, u, v, 8, green, 60);
+    /* the new place: the card's footprint with a 30 px margin (the nearest other card is
+     * 95 px away) holds an outline; the old place: nothing green on its left and top
+     * edges (where its outline would be; the next cards are 10 mm beyond) */
+    double u, v, u1, v1;
+    CU_ASSERT_FATAL(kr_calib_mm_to_px(calib, -40 - 26, -134.5 + 36.5, &u, &v) == 0);
+    CU_ASSERT_FATAL(kr_calib_mm_to_px(calib, -40 + 26, -134.5 - 36.5, &u1, &v1) == 0);
+    int at_new = count_box(&img, fmin(u, u1) - 30, fmin(v, v1) - 30, fmax(u, u1) + 30, fmax(v, v1) + 30, green, 60);
     CU_ASSERT_FATAL(kr_calib_mm_to_px(calib, -409.76 - 26, 52.06, &u, &v) == 0);
-    int at_old = count_colour(&img, u, v, 8, green, 60);
-    CU_ASSERT(at_new >= 5);
+    int at_old = count_colour(&img, u, v, 5, green, 60);
+    CU_ASSERT_FATAL(kr_calib_mm_to_px(calib, -409.76, 52.06 + 36.5, &u, &v) == 0);
+    at_old += count_colour(&img, u, v, 5, green, 60);
+    CU_ASSERT(at_new >= 100); /* an outline about 250 px long, 2 px wide */
     CU_ASSERT(at_old == 0);
     free(px);
     px = NULL;
@@ -241,12 +261,13 @@ static void test_card_outlines_follow_cards(void)
 
     cfg.track = 0;
     CU_ASSERT_EQUAL_FATAL(kr_clip_create(&cfg, calib, events, &c, NULL, 0), KR_OK);
-    CU_ASSERT_EQUAL_FATAL(kr_clip_export(c, DEMO, 14500000, out, &res), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_clip_export(c, DEMO, 15200000, out, &res), KR_OK);
     CU_ASSERT(!res.tracked);
     CU_ASSERT_FATAL(read_back(out, &n, &t0, &t1, &fps, (int)(res.n_frames - 6), &px, &img));
     CU_ASSERT_PTR_NOT_NULL_FATAL(px);
-    CU_ASSERT_FATAL(kr_calib_mm_to_px(calib, -40 - 26, -134.5, &u, &v) == 0);
-    CU_ASSERT(count_colour(&img, u, v, 8, green, 60) == 0);
+    CU_ASSERT_FATAL(kr_calib_mm_to_px(calib, -40 - 26, -134.5 + 36.5, &u, &v) == 0);
+    CU_ASSERT_FATAL(kr_calib_mm_to_px(calib, -40 + 26, -134.5 - 36.5, &u1, &v1) == 0);
+    CU_ASSERT(count_box(&img, fmin(u, u1) - 30, fmin(v, v1) - 30, fmax(u, u1) + 30, fmax(v, v1) + 30, green, 60) == 0);
     printf("[card 61 outline px: new place %d, old place %d] ", at_new, at_old);
     free(px);
     kr_clip_destroy(c);

@@ -681,7 +681,6 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
     if (cfg->track && c->calib && c->ev && c->ev->n_cards > 0) {
         kr_track_config tcfg;
         kr_track_config_default(&tcfg);
-        tcfg.mm_per_px = 4.0; /* coarser than analyze's 3: outlines only, 0.56x the pixels */
         tcfg.warmup_frames = PLATE_FRAMES + 1;
         st = kr_track_create(&tcfg, map_track, r, ow, oh, &r->trk);
         if (st != KR_OK) {
