@@ -8,8 +8,9 @@
 # frames where a hand over the field was missed, and frames where a hand was reported
 # though the truth had none of that player's hands over the field (shadows, phantoms).
 # A trace from tools/track_trace (a 13th card field, the angle) also gives the rest
-# angle error and the corner error of the rotated outline; analyze's trace has no angle
-# and is scored with an axis-aligned outline.
+# angle error, the corner error of the rotated outline, and the corner error of moved
+# cards once they lie still again (frames counted); analyze's trace has no angle and is
+# scored with an axis-aligned outline.
 # usage: eval_track.py SCENARIO_DIR TRACE.jsonl
 # SPDX-License-Identifier: MIT
 import json
@@ -38,7 +39,7 @@ def main():
     for line in open(d + "/truth_frames.jsonl"):
         fr = json.loads(line)
         truth[fr["t_us"]] = fr
-    rest_err, corner_err, move_err, lead_err, angle_err = [], [], [], [], []
+    rest_err, corner_err, move_err, lead_err, angle_err, moved_corner_err = [], [], [], [], [], []
     switches = missed = phantom = frames = 0
     for line in open(trace):
         tr = json.loads(line)
@@ -49,6 +50,7 @@ def main():
             continue
         frames += 1
         moving = {c["card"]: c["corners_mm"] for c in fr.get("cards", [])}
+        states = {c["card"]: c.get("state") for c in fr.get("cards", [])}
         true_c = {k: centre(v) for k, v in rest.items()}
         for k, v in moving.items():
             true_c[k] = centre(v)
@@ -64,6 +66,18 @@ def main():
                     near = min((math.hypot(x - ox, y - oy), k) for k, (ox, oy) in true_c.items())
                     if near[1] != cid and near[0] + 5 < e:
                         switches += 1
+                # a moved card lying still again (inside the view), seen at rest: its
+                # outline at the new place and angle
+                st = states.get(cid)
+                if st == "rest" and not disp and not lost and len(c) > 12 and abs(tx) < 500:
+                    cs = moving[cid]
+                    a = math.radians(c[12])
+                    ca, sa = math.cos(a), math.sin(a)
+                    mine = [(x + ca * lx - sa * ly, y + sa * lx + ca * ly)
+                            for lx, ly in ((-26, -36.5), (26, -36.5), (26, 36.5), (-26, 36.5))]
+                    for i in range(4):
+                        px, py = cs[2 * i], cs[2 * i + 1]
+                        moved_corner_err.append(min(math.hypot(px - mx, py - my) for mx, my in mine))
             elif not disp:
                 rest_err.append(e)
                 # the tracker's outline (rotated by its angle when the trace gives one,
@@ -98,6 +112,8 @@ def main():
                                 "worst": r(max(corner_err) if corner_err else None)},
         "card_rest_angle_deg": {"median": r(pct(angle_err, .5)), "p95": r(pct(angle_err, .95))},
         "card_moving_centre_mm": {"median": r(pct(move_err, .5)), "p95": r(pct(move_err, .95)), "n": len(move_err)},
+        "card_moved_rest_corner_mm": {"median": r(pct(moved_corner_err, .5)), "p95": r(pct(moved_corner_err, .95)),
+                                      "n": len(moved_corner_err) // 4},
         "id_switch_frames": switches,
         "lead_mm": {"median": r(pct(lead_err, .5)), "p95": r(pct(lead_err, .95)), "n": len(lead_err)},
         "hand_missed_frames": missed, "hand_phantom_frames": phantom}))

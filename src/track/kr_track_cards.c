@@ -139,6 +139,29 @@ static double fit_pose(const kr_track_t *t, const kr_image_t *f, double *x, doub
     return sc;
 }
 
+/* Pose of a card come to rest anywhere at any angle: a coarse joint search over every
+ * angle (6 degree steps) and +-r_xy mm (3 mm steps), then fit_pose around the best.
+ * About 2500 edge scores: run once per card coming to rest, not per frame. */
+static double fit_pose_wide(const kr_track_t *t, const kr_image_t *f, double *x, double *y, double *a, double r_xy)
+{
+    double best = -1e30, bx = *x, by = *y, ba = *a;
+    for (double da = -90; da < 90; da += 6)
+        for (double dy = -r_xy; dy <= r_xy + 1e-9; dy += 3)
+            for (double dx = -r_xy; dx <= r_xy + 1e-9; dx += 3) {
+                double sc = edge_score(t, f, *x + dx, *y + dy, *a + da);
+                if (sc > best) {
+                    best = sc;
+                    bx = *x + dx;
+                    by = *y + dy;
+                    ba = *a + da;
+                }
+            }
+    *x = bx;
+    *y = by;
+    *a = ba;
+    return fit_pose(t, f, x, y, a, 3.0, 4.0);
+}
+
 /* Grey level inside the outline minus a ring around it (0..255), on the frame. */
 static double card_contrast(const kr_track_t *t, const kr_image_t *f, double x, double y, double a)
 {
@@ -467,8 +490,8 @@ static void follow(kr_track_t *t, const kr_image_t *frame, const card_axis *ax, 
         if (o->moved_mm > 4) {
             double x = o->x_mm, y = o->y_mm, a = o->angle_deg;
             /* the followed centre leans towards nearby change (the leaving hand, its
-             * shadow): search wide */
-            fit_pose(t, frame, &x, &y, &a, 14.0, 8.0);
+             * shadow) and the moments' angle is rough: search wide, every angle */
+            fit_pose_wide(t, frame, &x, &y, &a, 12.0);
             o->rest_x_mm = x;
             o->rest_y_mm = y;
             o->rest_angle_deg = a;
