@@ -905,6 +905,8 @@ static int map_scaled(void *ctx, double x, double y, double *px, double *py)
  * the calibration (from it, as analyze does, or --calib checked against its size) and,
  * when the match has no layout, the layout (refused on any doubt); then frames come at
  * the size analyze tracks (kr_app_track_size). The first frame waits in L->first. */
+static bool setup_pipeline(live *L, const kr_frame_t *f0);
+
 static kr_status open_source(live *L)
 {
     kr_capture_config cc;
@@ -982,6 +984,8 @@ static kr_status open_source(live *L)
             kr_log(KR_LOG_ERROR, "live: %s", kr_capture_error(L->cap));
             return KR_ERR_FORMAT;
         }
+        if (!setup_pipeline(L, &f)) /* the tracker's tables too, before the source runs again */
+            return KR_ERR_FORMAT;
         if (kr_capture_pause(L->cap, 0) != KR_OK) {
             snprintf(L->open_err, sizeof L->open_err, "%s", kr_capture_error(L->cap));
             kr_capture_destroy(L->cap);
@@ -1278,9 +1282,9 @@ int kr_cmd_live(int argc, char **argv)
                 backoff = 0.5;
                 publish_status(L, "playing", NULL);
             }
-            if (!kr_pipe_tracker(L->pipe)) {
-                if (!setup_pipeline(L, &f))
-                    goto fail;
+            if (!kr_pipe_tracker(L->pipe) && !setup_pipeline(L, &f))
+                goto fail;
+            if (L->frames == 0) {
                 L->t0_us = f.t_us;
                 L->wall0_us = now;
             }
