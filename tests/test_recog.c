@@ -481,6 +481,27 @@ static void test_scene_read_from_video(void)
     CU_ASSERT_EQUAL(strchr(buf, '\n'), buf + len - 1);
     free(buf);
     kr_recog_scene_free(&sc);
+    /* The same frame handed over in memory (live): the same cards, owners and ids. */
+    CU_ASSERT_EQUAL_FATAL(kr_recog_scene_from_frame(&img, 200000, "cam", calib, fonts_model, &cfg, &sc, err, sizeof err),
+                          KR_OK);
+    CU_ASSERT_EQUAL(sc.n, N);
+    CU_ASSERT_EQUAL(sc.t_us, 200000);
+    found = 0;
+    for (int i = 0; i < sc.n; i++)
+        for (int j = 0; j < N; j++)
+            if (fabs(sc.cards[i].x_mm - pos[j][0]) < 2 && fabs(sc.cards[i].y_mm - pos[j][1]) < 2) {
+                found++;
+                CU_ASSERT_EQUAL(sc.cards[i].res.id, ids[j]);
+                CU_ASSERT_EQUAL(sc.cards[i].owner, pos[j][1] > 0 ? KR_RECOG_OWNER_B : KR_RECOG_OWNER_A);
+            }
+    CU_ASSERT_EQUAL(found, N);
+    kr_recog_scene_free(&sc);
+    /* A frame of another size than the calibration: refused, naming the source and --calib. */
+    kr_image_t half = {W / 2, H / 2, W * 3, 3, bgr};
+    CU_ASSERT_EQUAL(kr_recog_scene_from_frame(&half, 0, "cam", calib, fonts_model, &cfg, &sc, err, sizeof err),
+                    KR_ERR_INVALID);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "cam"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "--calib"));
     /* A video that does not exist: refused with its name. */
     CU_ASSERT_NOT_EQUAL(kr_recog_scene_read("/nonexistent/v.mp4", 0.2, calib, fonts_model, &cfg, &sc, err, sizeof err), KR_OK);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "/nonexistent/v.mp4"));

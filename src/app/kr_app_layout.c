@@ -11,33 +11,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-static int layout_read(const char *video, const char *what, const char *calib_path, double at_s,
-                       kr_rules_record *out);
+/* Where the frame comes from: a video file at a time, or a frame in memory. */
+typedef struct layout_src {
+    const char       *video; /* NULL: bgr */
+    double            at_s;
+    const kr_image_t *bgr;
+} layout_src;
+
+static int layout_read(const layout_src *src, const char *what, const char *calib_path, kr_rules_record *out);
 
 int kr_app_layout_from_video(const char *video, const char *calib_path, double at_s, kr_rules_record *out)
 {
-    return layout_read(video, video, calib_path, at_s, out);
+    layout_src src = {video, at_s, NULL};
+    return layout_read(&src, video, calib_path, out);
 }
 
 int kr_app_layout_from_frame(const kr_image_t *bgr, const char *calib_path, const char *what, kr_rules_record *out)
 {
-    char path[64];
-    const char *tmpdir = getenv("TMPDIR");
-    snprintf(path, sizeof path, "%.30s/karuta-layout.%ld.png", tmpdir && *tmpdir ? tmpdir : "/tmp", (long)getpid());
-    if (kr_cv_write_image(path, bgr) != KR_OK) {
-        kr_log(KR_LOG_ERROR, "%s: the match file has no layout, and the frame to read it from cannot be kept in %s",
-               what, path);
-        return 1;
-    }
-    int r = layout_read(path, what, calib_path, 0, out);
-    remove(path);
-    return r;
+    layout_src src = {NULL, 0, bgr};
+    return layout_read(&src, what, calib_path, out);
 }
 
-static int layout_read(const char *video, const char *what, const char *calib_path, double at_s,
-                       kr_rules_record *out)
+static int layout_read(const layout_src *src, const char *what, const char *calib_path, kr_rules_record *out)
 {
     char msg[512];
     kr_recog_model_t *m = NULL;
@@ -49,7 +45,8 @@ static int layout_read(const char *video, const char *what, const char *calib_pa
     kr_recog_config cfg;
     kr_recog_config_default(&cfg);
     kr_recog_scene sc;
-    kr_status s = kr_recog_scene_read(video, at_s, calib_path, m, &cfg, &sc, msg, sizeof msg);
+    kr_status s = src->video ? kr_recog_scene_read(src->video, src->at_s, calib_path, m, &cfg, &sc, msg, sizeof msg)
+                             : kr_recog_scene_from_frame(src->bgr, 0, what, calib_path, m, &cfg, &sc, msg, sizeof msg);
     kr_recog_model_destroy(m);
     if (s != KR_OK) {
         kr_log(KR_LOG_ERROR, "%s: the match file has no layout, and reading it from the footage failed: %s", what, msg);

@@ -104,6 +104,111 @@ void kr_recog_scene_free(kr_recog_scene *s)
     memset(s, 0, sizeof *s);
 }
 
+/* The cards of out->frame, calibrated by out->calib: outlines (merged ones split, off-field
+ * ones dropped), then the layout read with m (NULL: positions and features only). what names
+ * the source in errors. Frees nothing on failure: the caller does. */
+static kr_status read_cards(kr_recog_scene *out, const char *what, const kr_recog_model_t *m,
+                            const kr_recog_config *cfg, char *err, size_t errlen)
+{
+    kr_calib_config ccfg;
+    kr_calib_config_default(&ccfg);
+    kr_status s;
+    double   *quads = malloc(sizeof *quads * 8 * KR_CALIB_MAX_CARDS);
+    if (!quads)
+        return KR_ERR_NOMEM;
+    int n = 0;
+    if ((s = kr_calib_detect_cards(&ccfg, &out->frame, quads, KR_CALIB_MAX_CARDS, &n)) != KR_OK) {
+        set_err(err, errlen, "%s at %.2f s: card detection failed: %s", what, out->t_us / 1e6, kr_calib_error());
+        goto done;
+    }
+    n = split_merged(out->calib, quads, n, KR_CALIB_MAX_CARDS);
+    n = drop_off_field(out->calib, quads, n);
+    out->cards = calloc((size_t)(n ? n : 1), sizeof *out->cards);
+    if (!out->cards) {
+        s = KR_ERR_NOMEM;
+        goto done;
+    }
+    out->n = n;
+    int64_t t_recog = kr_clock_us();
+    if (m) {
+        s = kr_recog_read_layout(m, cfg, &out->frame, quads, n, map_px_to_mm, out->calib, out->cards);
+    } else {
+        /* positions and features only: identify against an empty model is not possible */
+        kr_recog_model_t *empty = NULL;
+        if ((s = kr_recog_model_create(&empty)) == KR_OK) {
+            kr_recog_config c2 = *cfg;
+            c2.min_contrast = 1e9; /* every card "blank": no assignment needed */
+            s = kr_recog_read_layout(empty, &c2, &out->frame, quads, n, map_px_to_mm, out->calib, out->cards);
+            kr_recog_model_destroy(empty);
+        }
+    }
+    if (s != KR_OK)
+        set_err(err, errlen, "%s at %.2f s: reading the cards failed (%s)", what, out->t_us / 1e6,
+                kr_status_str(s));
+    out->recog_us = kr_clock_us() - t_recog;
+done:
+    free(quads);
+    return s;
+}
+
+/* Loads the calibration at calib_path into out->calib and checks it fits out->frame. */
+static kr_status load_calib(kr_recog_scene *out, const char *calib_path, const char *what, char *err,
+                            size_t errlen)
+{
+    kr_status s = kr_calib_load(calib_path, &out->calib);
+    if (s != KR_OK) {
+        set_err(err, errlen, "%s", kr_calib_error());
+        return s;
+    }
+    if (out->calib->img_w != out->frame.w || out->calib->img_h != out->frame.h) {
+        set_err(err, errlen, "--calib %s is for %dx%d images, %s is %dx%d", calib_path, out->calib->img_w,
+                out->calib->img_h, what, out->frame.w, out->frame.h);
+        return KR_ERR_INVALID;
+    }
+    return KR_OK;
+}
+
+kr_status kr_recog_scene_from_frame(const kr_image_t *bgr, int64_t t_us, const char *what, const char *calib_path,
+                                    const kr_recog_model_t *m, const kr_recog_config *cfg, kr_recog_scene *out,
+                                    char *err, size_t errlen)
+{
+    if (!bgr || !bgr->px || bgr->channels != 3 || bgr->w <= 0 || bgr->h <= 0 || !out || !cfg)
+        return KR_ERR_INVALID;
+    memset(out, 0, sizeof *out);
+    if (!what)
+        what = "the frame";
+    int64_t   t_start = kr_clock_us();
+    kr_status s = KR_OK;
+    size_t    row = (size_t)bgr->w * 3;
+    out->px = malloc(row * (size_t)bgr->h);
+    if (!out->px) {
+        s = KR_ERR_NOMEM;
+        goto fail;
+    }
+    for (int y = 0; y < bgr->h; y++)
+        memcpy(out->px + row * (size_t)y, bgr->px + (size_t)bgr->stride * (size_t)y, row);
+    out->frame = (kr_image_t){bgr->w, bgr->h, (int32_t)row, 3, out->px};
+    out->t_us = t_us;
+    if (calib_path) {
+        if ((s = load_calib(out, calib_path, what, err, errlen)) != KR_OK)
+            goto fail;
+    } else {
+        kr_calib_config ccfg;
+        kr_calib_config_default(&ccfg);
+        if ((s = kr_calib_create_from_frame(&ccfg, &out->frame, t_us, &out->calib)) != KR_OK) {
+            set_err(err, errlen, "%s at %.2f s: cannot calibrate: %s", what, t_us / 1e6, kr_calib_error());
+            goto fail;
+        }
+    }
+    if ((s = read_cards(out, what, m, cfg, err, errlen)) != KR_OK)
+        goto fail;
+    out->read_us = kr_clock_us() - t_start;
+    return KR_OK;
+fail:
+    kr_recog_scene_free(out);
+    return s;
+}
+
 kr_status kr_recog_scene_read(const char *video, double at_s, const char *calib_path,
                               const kr_recog_model_t *m, const kr_recog_config *cfg,
                               kr_recog_scene *out, char *err, size_t errlen)
@@ -113,13 +218,12 @@ kr_status kr_recog_scene_read(const char *video, double at_s, const char *calib_
     memset(out, 0, sizeof *out);
     int64_t            t_start = kr_clock_us();
     kr_media_reader_t *r = NULL;
-    double            *quads = NULL;
     kr_status          s = KR_OK;
-    kr_calib_config    ccfg;
-    kr_calib_config_default(&ccfg);
     if (!calib_path) {
         /* Calibrate from the video itself: the calib module combines a few frames
          * around the time by a per-pixel median (a passing hand disappears). */
+        kr_calib_config ccfg;
+        kr_calib_config_default(&ccfg);
         kr_calib_video_config vc;
         kr_calib_video_config_default(&vc);
         if (at_s >= 0)
@@ -161,62 +265,15 @@ kr_status kr_recog_scene_read(const char *video, double at_s, const char *calib_
         out->t_us = f.t_us;
         kr_media_reader_destroy(r);
         r = NULL;
-        if ((s = kr_calib_load(calib_path, &out->calib)) != KR_OK) {
-            set_err(err, errlen, "%s", kr_calib_error());
+        if ((s = load_calib(out, calib_path, video, err, errlen)) != KR_OK)
             goto fail;
-        }
-        if (out->calib->img_w != out->frame.w || out->calib->img_h != out->frame.h) {
-            set_err(err, errlen, "--calib %s is for %dx%d images, %s is %dx%d", calib_path,
-                    out->calib->img_w, out->calib->img_h, video, out->frame.w, out->frame.h);
-            s = KR_ERR_INVALID;
-            goto fail;
-        }
     }
-    quads = malloc(sizeof *quads * 8 * KR_CALIB_MAX_CARDS);
-    if (!quads) {
-        s = KR_ERR_NOMEM;
+    if ((s = read_cards(out, video, m, cfg, err, errlen)) != KR_OK)
         goto fail;
-    }
-    int n = 0;
-    if ((s = kr_calib_detect_cards(&ccfg, &out->frame, quads, KR_CALIB_MAX_CARDS, &n)) != KR_OK) {
-        set_err(err, errlen, "%s at %.2f s: card detection failed: %s", video, out->t_us / 1e6,
-                kr_calib_error());
-        goto fail;
-    }
-    n = split_merged(out->calib, quads, n, KR_CALIB_MAX_CARDS);
-    n = drop_off_field(out->calib, quads, n);
-    out->cards = calloc((size_t)(n ? n : 1), sizeof *out->cards);
-    if (!out->cards) {
-        s = KR_ERR_NOMEM;
-        goto fail;
-    }
-    out->n = n;
-    int64_t t_recog = kr_clock_us();
-    if (m) {
-        s = kr_recog_read_layout(m, cfg, &out->frame, quads, n, map_px_to_mm, out->calib, out->cards);
-    } else {
-        /* positions and features only: identify against an empty model is not possible */
-        kr_recog_model_t *empty = NULL;
-        if ((s = kr_recog_model_create(&empty)) == KR_OK) {
-            kr_recog_config c2 = *cfg;
-            c2.min_contrast = 1e9; /* every card "blank": no assignment needed */
-            s = kr_recog_read_layout(empty, &c2, &out->frame, quads, n, map_px_to_mm, out->calib,
-                                     out->cards);
-            kr_recog_model_destroy(empty);
-        }
-    }
-    if (s != KR_OK) {
-        set_err(err, errlen, "%s at %.2f s: reading the cards failed (%s)", video, out->t_us / 1e6,
-                kr_status_str(s));
-        goto fail;
-    }
-    free(quads);
-    out->recog_us = kr_clock_us() - t_recog;
     out->read_us = kr_clock_us() - t_start;
     return KR_OK;
 fail:
     kr_media_reader_destroy(r);
-    free(quads);
     kr_recog_scene_free(out);
     return s;
 }

@@ -48,6 +48,13 @@ const char *kr_recog_default_model(void);
 kr_status kr_recog_scene_read(const char *video, double at_s, const char *calib_path,
                               const kr_recog_model_t *m, const kr_recog_config *cfg,
                               kr_recog_scene *out, char *err, size_t errlen);
+
+/* The same from one frame already in memory (a live source): bgr is borrowed and copied,
+ * t_us is its time, what names the source in errors (NULL: "the frame"). Without
+ * calib_path, calibrates from this frame alone (kr_calib_create_from_frame). */
+kr_status kr_recog_scene_from_frame(const kr_image_t *bgr, int64_t t_us, const char *what, const char *calib_path,
+                                    const kr_recog_model_t *m, const kr_recog_config *cfg, kr_recog_scene *out,
+                                    char *err, size_t errlen);
 void kr_recog_scene_free(kr_recog_scene *s); /* NULL-safe; leaves *s zeroed */
 
 /* Writes the `layout` record (match-log.md) as one JSON line to fp: cards sorted by
