@@ -392,6 +392,9 @@ static void make_clips(const review_opts *o, const char *stage, kr_serve_review_
     p.cfg.before_us = (int64_t)llround(o->before_s * 1e6);
     p.cfg.after_us = (int64_t)llround(o->after_s * 1e6);
     p.cfg.slow = o->slow;
+    /* tracker warm-up: half a second before each clip (not kr_clip's 1 s): the background
+     * comes from the first frame anyway, and review's budget is 1.5x analyze */
+    p.cfg.warmup_us = 500000;
     /* one clip per core, each single-threaded (less synchronisation than 2 x auto) */
     size_t n_thr = n < REVIEW_MAX_JOBS ? n : REVIEW_MAX_JOBS;
     p.cfg.threads = n_thr > 1 ? 1 : 0;
