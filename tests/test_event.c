@@ -483,7 +483,8 @@ static void test_flag_reasons(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     CU_ASSERT(strstr(r, "card") != NULL);
     unsigned all[] = {KR_EVENT_FLAG_CARD_LOST, KR_EVENT_FLAG_HAND_UNSEEN, KR_EVENT_FLAG_SEND_BY_HAND,
-                      KR_EVENT_FLAG_HANDLED, KR_EVENT_FLAG_UNBLAMED, KR_EVENT_FLAG_OBSCURED};
+                      KR_EVENT_FLAG_HANDLED, KR_EVENT_FLAG_UNBLAMED, KR_EVENT_FLAG_OBSCURED,
+                      KR_EVENT_FLAG_KNOCK_ORDER};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         CU_ASSERT_PTR_NOT_NULL(kr_event_flag_reason(all[i]));
         for (size_t j = 0; j < i; j++)

@@ -61,6 +61,7 @@ typedef struct card_state {
     int64_t lost_t;          /* after play: lost from sight since (flag pending); -1 */
     double  change;          /* its rest footprint's change in the last frame (0..1) */
     int64_t move_t;          /* frame it was seen starting to move then */
+    int64_t touch_t;         /* the contact time put on that sweep */
     int     moved_after;     /* after play: a send or rearrangement of it was seen */
     double  px, py;          /* previous centre */
     int64_t pt;
@@ -865,7 +866,17 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     knocked = 1;
             }
         if (!knocked) {
+            /* an adjacent card this hand set moving a frame or more ago, with a later
+             * contact time: that one may have been knocked by this one, not touched */
+            for (int j = 0; j < fr->n_cards; j++) {
+                const card_state *cj = &ev->cards[j];
+                if (j != sc->k && cj->mover == sc->p && cj->move_t < fr->t_us && cj->move_t >= fr->t_us - 150000 &&
+                    cj->touch_t > sc->t && fabs(fr->cards[j].rest_x_mm - c->rest_x_mm) < KR_TRACK_CARD_W_MM + 12 &&
+                    fabs(fr->cards[j].rest_y_mm - c->rest_y_mm) < KR_TRACK_CARD_H_MM + 12 && ev->in_play)
+                    set_flag(ev, KR_EVENT_FLAG_KNOCK_ORDER);
+            }
             touch(ev, fr, sc->k, sc->p, sc->t, sc->err, sc->conf, 1);
+            cs->touch_t = sc->t;
             /* a push-out of it seen in this frame cannot be before the contact that
              * started it (its time was put back from where it was seen out) */
             for (int i2 = 0; i2 < ev->n_out; i2++)
@@ -1053,6 +1064,9 @@ const char *kr_event_flag_reason(unsigned bit)
         return "a card was taken hold of after play but not seen to move: a send or rearrangement may be missing";
     case KR_EVENT_FLAG_OBSCURED:
         return "a card was covered during play by something not recognised as a hand: a touch may be missing";
+    case KR_EVENT_FLAG_KNOCK_ORDER:
+        return "two adjacent cards started moving together: one may have been knocked by the other rather than "
+               "touched (a take by push-out)";
     case KR_EVENT_FLAG_UNBLAMED:
         return "a card moved during play with no hand found on it: a touch may be missing";
     default:

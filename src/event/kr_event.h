@@ -86,6 +86,9 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
 /* KR_EVENT_FLAG_OBSCURED - during play a card looked covered for 90 ms or more by
  * something not taken for a hand (and did not move): a hand may have been lost. */
 #define KR_EVENT_FLAG_OBSCURED 32u
+/* KR_EVENT_FLAG_KNOCK_ORDER - a card the hand swept was found moving after an adjacent one
+ * it knocked, which was then taken for a touch: the touch may be a knock (a push-out). */
+#define KR_EVENT_FLAG_KNOCK_ORDER 64u
 unsigned kr_event_reading_flags(const kr_event_t *ev, int32_t seq);
 
 /* The review reason in words for one flag bit (static string), NULL for an unknown bit.
