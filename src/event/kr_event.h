@@ -16,6 +16,9 @@ extern "C" {
  *   kr_event_reading(ev, KR_REC_KAMI_START, seq, card, t_us) for every reading record, in
  *       time order, before or while frames of that time are fed (live: as they come)
  *   per tracked frame: kr_event_update(ev, fr, &obs, &n)   obs owned by ev
+ *       then kr_event_horizon(ev): everything before it is final (feed the engine up to it)
+ *   when writing reading seq's ruling: kr_event_reading_flags(ev, seq), one review reason
+ *       per set bit in the words of kr_event_flag_reason()
  *   at the end: kr_event_finish(ev, &obs, &n)
  *   kr_event_destroy(ev)
  * Observations come out when they are final, a few frames after their t_us (contact
