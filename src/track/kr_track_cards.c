@@ -633,7 +633,7 @@ void kr_track_cards_update_(kr_track_t *t, const kr_image_t *frame, double g, in
             c->hint = 0;
             /* a sweep is seen a frame or more after it began, the card already a card
              * length away: it may move with the fast hand at it, so look also where
-             * that hand's velocity takes it, from one frame back */
+             * that hand's velocity takes it since the card was last seen in place */
             double best = 120;
             for (int p = 0; p < 2; p++) {
                 const kr_track_hand *h = &t->fr.hands[p];
@@ -651,8 +651,12 @@ void kr_track_cards_update_(kr_track_t *t, const kr_image_t *frame, double g, in
                         c->hvx = ph->vx_mm_s;
                         c->hvy = ph->vy_mm_s;
                     }
+                    /* it left at the earliest when it was last seen lying there (a hand
+                     * covering it hides the start), at the latest a frame ago */
                     if (t->last_t < t_us)
                         c->last_t = t->last_t;
+                    if (o->last_seen_us > 0 && o->last_seen_us < c->last_t && t_us - o->last_seen_us < 200000)
+                        c->last_t = o->last_seen_us;
                 }
             }
         }
