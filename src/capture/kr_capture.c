@@ -3,12 +3,12 @@
  * swscale exactly as kr_media's reader does); bus errors become KR_ERR_IO.
  * SPDX-License-Identifier: MIT */
 #include "kr_capture.h"
+#include "kr_media_internal.h" /* kr_media_to_bgr: the reader's conversion */
 
 #include <gst/app/gstappsink.h>
 #include <gst/gst.h>
 #include <gst/video/video.h>
 #include <libavutil/frame.h>
-#include <libavutil/opt.h>
 #include <libavutil/pixfmt.h>
 #include <libswscale/swscale.h>
 
@@ -43,8 +43,7 @@ struct kr_capture {
     kr_media_gaps_t   gaps;
     int               eos;
     /* ff_convert: raw planes -> BGR as kr_media's reader converts (see convert()) */
-    struct SwsContext *ysws, *tsws, *fsws; /* scale in YUV; YUV -> BGR (scaled size; full size) */
-    int               ysws_key[3], tsws_key[3], fsws_key[3];
+    kr_media_sws      ysws, tsws, fsws; /* scale in YUV; YUV -> BGR (scaled size; full size) */
     AVFrame          *src;         /* wraps the mapped sample (planes borrowed) */
     AVFrame          *mid;         /* scaled YUV */
     AVFrame          *out_frame, *full_frame; /* over buf / fbuf (not owned by them) */
@@ -242,45 +241,12 @@ kr_status kr_capture_reopen(kr_capture_t *c)
     return start_pipeline(c);
 }
 
-/* ---- ff_convert: the reader's conversion (kr_decode.c convert/make_sws), applied to
- * the raw planes GStreamer hands over: the same swscale contexts (flags, threads,
- * colour matrix and range) on the same YUV give the same BGR bytes. ---- */
+/* ---- ff_convert: the reader's conversion (kr_media_to_bgr, the same code), applied to
+ * the raw planes GStreamer hands over: the same YUV gives the same BGR bytes. ---- */
 
 static void buf_keep(void *opaque, uint8_t *data)
 {
     (void)opaque, (void)data; /* the pixels belong to the GstBuffer or to us */
-}
-
-/* (Re)creates a scaler from in (size, format) to dw x dh dfmt when key changed. */
-static kr_status make_sws(kr_capture_t *c, struct SwsContext **ctx, int key[3], const AVFrame *in, int dw, int dh,
-                          int dfmt, int flags)
-{
-    if (*ctx && key[0] == in->width && key[1] == in->height && key[2] == in->format)
-        return KR_OK;
-    sws_freeContext(*ctx);
-    *ctx = sws_alloc_context();
-    if (!*ctx)
-        return set_err(c, KR_ERR_NOMEM, "capture: out of memory");
-    av_opt_set_int(*ctx, "srcw", in->width, 0);
-    av_opt_set_int(*ctx, "srch", in->height, 0);
-    av_opt_set_int(*ctx, "src_format", in->format, 0);
-    av_opt_set_int(*ctx, "dstw", dw, 0);
-    av_opt_set_int(*ctx, "dsth", dh, 0);
-    av_opt_set_int(*ctx, "dst_format", dfmt, 0);
-    av_opt_set_int(*ctx, "sws_flags", flags, 0);
-    av_opt_set_int(*ctx, "threads", 0, 0);
-    if (sws_init_context(*ctx, NULL, NULL) < 0) {
-        sws_freeContext(*ctx);
-        *ctx = NULL;
-        return set_err(c, KR_ERR_CODEC, "capture: cannot convert %dx%d frames", in->width, in->height);
-    }
-    if (dfmt == AV_PIX_FMT_BGR24)
-        sws_setColorspaceDetails(*ctx, sws_getCoefficients(c->spc), c->full_range,
-                                 sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
-    key[0] = in->width;
-    key[1] = in->height;
-    key[2] = in->format;
-    return KR_OK;
 }
 
 /* A BGR24 frame over a new owned buffer of w x h (stride 32-aligned as the reader's). */
@@ -358,34 +324,14 @@ static kr_status wrap_sample(kr_capture_t *c, const GstVideoInfo *vi)
     return KR_OK;
 }
 
-/* c->src -> BGR at dw x dh into *dst, as kr_decode.c convert() does. */
-static kr_status convert(kr_capture_t *c, struct SwsContext **tsws, int tkey[3], AVFrame *dst, int dw, int dh)
+/* c->src -> BGR at dw x dh into *dst through ts, exactly as the file reader converts. */
+static kr_status convert(kr_capture_t *c, kr_media_sws *ts, AVFrame *dst, int dw, int dh)
 {
-    const AVFrame *in = c->src;
-    int same = c->cw == dw && c->ch == dh;
-    if (!same && c->src->format == AV_PIX_FMT_YUV420P) { /* scale in YUV first, then the unscaled YUV -> BGR path */
-        if (!c->mid || c->mid->format != c->src->format || c->mid->width != dw || c->mid->height != dh) {
-            av_frame_free(&c->mid);
-            c->mid = av_frame_alloc();
-            if (!c->mid)
-                return set_err(c, KR_ERR_NOMEM, "capture: out of memory");
-            c->mid->format = c->src->format;
-            c->mid->width = dw;
-            c->mid->height = dh;
-            if (av_frame_get_buffer(c->mid, 0) < 0)
-                return set_err(c, KR_ERR_NOMEM, "capture: out of memory");
-        }
-        if (make_sws(c, &c->ysws, c->ysws_key, c->src, dw, dh, c->src->format, SWS_BILINEAR) != KR_OK)
-            return KR_ERR_CODEC;
-        if (sws_scale_frame(c->ysws, c->mid, c->src) < 0)
-            return set_err(c, KR_ERR_CODEC, "capture: scaling failed");
-        in = c->mid;
-    }
-    if (make_sws(c, tsws, tkey, in, dw, dh, AV_PIX_FMT_BGR24,
-                 in->width == dw && in->height == dh ? SWS_POINT : SWS_BILINEAR) != KR_OK)
-        return KR_ERR_CODEC;
-    if (sws_scale_frame(*tsws, dst, in) < 0)
-        return set_err(c, KR_ERR_CODEC, "capture: colour conversion failed");
+    const char *what = "";
+    int ret = kr_media_to_bgr(&c->ysws, ts, &c->mid, c->src, c->spc, c->full_range, 0, dst, dw, dh, &what);
+    if (ret < 0)
+        return set_err(c, ret == AVERROR(ENOMEM) ? KR_ERR_NOMEM : KR_ERR_CODEC, "capture: %s of %dx%d frames failed",
+                       what, c->cw, c->ch);
     return KR_OK;
 }
 
@@ -397,7 +343,7 @@ kr_status kr_capture_frame_full(kr_capture_t *c, kr_image_t *out)
         kr_status st = bgr_frame(c, &c->full_frame, &c->fbuf, c->cw, c->ch);
         if (st != KR_OK)
             return st;
-        if ((st = convert(c, &c->fsws, c->fsws_key, c->full_frame, c->cw, c->ch)) != KR_OK)
+        if ((st = convert(c, &c->fsws, c->full_frame, c->cw, c->ch)) != KR_OK)
             return st;
         c->have_full = 1;
     }
@@ -410,9 +356,8 @@ kr_status kr_capture_set_out_size(kr_capture_t *c, int out_w, int out_h, kr_imag
     if (!c || !c->cfg.ff_convert || out_w < 0 || out_h < 0)
         return KR_ERR_INVALID;
     if (out_w != c->cfg.out_w || out_h != c->cfg.out_h) { /* scalers are keyed by their input only */
-        sws_freeContext(c->ysws);
-        sws_freeContext(c->tsws);
-        c->ysws = c->tsws = NULL;
+        kr_media_sws_free(&c->ysws);
+        kr_media_sws_free(&c->tsws);
     }
     c->cfg.out_w = out_w;
     c->cfg.out_h = out_h;
@@ -421,7 +366,7 @@ kr_status kr_capture_set_out_size(kr_capture_t *c, int out_w, int out_h, kr_imag
     int dw = out_w ? out_w : c->cw, dh = out_h ? out_h : c->ch;
     kr_status st = bgr_frame(c, &c->out_frame, &c->obuf, dw, dh);
     if (st == KR_OK)
-        st = convert(c, &c->tsws, c->tsws_key, c->out_frame, dw, dh);
+        st = convert(c, &c->tsws, c->out_frame, dw, dh);
     if (st == KR_OK)
         *cur = (kr_image_t){dw, dh, c->out_frame->linesize[0], 3, c->obuf};
     return st;
@@ -475,7 +420,7 @@ kr_status kr_capture_next(kr_capture_t *c, kr_frame_t *out, int timeout_ms)
         if (st == KR_OK)
             st = bgr_frame(c, &c->out_frame, &c->obuf, dw, dh);
         if (st == KR_OK)
-            st = convert(c, &c->tsws, c->tsws_key, c->out_frame, dw, dh);
+            st = convert(c, &c->tsws, c->out_frame, dw, dh);
         if (st != KR_OK) {
             release_sample(c);
             return st;
@@ -560,9 +505,9 @@ void kr_capture_destroy(kr_capture_t *c)
     if (!c)
         return;
     stop_pipeline(c);
-    sws_freeContext(c->ysws);
-    sws_freeContext(c->tsws);
-    sws_freeContext(c->fsws);
+    kr_media_sws_free(&c->ysws);
+    kr_media_sws_free(&c->tsws);
+    kr_media_sws_free(&c->fsws);
     av_frame_free(&c->src);
     av_frame_free(&c->mid);
     av_frame_free(&c->out_frame);

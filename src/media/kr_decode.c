@@ -25,13 +25,10 @@ struct kr_media_reader {
     int                    vidx;
     AVPacket              *pkt;
     AVFrame               *frame;       /* last decoded frame (holds zero-copy pixels) */
-    struct SwsContext     *sws;         /* grey path (luma plane), threaded */
-    int                    sws_key[3];
+    kr_media_sws           sws;         /* grey path (luma plane), threaded */
     AVFrame               *luma;        /* GRAY8 view of a frame's luma plane */
-    struct SwsContext     *tsws;        /* colour path: sliced over threads (sws_scale_frame) */
-    int                    tsws_key[3]; /* its input w, h, format */
-    struct SwsContext     *ysws;        /* colour path, scaling: YUV -> smaller YUV */
-    int                    ysws_key[3];
+    kr_media_sws           tsws;        /* colour path: to BGR, sliced over threads (sws_scale_frame) */
+    kr_media_sws           ysws;        /* colour path, scaling: YUV -> smaller YUV */
     AVFrame               *mid;         /* the smaller YUV picture */
     AVFrame               *out_frame;   /* wraps buf for sws_scale_frame */
     uint8_t               *buf;         /* converted output, out_stride * out_h bytes */
@@ -228,50 +225,6 @@ static kr_status decode_one(kr_media_reader_t *r)
     }
 }
 
-/* (Re)creates a threaded scaler from frame `in` (size, format; colour matrix and
- * range taken from f = r->frame) to dw x dh dfmt when key (w, h, format) changed. */
-static kr_status make_sws(kr_media_reader_t *r, struct SwsContext **ctx, int key[3], const AVFrame *in,
-                          int dw, int dh, int dfmt, int flags)
-{
-    if (*ctx && key[0] == in->width && key[1] == in->height && key[2] == in->format)
-        return KR_OK;
-    sws_freeContext(*ctx);
-    *ctx = sws_alloc_context();
-    if (!*ctx)
-        return set_err(r, KR_ERR_NOMEM, "%s: out of memory", r->path);
-    av_opt_set_int(*ctx, "srcw", in->width, 0);
-    av_opt_set_int(*ctx, "srch", in->height, 0);
-    av_opt_set_int(*ctx, "src_format", in->format, 0);
-    av_opt_set_int(*ctx, "dstw", dw, 0);
-    av_opt_set_int(*ctx, "dsth", dh, 0);
-    av_opt_set_int(*ctx, "dst_format", dfmt, 0);
-    av_opt_set_int(*ctx, "sws_flags", flags, 0);
-    av_opt_set_int(*ctx, "threads", r->cfg.threads, 0);
-    if (sws_init_context(*ctx, NULL, NULL) < 0) {
-        sws_freeContext(*ctx);
-        *ctx = NULL;
-        return set_err(r, KR_ERR_CODEC, "%s: cannot convert %dx%d %s frames", r->path, in->width, in->height,
-                       av_get_pix_fmt_name(in->format) ? av_get_pix_fmt_name(in->format) : "?");
-    }
-    if (dfmt == AV_PIX_FMT_BGR24) {
-        /* colour matrix and range from the stream (BT.709 for HD, full range for yuvj) */
-        const AVFrame *f = r->frame;
-        /* untagged video: BT.709 above SD heights, as players and GStreamer assume */
-        int spc = f->colorspace == AVCOL_SPC_BT709 ||
-                          (f->colorspace == AVCOL_SPC_UNSPECIFIED && f->height > 576)
-                      ? SWS_CS_ITU709
-                      : SWS_CS_ITU601;
-        int full = f->color_range == AVCOL_RANGE_JPEG || f->format == AV_PIX_FMT_YUVJ420P ||
-                   f->format == AV_PIX_FMT_YUVJ422P || f->format == AV_PIX_FMT_YUVJ444P;
-        sws_setColorspaceDetails(*ctx, sws_getCoefficients(spc), full, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0,
-                                 1 << 16, 1 << 16);
-    }
-    key[0] = in->width;
-    key[1] = in->height;
-    key[2] = in->format;
-    return KR_OK;
-}
-
 /* Converts r->frame to the configured output and fills out->img. Pixel buffers are
  * all allocated once (buf, mid); sws_scale_frame() takes frame references, which costs
  * FFmpeg a few small AVBufferRef allocations per frame: the price of spreading the
@@ -289,38 +242,15 @@ static kr_status convert(kr_media_reader_t *r, kr_image_t *img)
         return KR_OK;
     }
     if (!r->cfg.gray) { /* colour: the costly conversion, spread over threads */
-        char d[128];
-        const AVFrame *in = f;
-        int ret;
-        if (!same && (f->format == AV_PIX_FMT_YUV420P || f->format == AV_PIX_FMT_YUVJ420P)) {
-            /* scale in YUV first (1.5 bytes a pixel, SIMD paths), then convert the small
-             * picture with the fast unscaled YUV->BGR path: about half the CPU of
-             * scaling straight to BGR */
-            if (!r->mid || r->mid->format != f->format) {
-                av_frame_free(&r->mid);
-                r->mid = av_frame_alloc();
-                if (!r->mid)
-                    return set_err(r, KR_ERR_NOMEM, "%s: out of memory", r->path);
-                r->mid->format = f->format;
-                r->mid->width = r->out_w;
-                r->mid->height = r->out_h;
-                if (av_frame_get_buffer(r->mid, 0) < 0)
-                    return set_err(r, KR_ERR_NOMEM, "%s: out of memory", r->path);
-            }
-            if (make_sws(r, &r->ysws, r->ysws_key, f, r->out_w, r->out_h, f->format, SWS_BILINEAR) != KR_OK)
-                return KR_ERR_CODEC;
-            ret = sws_scale_frame(r->ysws, r->mid, f);
-            if (ret < 0)
-                return set_err(r, KR_ERR_CODEC, "%s: scaling failed: %s", r->path, kr_media_averr(ret, d, sizeof d));
-            in = r->mid;
-        }
-        if (make_sws(r, &r->tsws, r->tsws_key, in, r->out_w, r->out_h, AV_PIX_FMT_BGR24,
-                     in->width == r->out_w && in->height == r->out_h ? SWS_POINT : SWS_BILINEAR) != KR_OK)
-            return KR_ERR_CODEC;
-        ret = sws_scale_frame(r->tsws, r->out_frame, in);
+        char        d[128];
+        const char *what = "";
+        int         spc, full;
+        kr_media_frame_colour(f, &spc, &full);
+        int ret = kr_media_to_bgr(&r->ysws, &r->tsws, &r->mid, f, spc, full, r->cfg.threads, r->out_frame, r->out_w,
+                                  r->out_h, &what);
         if (ret < 0)
-            return set_err(r, KR_ERR_CODEC, "%s: colour conversion failed: %s", r->path,
-                           kr_media_averr(ret, d, sizeof d));
+            return set_err(r, ret == AVERROR(ENOMEM) ? KR_ERR_NOMEM : KR_ERR_CODEC, "%s: %s failed: %s", r->path,
+                           what, kr_media_averr(ret, d, sizeof d));
         img->px = r->buf;
         img->stride = r->out_stride;
         return KR_OK;
@@ -335,14 +265,16 @@ static kr_status convert(kr_media_reader_t *r, kr_image_t *img)
         r->luma->format = AV_PIX_FMT_GRAY8;
         in = r->luma;
     }
-    if (make_sws(r, &r->sws, r->sws_key, in, r->out_w, r->out_h, AV_PIX_FMT_GRAY8,
-                 same ? SWS_POINT : SWS_BILINEAR) != KR_OK)
-        return KR_ERR_CODEC;
-    int ret = sws_scale_frame(r->sws, r->out_frame, in);
+    int ret = kr_media_sws_prepare(&r->sws, in, r->out_w, r->out_h, AV_PIX_FMT_GRAY8,
+                                   same ? SWS_POINT : SWS_BILINEAR, r->cfg.threads, 0, 0);
+    if (ret >= 0)
+        ret = sws_scale_frame(r->sws.ctx, r->out_frame, in);
     r->luma->data[0] = NULL;
     if (ret < 0) {
         char d[128];
-        return set_err(r, KR_ERR_CODEC, "%s: scaling failed: %s", r->path, kr_media_averr(ret, d, sizeof d));
+        return set_err(r, KR_ERR_CODEC, "%s: cannot scale %dx%d %s frames: %s", r->path, f->width, f->height,
+                       av_get_pix_fmt_name(f->format) ? av_get_pix_fmt_name(f->format) : "?",
+                       kr_media_averr(ret, d, sizeof d));
     }
     img->px = r->buf;
     img->stride = r->out_stride;
@@ -601,9 +533,9 @@ void kr_media_reader_destroy(kr_media_reader_t *r)
 {
     if (!r)
         return;
-    sws_freeContext(r->sws);
-    sws_freeContext(r->tsws);
-    sws_freeContext(r->ysws);
+    kr_media_sws_free(&r->sws);
+    kr_media_sws_free(&r->tsws);
+    kr_media_sws_free(&r->ysws);
     av_frame_free(&r->luma);
     av_frame_free(&r->mid);
     av_frame_free(&r->out_frame);
