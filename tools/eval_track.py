@@ -7,10 +7,10 @@
 # own), hand leading-point error (mm, vs the middle fingertip, hands low over the field),
 # frames where a hand over the field was missed, and frames where a hand was reported
 # though the truth had none of that player's hands over the field (shadows, phantoms).
-# A trace from tools/track_trace (a 13th card field, the angle) also gives the rest
-# angle error, the corner error of the rotated outline, and the corner error of moved
-# cards once they lie still again (frames counted); analyze's trace has no angle and is
-# scored with an axis-aligned outline.
+# The card's 13th field, the angle (kr_track_write_trace: tools/track_trace and
+# `analyze --trace` alike), also gives the rest angle error, the corner error of the
+# rotated outline, and the corner error of moved cards once they lie still again (frames
+# counted); an older trace without it is scored with an axis-aligned outline.
 # usage: eval_track.py SCENARIO_DIR TRACE.jsonl
 # SPDX-License-Identifier: MIT
 import json

@@ -70,30 +70,6 @@ static int read_layout(const char *path, kr_track_card_init *cards)
     return nc;
 }
 
-static void write_line(FILE *f, const kr_track_frame *tf)
-{
-    fprintf(f, "{\"t_us\":%lld,\"ready\":%d,\"gap_us\":%lld,\"contact\":%d,\"hands\":[", (long long)tf->t_us,
-            tf->ready, (long long)tf->gap_us, tf->hand_contact);
-    for (int p = 0; p < 2; p++) {
-        const kr_track_hand *h = &tf->hands[p];
-        fprintf(f, "%s{\"player\":\"%c\",\"present\":%d", p ? "," : "", p ? 'B' : 'A', h->present);
-        if (h->present)
-            fprintf(f, ",\"lead\":[%.1f,%.1f],\"v\":[%.0f,%.0f],\"area\":%.0f,\"in_field\":%d,\"side\":%d,"
-                       "\"shadow_px\":%.0f,\"shadow_dist\":%.1f",
-                    h->lead_x_mm, h->lead_y_mm, h->vx_mm_s, h->vy_mm_s, h->area_mm2, h->in_field, h->side,
-                    h->shadow_px, h->shadow_dist_mm);
-        fputc('}', f);
-    }
-    fprintf(f, "],\"cards\":[");
-    for (int k = 0; k < tf->n_cards; k++) {
-        const kr_track_card *c = &tf->cards[k];
-        fprintf(f, "%s[%d,%.2f,%.2f,%d,%d,%d,%d,%d,%.2f,%.2f,%.2f,%.2f,%.2f]", k ? "," : "", c->id, c->x_mm,
-                c->y_mm, c->moving, c->displaced, c->occluded, c->out_of_field, c->lost, c->change,
-                c->hand_cover[0], c->hand_cover[1], c->visible, c->angle_deg);
-    }
-    fprintf(f, "]}\n");
-}
-
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -154,7 +130,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "track_trace: %s\n", kr_track_last_error(trk));
             goto fail;
         }
-        write_line(of.fp, tf);
+        kr_track_write_trace(of.fp, tf);
     }
     if (s != KR_ERR_EOF) {
         fprintf(stderr, "%s: %s\n", argv[1], kr_media_reader_error(rd));

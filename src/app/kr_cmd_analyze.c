@@ -118,31 +118,6 @@ static void progress(int64_t t_us, int64_t dur_us, int64_t t0)
             "", f * 100, el > 0 ? t_us / 1e6 / el : 0);
 }
 
-/* One line of tracker state per frame (mat mm), for the evaluators. */
-static void write_trace(FILE *f, const kr_track_frame *tf)
-{
-    fprintf(f, "{\"t_us\":%lld,\"ready\":%d,\"gap_us\":%lld,\"contact\":%d,\"hands\":[", (long long)tf->t_us,
-            tf->ready, (long long)tf->gap_us, tf->hand_contact);
-    for (int p = 0; p < 2; p++) {
-        const kr_track_hand *h = &tf->hands[p];
-        fprintf(f, "%s{\"player\":\"%c\",\"present\":%d", p ? "," : "", p ? 'B' : 'A', h->present);
-        if (h->present)
-            fprintf(f, ",\"lead\":[%.1f,%.1f],\"v\":[%.0f,%.0f],\"area\":%.0f,\"in_field\":%d,\"side\":%d,"
-                       "\"shadow_px\":%.0f,\"shadow_dist\":%.1f",
-                    h->lead_x_mm, h->lead_y_mm, h->vx_mm_s, h->vy_mm_s, h->area_mm2, h->in_field, h->side,
-                    h->shadow_px, h->shadow_dist_mm);
-        fputc('}', f);
-    }
-    fprintf(f, "],\"cards\":[");
-    for (int k = 0; k < tf->n_cards; k++) {
-        const kr_track_card *c = &tf->cards[k];
-        fprintf(f, "%s[%d,%.1f,%.1f,%d,%d,%d,%d,%d,%.2f,%.2f,%.2f,%.2f]", k ? "," : "", c->id, c->x_mm, c->y_mm,
-                c->moving, c->displaced, c->occluded, c->out_of_field, c->lost, c->change, c->hand_cover[0],
-                c->hand_cover[1], c->visible);
-    }
-    fprintf(f, "]}\n");
-}
-
 static const char *side_name(kr_rules_side s) { return s == KR_SIDE_A ? "A" : s == KR_SIDE_B ? "B" : NULL; }
 
 int kr_cmd_analyze(int argc, char **argv)
@@ -387,7 +362,7 @@ int kr_cmd_analyze(int argc, char **argv)
             goto fail;
         }
         if (of_tr.fp)
-            write_trace(of_tr.fp, tf);
+            kr_track_write_trace(of_tr.fp, tf);
         if (debug_dir && kr_pipe_get_stats(pipe)->frames % debug_every == 0) {
             kr_image_t ov;
             if (kr_track_draw_overlay(kr_pipe_tracker(pipe), tf, 2, &ov) == KR_OK) {
