@@ -14,22 +14,12 @@ grep -v '"type": *"layout"' "$tmp/s/match.jsonl" > "$tmp/nolayout.jsonl"
 if grep -q '"layout"' "$tmp/nolayout.jsonl"; then echo "FAIL: could not strip the layout"; exit 1; fi
 "$kr" analyze "$tmp/s/video.mp4" --match "$tmp/nolayout.jsonl" --out "$tmp/read"
 "$kr" analyze "$tmp/s/video.mp4" --match "$tmp/s/match.jsonl" --out "$tmp/typed"
-python3 - "$tmp" <<'PY'
+fails=0
+python3 "$(dirname "$0")/check_layout.py" "$tmp/read/events.jsonl" "$tmp/s/match.jsonl" || fails=1
+python3 - "$tmp" <<'PY' || fails=1
 import json, sys
 t = sys.argv[1]
-def layout(p):
-    return [json.loads(l) for l in open(p, encoding='utf-8') if json.loads(l)['type'] == 'layout'][0]
-got = {c['card']: c for c in layout(t + '/read/events.jsonl')['cards']}
-want = {c['card']: c for c in layout(t + '/s/match.jsonl')['cards']}
 fails = []
-if set(got) != set(want):
-    fails.append('card ids differ: missing %s, extra %s' % (sorted(set(want) - set(got)), sorted(set(got) - set(want))))
-for k in set(got) & set(want):
-    g, w = got[k], want[k]
-    if g['owner'] != w['owner']:
-        fails.append('card %d owner %s, want %s' % (k, g['owner'], w['owner']))
-    if max(abs(g['x_mm'] - w['x_mm']), abs(g['y_mm'] - w['y_mm'])) > 3.0:
-        fails.append('card %d at (%.1f, %.1f), want (%.1f, %.1f)' % (k, g['x_mm'], g['y_mm'], w['x_mm'], w['y_mm']))
 def rulings(p):
     return [(r['seq'], r['card'], r.get('take'), r['counts']) for r in map(json.loads, open(p, encoding='utf-8'))
             if r['type'] == 'ruling']
@@ -41,5 +31,6 @@ for f in fails:
     print('FAIL:', f)
 if fails:
     sys.exit(1)
-print('ok: layout read from the footage: %d cards as typed; rulings identical' % len(got))
+print('ok: rulings with the layout read from the footage are as with the typed one')
 PY
+[ "$fails" -eq 0 ] || exit 1

@@ -25,29 +25,7 @@ grep -q '"layout"' "$tmp/nolayout.jsonl" && { echo "FAIL: could not strip the la
   --max-s 3 2>"$tmp/err1"
 rc=$?
 [ $rc -eq 0 ] || { echo "FAIL: live with no layout: exit $rc"; cat "$tmp/err1"; fails=$((fails + 1)); }
-python3 - "$tmp/read/events.jsonl" "$match" <<'PY' || fails=$((fails + 1))
-import json, sys
-def layout(p):
-    ls = [r for r in map(json.loads, (l for l in open(p, encoding='utf-8') if l.strip())) if r['type'] == 'layout']
-    if len(ls) != 1:
-        sys.exit('FAIL: %d layout records in %s' % (len(ls), p))
-    return {c['card']: c for c in ls[0]['cards']}
-got, want = layout(sys.argv[1]), layout(sys.argv[2])
-fails = []
-if set(got) != set(want):
-    fails.append('card ids differ: missing %s, extra %s' % (sorted(set(want) - set(got)), sorted(set(got) - set(want))))
-for k in set(got) & set(want):
-    g, w = got[k], want[k]
-    if g['owner'] != w['owner']:
-        fails.append('card %d owner %s, want %s' % (k, g['owner'], w['owner']))
-    if max(abs(g['x_mm'] - w['x_mm']), abs(g['y_mm'] - w['y_mm'])) > 3.0:
-        fails.append('card %d at (%.1f, %.1f), want (%.1f, %.1f)' % (k, g['x_mm'], g['y_mm'], w['x_mm'], w['y_mm']))
-for f in fails:
-    print('FAIL:', f)
-if fails:
-    sys.exit(1)
-print('ok: live read the layout from the first frame: %d cards as typed' % len(got))
-PY
+python3 "$here/../check_layout.py" "$tmp/read/events.jsonl" "$match" || fails=$((fails + 1))
 
 # 2. cards too blurred to read (the picture shrunk to 256x144 and blown up again): refused
 "$bin" live --source "filesrc location=$video ! decodebin ! videoscale ! video/x-raw,width=256,height=144 ! videoscale ! video/x-raw,width=1280,height=720" \
