@@ -37,6 +37,16 @@ typedef struct kr_image {
     uint8_t *px; /* borrowed */
 } kr_image_t;
 
+/* Planar YUV 4:2:0 view (FFmpeg's yuv420p / yuvj420p, GStreamer's I420): never owns
+ * its planes. Chroma planes are (w+1)/2 x (h+1)/2. y == NULL means "no YUV view". */
+typedef struct kr_yuv {
+    int32_t        w, h;
+    int32_t        stride_y, stride_c; /* bytes between rows of the luma / chroma planes */
+    const uint8_t *y, *u, *v;          /* borrowed */
+    int32_t        full_range;         /* 1: 0..255 (JPEG range), 0: 16..235 (MPEG range) */
+    int32_t        bt709;              /* 1: BT.709 matrix, 0: BT.601 */
+} kr_yuv_t;
+
 /* Logging: messages go to stderr, prefixed by the program name set with
  * kr_log_set_program(). Level below the threshold are dropped. */
 typedef enum { KR_LOG_DEBUG = 0, KR_LOG_INFO, KR_LOG_WARN, KR_LOG_ERROR } kr_log_level;

@@ -35,6 +35,9 @@ typedef struct kr_frame {
                         The period is the median of the last 9 intervals (for the first
                         interval: twice the nominal period), so variable-rate footage is
                         judged by its local rate. Lets callers flag dropped/missing frames. */
+    kr_yuv_t yuv;    /* the decoded planes when the reader/capture was configured for
+                        YUV and the source is planar 4:2:0 (then img may be empty until
+                        asked for); y == NULL otherwise. Same lifetime as img */
 } kr_frame_t;
 
 /* Gap detector shared by the reader and kr_capture: feed each frame's t_us and get
