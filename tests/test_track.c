@@ -4,6 +4,8 @@
 #include "kr_track.h"
 
 #include <CUnit/Basic.h>
+#include <libavutil/pixfmt.h>
+#include <libswscale/swscale.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -355,6 +357,118 @@ static void test_card_leaving_a_pale_mat_is_displaced(void)
     draw_mat();
 }
 
+/* frame (BGR) -> planar 4:2:0 (limited or full range, BT.709 or BT.601), chroma the mean
+ * of each 2x2 block */
+static uint8_t yuv_y[FW * FH], yuv_u[FW * FH / 4], yuv_v[FW * FH / 4], via_sws[FW * FH * 3];
+static void to_yuv(int full, int bt709)
+{
+    double kr = bt709 ? 0.2126 : 0.299, kb = bt709 ? 0.0722 : 0.114, kg = 1 - kr - kb;
+    double ys = full ? 255.0 / 255 : 219.0 / 255, yo = full ? 0 : 16, cs = full ? 255.0 / 255 : 224.0 / 255;
+    for (int y = 0; y < FH; y += 2)
+        for (int x = 0; x < FW; x += 2) {
+            double su = 0, sv = 0;
+            for (int k = 0; k < 4; k++) {
+                int xx = x + (k & 1), yy = y + (k >> 1);
+                const uint8_t *p = frame + ((size_t)yy * FW + xx) * 3;
+                double Y = kr * p[2] + kg * p[1] + kb * p[0];
+                yuv_y[yy * FW + xx] = (uint8_t)lround(yo + ys * Y);
+                su += (p[0] - Y) / (2 * (1 - kb));
+                sv += (p[2] - Y) / (2 * (1 - kr));
+            }
+            double u = 128 + cs * su / 4, v = 128 + cs * sv / 4;
+            yuv_u[(y / 2) * (FW / 2) + x / 2] = (uint8_t)(u < 0 ? 0 : u > 255 ? 255 : lround(u));
+            yuv_v[(y / 2) * (FW / 2) + x / 2] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : lround(v));
+        }
+}
+
+/* The planes back to BGR24 with FFmpeg's swscale, set up as the media reader does */
+static void sws_to_bgr(int full, int bt709)
+{
+    struct SwsContext *c = sws_getContext(FW, FH, AV_PIX_FMT_YUV420P, FW, FH, AV_PIX_FMT_BGR24, SWS_POINT, NULL,
+                                          NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    sws_setColorspaceDetails(c, sws_getCoefficients(bt709 ? SWS_CS_ITU709 : SWS_CS_ITU601), full,
+                             sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
+    const uint8_t *src[3] = {yuv_y, yuv_u, yuv_v};
+    int ss[3] = {FW, FW / 2, FW / 2}, ds[1] = {FW * 3};
+    uint8_t *dst[1] = {via_sws};
+    sws_scale(c, src, ss, 0, FH, dst, ds);
+    sws_freeContext(c);
+}
+
+/* The same picture through kr_track_update (BGR from swscale) and kr_track_update_yuv
+ * (the planes): mat images within swscale's rounding, same card poses and hands. */
+static void test_yuv_entry_matches_bgr_entry(void)
+{
+    for (int mode = 0; mode < 3; mode++) {
+        int full = mode == 1, bt709 = mode != 1;
+        kr_track_config cfg;
+        kr_track_config_default(&cfg);
+        cfg.bilinear = mode == 2;
+        kr_track_t *tb = NULL, *ty = NULL;
+        CU_ASSERT_EQUAL_FATAL(kr_track_create(&cfg, map_fn, NULL, FW, FH, &tb), KR_OK);
+        CU_ASSERT_EQUAL_FATAL(kr_track_create(&cfg, map_fn, NULL, FW, FH, &ty), KR_OK);
+        CU_ASSERT_EQUAL_FATAL(kr_track_set_layout(tb, layout, NCARDS), KR_OK);
+        CU_ASSERT_EQUAL_FATAL(kr_track_set_layout(ty, layout, NCARDS), KR_OK);
+        kr_yuv_t yv = {FW, FH, FW, FW / 2, yuv_y, yuv_u, yuv_v, full, bt709};
+        kr_image_t im = {FW, FH, FW * 3, 3, via_sws};
+        const double ang = 2.5, cx = -100 + 1.5, cy = 51.5 - 1.0;
+        double tips[3][2] = {{-150, -300}, {-120, -200}, {-100, -90}};
+        for (int i = 0; i < 11; i++) {
+            memcpy(frame, base, sizeof base);
+            for (int k = 0; k < NCARDS; k++)
+                if (k != 3)
+                    draw_card(frame, layout[k].x_mm + (k == 2 ? 2.0 : 0), layout[k].y_mm);
+            draw_card_rot(frame, cx, cy, ang);
+            if (i >= 8)
+                draw_arm(frame, 0, tips[i - 8][0], tips[i - 8][1], 25, -20, 1);
+            to_yuv(full, bt709);
+            sws_to_bgr(full, bt709);
+            const kr_track_frame *fb = NULL, *fy = NULL;
+            CU_ASSERT_EQUAL_FATAL(kr_track_update(tb, &im, i * 16667, 0, &fb), KR_OK);
+            CU_ASSERT_EQUAL_FATAL(kr_track_update_yuv(ty, &yv, i * 16667, 0, &fy), KR_OK);
+            kr_image_t mb, my, cb, cl;
+            CU_ASSERT_EQUAL_FATAL(kr_track_mat_view(tb, &mb, &cb), KR_OK);
+            CU_ASSERT_EQUAL_FATAL(kr_track_mat_view(ty, &my, &cl), KR_OK);
+            int maxd = 0;
+            for (int v = 0; v < mb.h; v++)
+                for (int u = 0; u < mb.w * 3; u++) {
+                    int d = abs(mb.px[(size_t)v * mb.stride + u] - my.px[(size_t)v * my.stride + u]);
+                    maxd = d > maxd ? d : maxd;
+                }
+            /* the same formula as swscale's SIMD converter (bit-exact on x86 with FFmpeg
+             * 5.1; its C fallback rounds, off by one at most) */
+            CU_ASSERT_TRUE(maxd <= 1);
+            CU_ASSERT_EQUAL(fb->hands[0].present, fy->hands[0].present);
+            CU_ASSERT_EQUAL(fb->hands[1].present, fy->hands[1].present);
+            if (fb->hands[0].present && fy->hands[0].present) {
+                CU_ASSERT_DOUBLE_EQUAL(fb->hands[0].lead_x_mm, fy->hands[0].lead_x_mm, 1.5);
+                CU_ASSERT_DOUBLE_EQUAL(fb->hands[0].lead_y_mm, fy->hands[0].lead_y_mm, 1.5);
+                CU_ASSERT_DOUBLE_EQUAL(fb->hands[0].area_mm2, fy->hands[0].area_mm2, 0.03 * fb->hands[0].area_mm2);
+            }
+            CU_ASSERT_EQUAL_FATAL(fb->n_cards, fy->n_cards);
+            for (int k = 0; k < fb->n_cards; k++) {
+                CU_ASSERT_DOUBLE_EQUAL(fb->cards[k].x_mm, fy->cards[k].x_mm, 0.3);
+                CU_ASSERT_DOUBLE_EQUAL(fb->cards[k].y_mm, fy->cards[k].y_mm, 0.3);
+                CU_ASSERT_DOUBLE_EQUAL(fb->cards[k].angle_deg, fy->cards[k].angle_deg, 0.3);
+                CU_ASSERT_EQUAL(fb->cards[k].moving, fy->cards[k].moving);
+            }
+            if (i == 10) {
+                CU_ASSERT_TRUE(fy->hands[0].present);
+                CU_ASSERT_DOUBLE_EQUAL(fy->hands[0].lead_y_mm, -90, 3.0);
+                CU_ASSERT_DOUBLE_EQUAL(fy->cards[3].angle_deg, ang, 0.6);
+            }
+        }
+        /* a picture of another size is refused */
+        kr_yuv_t bad = yv;
+        bad.w = FW / 2;
+        const kr_track_frame *fr = NULL;
+        CU_ASSERT_EQUAL(kr_track_update_yuv(ty, &bad, 12 * 16667, 0, &fr), KR_ERR_INVALID);
+        kr_track_destroy(tb);
+        kr_track_destroy(ty);
+    }
+}
+
 int main(void)
 {
     draw_mat();
@@ -373,6 +487,7 @@ int main(void)
     CU_add_test(s, "swept_card_comes_to_rest_with_new_pose", test_swept_card_comes_to_rest_with_new_pose);
     CU_add_test(s, "arm_in_white_sleeve_is_a_hand", test_arm_in_white_sleeve_is_a_hand);
     CU_add_test(s, "card_leaving_a_pale_mat_is_displaced", test_card_leaving_a_pale_mat_is_displaced);
+    CU_add_test(s, "yuv_entry_matches_bgr_entry", test_yuv_entry_matches_bgr_entry);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

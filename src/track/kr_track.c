@@ -84,6 +84,7 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
     t->zone = malloc(n);
     t->fpmask = calloc(n, 1);
     t->ovl = NULL;
+    t->yuv_key = -1;
     if (!t->lut_off || !t->lut_w || !t->camxy || !t->mat || !t->prev || !t->bg || !t->cls || !t->still ||
         !t->label || !t->parent || !t->comp || !t->zone || !t->fpmask)
         goto fail;

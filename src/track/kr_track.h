@@ -17,6 +17,7 @@ extern "C" {
  *   kr_track_create(&cfg, mm_to_px, ctx, frame_w, frame_h, &t)   builds the gather table once
  *   kr_track_set_layout(t, cards, n)                             cards from the match log
  *   per frame: kr_track_update(t, &bgr_frame, t_us, gap_us, &fr)  fr owned by t
+ *          or: kr_track_update_yuv(t, &yuv_planes, t_us, gap_us, &fr)   (decoded 4:2:0, no BGR copy)
  *   kr_track_draw_overlay(t, fr, scale, &img)                     optional debug picture
  *   kr_track_destroy(t)
  * All positions in the results are mat millimetres (geometry.md): origin at the field
@@ -127,6 +128,15 @@ kr_status kr_track_set_layout(kr_track_t *t, const kr_track_card_init *cards, in
  * next update or destroy. Does not allocate. */
 kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, int64_t gap_us,
                           const kr_track_frame **out);
+
+/* Same as kr_track_update on a decoded YUV 4:2:0 picture (view, borrowed for the call):
+ * only the mat's camera pixels are converted to BGR (swscale's integer formula for the
+ * frame's matrix and range, chroma of each 2x2 block), so no whole-frame conversion is
+ * needed. frame->w/h must be the tracker's frame size. Frames of one tracker may mix
+ * both entry points. *out owned by t, valid until the next update or destroy. Does not
+ * allocate. */
+kr_status kr_track_update_yuv(kr_track_t *t, const kr_yuv_t *frame, int64_t t_us, int64_t gap_us,
+                              const kr_track_frame **out);
 
 /* The current warped mat image (BGR, owned by t) and per-pixel class (owned by t;
  * 0 background, 1 hand of A, 2 hand of B, 3 other foreground, 4 shadow, 255 outside frame). */

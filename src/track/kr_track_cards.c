@@ -29,7 +29,7 @@ static double fold_angle(double a)
 
 /* B+G+R of the camera frame at mat point (x, y) mm, bilinear through the stored camera
  * coordinates of the mat pixel grid; -1 where the point has no camera pixel. */
-static double frame_at(const kr_track_t *t, const kr_image_t *f, double x, double y)
+static double frame_at(const kr_track_t *t, const kr_track_src *f, double x, double y)
 {
     double u, v;
     kr_track_mm_to_mat(t, x, y, &u, &v);
@@ -46,19 +46,33 @@ static double frame_at(const kr_track_t *t, const kr_image_t *f, double x, doubl
     double px = (1 - fv) * ((1 - fu) * c00[0] + fu * c01[0]) + fv * ((1 - fu) * c10[0] + fu * c11[0]);
     double py = (1 - fv) * ((1 - fu) * c00[1] + fu * c01[1]) + fv * ((1 - fu) * c10[1] + fu * c11[1]);
     int x0 = (int)floor(px), y0 = (int)floor(py);
-    if (x0 < 0 || y0 < 0 || x0 + 1 >= f->w || y0 + 1 >= f->h)
+    if (x0 < 0 || y0 < 0 || x0 + 1 >= t->fw || y0 + 1 >= t->fh)
         return -1;
-    double fx = px - x0, fy = py - y0;
-    const uint8_t *p = f->px + (size_t)y0 * f->stride + (size_t)x0 * 3, *q = p + f->stride;
-    double s00 = p[0] + p[1] + p[2], s01 = p[3] + p[4] + p[5];
-    double s10 = q[0] + q[1] + q[2], s11 = q[3] + q[4] + q[5];
+    double fx = px - x0, fy = py - y0, s00, s01, s10, s11;
+    if (f->bgr) {
+        const uint8_t *p = f->bgr->px + (size_t)y0 * f->bgr->stride + (size_t)x0 * 3, *q = p + f->bgr->stride;
+        s00 = p[0] + p[1] + p[2];
+        s01 = p[3] + p[4] + p[5];
+        s10 = q[0] + q[1] + q[2];
+        s11 = q[3] + q[4] + q[5];
+    } else {
+        uint8_t d[4][3];
+        kr_track_yuv_px_(f, x0, y0, d[0]);
+        kr_track_yuv_px_(f, x0 + 1, y0, d[1]);
+        kr_track_yuv_px_(f, x0, y0 + 1, d[2]);
+        kr_track_yuv_px_(f, x0 + 1, y0 + 1, d[3]);
+        s00 = d[0][0] + d[0][1] + d[0][2];
+        s01 = d[1][0] + d[1][1] + d[1][2];
+        s10 = d[2][0] + d[2][1] + d[2][2];
+        s11 = d[3][0] + d[3][1] + d[3][2];
+    }
     return (1 - fy) * ((1 - fx) * s00 + fx * s01) + fy * ((1 - fx) * s10 + fx * s11);
 }
 
 /* Edge contrast of a card outline at pose (x, y, a degrees): mean brightness in thin
  * bands 1-4 mm inside the four edges minus the same just outside. Unlike an
  * inside-minus-surround test, it changes with every sub-millimetre shift of an edge. */
-static double edge_score(const kr_track_t *t, const kr_image_t *f, double x, double y, double a)
+static double edge_score(const kr_track_t *t, const kr_track_src *f, double x, double y, double a)
 {
     static const double dd[3] = {1.2, 2.6, 4.0};
     double ca = cos(a * DEG), sa = sin(a * DEG), hx = KR_TRACK_CARD_W_MM / 2, hy = KR_TRACK_CARD_H_MM / 2;
@@ -84,7 +98,7 @@ static double edge_score(const kr_track_t *t, const kr_image_t *f, double x, dou
 }
 
 /* Grid search of edge_score around (x, y) within +-r mm at step s, angle fixed. */
-static double search_xy(const kr_track_t *t, const kr_image_t *f, double *x, double *y, double a, double r,
+static double search_xy(const kr_track_t *t, const kr_track_src *f, double *x, double *y, double a, double r,
                         double s, double x0, double y0, double prior_mm)
 {
     double best = -1e30, bx = *x, by = *y, cx = *x, cy = *y;
@@ -103,7 +117,7 @@ static double search_xy(const kr_track_t *t, const kr_image_t *f, double *x, dou
     return best;
 }
 
-static double search_a(const kr_track_t *t, const kr_image_t *f, double x, double y, double *a, double r,
+static double search_a(const kr_track_t *t, const kr_track_src *f, double x, double y, double *a, double r,
                        double s)
 {
     double best = -1e30, ba = *a, ca = *a;
@@ -120,7 +134,7 @@ static double search_a(const kr_track_t *t, const kr_image_t *f, double x, doubl
 
 /* Fits a card's pose on the camera frame: position within +-r_xy mm, angle within
  * +-r_a degrees of the start, coarse to fine to 0.25 mm and 0.25 degree. */
-static double fit_pose(const kr_track_t *t, const kr_image_t *f, double *x, double *y, double *a, double r_xy,
+static double fit_pose(const kr_track_t *t, const kr_track_src *f, double *x, double *y, double *a, double r_xy,
                        double r_a)
 {
     double x0 = *x, y0 = *y;
@@ -142,7 +156,7 @@ static double fit_pose(const kr_track_t *t, const kr_image_t *f, double *x, doub
 /* Pose of a card come to rest anywhere at any angle: a coarse joint search over every
  * angle (6 degree steps) and +-r_xy mm (3 mm steps), then fit_pose around the best.
  * About 2500 edge scores: run once per card coming to rest, not per frame. */
-static double fit_pose_wide(const kr_track_t *t, const kr_image_t *f, double *x, double *y, double *a, double r_xy)
+static double fit_pose_wide(const kr_track_t *t, const kr_track_src *f, double *x, double *y, double *a, double r_xy)
 {
     double best = -1e30, bx = *x, by = *y, ba = *a;
     for (double da = -90; da < 90; da += 6)
@@ -163,7 +177,7 @@ static double fit_pose_wide(const kr_track_t *t, const kr_image_t *f, double *x,
 }
 
 /* Grey level inside the outline minus a ring around it (0..255), on the frame. */
-static double card_contrast(const kr_track_t *t, const kr_image_t *f, double x, double y, double a)
+static double card_contrast(const kr_track_t *t, const kr_track_src *f, double x, double y, double a)
 {
     double ca = cos(a * DEG), sa = sin(a * DEG), in = 0, out = 0;
     int ni = 0, no = 0;
@@ -267,7 +281,7 @@ static void reference_colours(kr_track_t *t)
     }
 }
 
-void kr_track_cards_start_(kr_track_t *t, const kr_image_t *frame)
+void kr_track_cards_start_(kr_track_t *t, const kr_track_src *frame)
 {
     for (int k = 0; k < t->n_cards; k++) {
         kr_track_card *o = &t->cards[k];
@@ -392,7 +406,7 @@ static double locate(const kr_track_t *t, const card_axis *ax, double g, double 
 /* Follows displaced card k: predicts with its velocity, searches a window that grows
  * with its speed and with frames missed, mean-shifts onto the card evidence; notices
  * it leaving the view; brings it to rest (new footprint and pose) when it stays put. */
-static void follow(kr_track_t *t, const kr_image_t *frame, const card_axis *ax, double g, int64_t t_us, int k)
+static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax, double g, int64_t t_us, int k)
 {
     kr_track_card *o = &t->cards[k];
     kr_track_cstate *c = &t->cs[k];
@@ -570,7 +584,7 @@ static void reacquire(kr_track_t *t, const card_axis *ax, double g, int64_t t_us
     }
 }
 
-void kr_track_cards_update_(kr_track_t *t, const kr_image_t *frame, double g, int64_t t_us)
+void kr_track_cards_update_(kr_track_t *t, const kr_track_src *frame, double g, int64_t t_us)
 {
     const kr_track_config *cfg = &t->cfg;
     card_axis ax;

@@ -36,6 +36,14 @@ typedef struct kr_track_cstate {
     double   hvx, hvy; /* that hand's velocity (mm/s) */
 } kr_track_cstate;
 
+/* The camera frame of one update: a BGR view or YUV 4:2:0 planes (exactly one is set).
+ * YUV pixels are converted to BGR only where read, with swscale's integer formula. */
+typedef struct kr_track_src {
+    const kr_image_t *bgr; /* borrowed for the update; NULL for YUV */
+    const kr_yuv_t   *yuv; /* borrowed for the update; NULL for BGR */
+    const int32_t    *tab; /* 5 x 256 terms: Y, V->R, U->G, V->G, U->B; owned by the tracker */
+} kr_track_src;
+
 struct kr_track {
     kr_track_config cfg;
     char     err[256];
@@ -66,6 +74,8 @@ struct kr_track {
     kr_track_frame  fr;
     kr_track_hand   prev_hand[2];
     double   card_rgb[3], mat_rgb[3]; /* reference colours at start */
+    int32_t  yuv_tab[5][256]; /* YUV->BGR terms for the matrix/range in yuv_key */
+    int      yuv_key;        /* -1 none yet, else full_range * 2 + bt709 */
     uint8_t *ovl;            /* overlay buffer (debug) */
     size_t   ovl_cap;
 };
@@ -119,8 +129,24 @@ static inline int kr_track_near_colour_(const uint8_t *I, const double *ref, dou
     return d < ctol * ctol;
 }
 
+/* BGR of YUV pixel (x, y) (inside the picture) into d[0..2]; chroma of its 2x2 block
+ * (4:2:0, no chroma interpolation, as swscale's unscaled converter). */
+static inline void kr_track_yuv_px_(const kr_track_src *s, int x, int y, uint8_t *d)
+{
+    const kr_yuv_t *f = s->yuv;
+    const int32_t *T = s->tab;
+    int Y = f->y[(size_t)y * f->stride_y + x];
+    size_t co = (size_t)(y >> 1) * f->stride_c + (x >> 1);
+    int U = f->u[co], V = f->v[co];
+    int32_t ty = T[Y];
+    int32_t b = ty + T[4 * 256 + U], g = ty + T[2 * 256 + U] + T[3 * 256 + V], r = ty + T[256 + V];
+    d[0] = (uint8_t)(b < 0 ? 0 : b > 255 ? 255 : b);
+    d[1] = (uint8_t)(g < 0 ? 0 : g > 255 ? 255 : g);
+    d[2] = (uint8_t)(r < 0 ? 0 : r > 255 ? 255 : r);
+}
+
 /* kr_track_cards.c: card pose fitting, rest footprints and the card follower. */
-void kr_track_cards_start_(kr_track_t *t, const kr_image_t *frame);
-void kr_track_cards_update_(kr_track_t *t, const kr_image_t *frame, double g, int64_t t_us);
+void kr_track_cards_start_(kr_track_t *t, const kr_track_src *frame);
+void kr_track_cards_update_(kr_track_t *t, const kr_track_src *frame, double g, int64_t t_us);
 
 #endif /* KR_TRACK_INTERNAL_H */

@@ -41,6 +41,74 @@ static void gather(kr_track_t *t, const kr_image_t *f)
     }
 }
 
+/* The gather from YUV planes: only the mat's taps are converted to BGR (nearest: one
+ * pixel; bilinear: the four taps converted, then blended as in the BGR path). */
+static void gather_yuv(kr_track_t *t, const kr_track_src *s)
+{
+    for (int i = 0; i < t->n; i++) {
+        int32_t off = t->lut_off[i];
+        uint8_t *d = t->mat + (size_t)i * 3;
+        if (off < 0) {
+            d[0] = d[1] = d[2] = 0;
+            continue;
+        }
+        int y = off >> 15, x = off & 0x7fff;
+        if (!t->cfg.bilinear) {
+            kr_track_yuv_px_(s, x, y, d);
+            continue;
+        }
+        uint8_t q[4][3];
+        kr_track_yuv_px_(s, x, y, q[0]);
+        kr_track_yuv_px_(s, x + 1, y, q[1]);
+        kr_track_yuv_px_(s, x, y + 1, q[2]);
+        kr_track_yuv_px_(s, x + 1, y + 1, q[3]);
+        const uint16_t *w = t->lut_w + (size_t)i * 4;
+        for (int c = 0; c < 3; c++) {
+            unsigned v = w[0] * q[0][c] + w[1] * q[1][c] + w[2] * q[2][c] + w[3] * q[3][c];
+            d[c] = (uint8_t)((v + 128) >> 8);
+        }
+    }
+}
+
+/* floor(a / 65536) for negative a too (pmulhw keeps the high half of the product) */
+static int32_t hi16(int64_t a) { return (int32_t)(a >= 0 ? a / 65536 : -((-a + 65535) / 65536)); }
+
+/* swscale's YUV->RGB terms for the unscaled 4:2:0 -> BGR24 converter of FFmpeg 5.1 on
+ * x86 (the SIMD one: libswscale/x86/yuv_2_rgb.asm with the coefficients of yuv2rgb.c's
+ * ff_yuv2rgb_c_init_tables): 16-bit coefficients (value x 8192), samples x 8, each
+ * term truncated on its own, no rounding; sum saturated to 0..255. Luma scaled by
+ * 255/219 and offset by 16 for limited range, chroma by 224/255 for full range.
+ * Bit-exact with that converter (test yuv_entry_matches_bgr_entry). */
+static void yuv_tables(kr_track_t *t, int full_range, int bt709)
+{
+    int key = (full_range ? 2 : 0) + (bt709 ? 1 : 0);
+    if (t->yuv_key == key)
+        return;
+    static const int64_t coef[2][4] = {{104597, 132201, 25675, 53279}, {117489, 138438, 13975, 34925}};
+    int64_t crv = coef[bt709 ? 1 : 0][0], cbu = coef[bt709 ? 1 : 0][1], cgu = -coef[bt709 ? 1 : 0][2],
+            cgv = -coef[bt709 ? 1 : 0][3], cy = 1 << 16, oy = 0;
+    if (!full_range) {
+        cy = cy * 255 / 219;
+        oy = 16;
+    } else {
+        crv = crv * 224 / 255;
+        cbu = cbu * 224 / 255;
+        cgu = cgu * 224 / 255;
+        cgv = cgv * 224 / 255;
+    }
+    /* roundToInt16(c * 2^13) of 16.16 values */
+    int64_t yc = (cy * 8192 + 32768) >> 16, vr = (crv * 8192 + 32768) >> 16, ub = (cbu * 8192 + 32768) >> 16,
+            ug = hi16(cgu * 8192 + 32768), vg = hi16(cgv * 8192 + 32768);
+    for (int k = 0; k < 256; k++) {
+        t->yuv_tab[0][k] = hi16(8 * (k - oy) * yc);
+        t->yuv_tab[1][k] = hi16(8 * (k - 128) * vr);
+        t->yuv_tab[2][k] = hi16(8 * (k - 128) * ug);
+        t->yuv_tab[3][k] = hi16(8 * (k - 128) * vg);
+        t->yuv_tab[4][k] = hi16(8 * (k - 128) * ub);
+    }
+    t->yuv_key = key;
+}
+
 /* Union-find with path halving over t->parent. */
 static int32_t uf_find(int32_t *p, int32_t a)
 {
@@ -139,6 +207,9 @@ static double sqr(double a) { return a * a; }
 
 static void hand_from_pixels(kr_track_t *t, int p, double dt_s);
 
+static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, int64_t gap_us,
+                        const kr_track_frame **out);
+
 kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, int64_t gap_us,
                           const kr_track_frame **out)
 {
@@ -149,9 +220,34 @@ kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, 
                  frame->channels, t->fw, t->fh);
         return KR_ERR_INVALID;
     }
+    kr_track_src src = {frame, NULL, NULL};
+    gather(t, frame);
+    return update(t, &src, t_us, gap_us, out);
+}
+
+kr_status kr_track_update_yuv(kr_track_t *t, const kr_yuv_t *frame, int64_t t_us, int64_t gap_us,
+                              const kr_track_frame **out)
+{
+    if (!t || !frame || !frame->y || !frame->u || !frame->v || !out)
+        return KR_ERR_INVALID;
+    if (frame->w != t->fw || frame->h != t->fh || frame->stride_y < frame->w ||
+        frame->stride_c < (frame->w + 1) / 2) {
+        snprintf(t->err, sizeof t->err, "YUV frame is %dx%d (strides %d, %d), tracker expects %dx%d", frame->w,
+                 frame->h, frame->stride_y, frame->stride_c, t->fw, t->fh);
+        return KR_ERR_INVALID;
+    }
+    yuv_tables(t, frame->full_range, frame->bt709);
+    kr_track_src src = {NULL, frame, &t->yuv_tab[0][0]};
+    gather_yuv(t, &src);
+    return update(t, &src, t_us, gap_us, out);
+}
+
+/* Everything after the gather (t->mat holds this frame's mat image). */
+static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, int64_t gap_us,
+                        const kr_track_frame **out)
+{
     const kr_track_config *cfg = &t->cfg;
     double dt_s = t->frames > 0 ? (t_us - t->last_t) / 1e6 : 0;
-    gather(t, frame);
     const int n = t->n;
     /* warm-up: background is the running mean of the first frames */
     if (t->frames < cfg->warmup_frames) {
