@@ -16,7 +16,7 @@
 typedef struct clip_opts {
     const char *video, *out, *events, *match, *calib;
     double      at, before, after;
-    int         slow, has_at, no_track, no_calib, max_h, threads;
+    int         slow, has_at, no_track, no_calib, max_h, threads, timings;
 } clip_opts;
 
 static void usage(FILE *f)
@@ -38,6 +38,7 @@ static void usage(FILE *f)
             "  --max-height PX output height cap (default 720; 0 = source size)\n"
             "  --no-track      no card/hand outlines;  --no-calib: no calibration at all\n"
             "  --threads N     decoder and encoder threads (default 0: automatic)\n"
+            "  --timings       where the time went (wall and CPU per phase) on stderr\n"
             "Also writes CLIP.png, a contact sheet of the 8 frames around --at with their times.\n");
 }
 
@@ -75,6 +76,10 @@ static int parse_args(int argc, char **argv, clip_opts *o)
         }
         if (!strcmp(a, "--no-calib")) {
             o->no_calib = 1;
+            continue;
+        }
+        if (!strcmp(a, "--timings")) {
+            o->timings = 1;
             continue;
         }
         if (a[0] == '-' && a[1] != '\0') {
@@ -172,6 +177,7 @@ int kr_cmd_clip(int argc, char **argv)
     }
     kr_clip_destroy(clip);
     clip = NULL;
+    int64_t calib_w = kr_clock_us();
     { /* --at inside the video (before any slow work), and the first frame for the
        * automatic calibration, from one open of the video */
         kr_media_reader_t *rd = NULL;
@@ -203,6 +209,7 @@ int kr_cmd_clip(int argc, char **argv)
         }
         kr_media_reader_destroy(rd);
     }
+    calib_w = kr_clock_us() - calib_w;
     if (o.events && kr_clip_events_load(o.events, 1, &ev, err, sizeof err) != KR_OK) {
         kr_log(KR_LOG_ERROR, "clip: %s", err);
         goto fail;
@@ -230,6 +237,16 @@ int kr_cmd_clip(int argc, char **argv)
     }
     if (kr_clip_last_error(clip)[0])
         kr_log(KR_LOG_WARN, "%s", kr_clip_last_error(clip));
+    if (o.timings) {
+        fprintf(stderr, "clip timings (wall / CPU of the calling thread, ms):\n  %-20s %7.1f\n",
+                "probe + calibration", (double)calib_w / 1e3);
+        for (int k = 0; k < KR_CLIP_N_PHASES; k++)
+            fprintf(stderr, "  %-20s %7.1f / %7.1f\n", kr_clip_phase_name(k), (double)res.phase_us[k] / 1e3,
+                    (double)res.phase_cpu_us[k] / 1e3);
+        fprintf(stderr, "  %-20s         / %7.1f\n  frames: %lld decoded, %lld in the clip (%dx%d)\n",
+                "encoder thread", (double)res.encoder_cpu_us / 1e3, (long long)res.n_decoded,
+                (long long)res.n_frames, res.out_w, res.out_h);
+    }
     if (cfg.track && calib && !res.tracked)
         kr_log(KR_LOG_INFO, "clip: no card layout (give --match): no card or hand outlines");
     rc = 0;

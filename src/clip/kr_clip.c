@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 struct kr_clip_t {
@@ -74,6 +75,45 @@ kr_status kr_clip_create(const kr_clip_config *cfg, const kr_calib_t *calib, con
 void kr_clip_destroy(kr_clip_t *c) { free(c); }
 
 const char *kr_clip_last_error(const kr_clip_t *c) { return c ? c->err : "clip: no clip object"; }
+
+/* ---- phase timing (benchmarks) ------------------------------------------------ */
+const char *kr_clip_phase_name(int phase)
+{
+    static const char *const names[KR_CLIP_N_PHASES] = {"open", "tracker start", "seek", "decode",
+                                                        "tracker first frame", "track", "draw", "contact sheet",
+                                                        "encode", "close"};
+    return phase >= 0 && phase < KR_CLIP_N_PHASES ? names[phase] : "?";
+}
+
+static int64_t thread_cpu_us(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+typedef struct clip_laps {
+    int64_t wall, cpu;                   /* at the last lap */
+    int64_t w[KR_CLIP_N_PHASES], c[KR_CLIP_N_PHASES]; /* totals */
+} clip_laps;
+
+static void lap_start(clip_laps *l)
+{
+    memset(l, 0, sizeof *l);
+    l->wall = kr_clock_us();
+    l->cpu = thread_cpu_us();
+}
+
+/* Charges the time since the previous lap to phase. */
+static void lap(clip_laps *l, int phase)
+{
+    int64_t w = kr_clock_us(), c = thread_cpu_us();
+    l->w[phase] += w - l->wall;
+    l->c[phase] += c - l->cpu;
+    l->wall = w;
+    l->cpu = c;
+}
 
 /* ---- colours (BGR) -------------------------------------------------------- */
 static const uint8_t C_WHITE[3] = {255, 255, 255}, C_BLACK[3] = {0, 0, 0};
@@ -487,6 +527,7 @@ typedef struct enc_pipe {
     int64_t            t[PIPE_SLOTS];
     kr_image_t         img; /* frame geometry (px NULL) */
     int                head, count, done, failed;
+    int64_t            cpu_us; /* the encoder thread's CPU time, set when it ends */
 } enc_pipe;
 
 static void *pipe_main(void *arg)
@@ -511,6 +552,7 @@ static void *pipe_main(void *arg)
         pthread_cond_broadcast(&p->cv);
         pthread_mutex_unlock(&p->mu);
     }
+    p->cpu_us = thread_cpu_us(); /* read by the caller after pthread_join */
     return NULL;
 }
 
@@ -609,6 +651,8 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
     int mp4_done = 0;
     enc_pipe pipe;
     memset(&pipe, 0, sizeof pipe);
+    clip_laps tm;
+    lap_start(&tm);
 
     /* a damaged file still gives the frames that can be read (reported as a warning) */
     kr_media_reader_config rcfg;
@@ -675,6 +719,7 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
     r->sy = (double)oh / info.h;
     if (c->calib)
         build_lines(r);
+    lap(&tm, KR_CLIP_PH_OPEN);
 
     /* the tracker, from warmup_us before the window, with the cards as they lie then */
     int64_t read_from = start_us;
@@ -712,14 +757,16 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
         goto fail;
     }
     kr_frame_t f;
+    memset(&f, 0, sizeof f);
     kr_status rs;
     if (r->trk) {
         /* Background: a window mid-match often starts with an arm over the mat, which a
          * background learnt from it would keep as a ghost. So the tracker first sees the
          * video's first frame (the laid-out field, as analyze and the calibration see it)
          * PLATE_FRAMES times, then the window's first frame, which gets 1/(PLATE_FRAMES+1)
-         * of the background and gives the cards their rest appearance and contrast. */
-        if (kr_media_reader_seek(rd, 0) != KR_OK || (rs = kr_media_reader_next(rd, &f)) != KR_OK) {
+         * of the background and gives the cards their rest appearance and contrast.
+         * The reader has just been opened: its next frame is the first, without a seek. */
+        if ((rs = kr_media_reader_next(rd, &f)) != KR_OK) {
             st = set_err(c, KR_ERR_FORMAT, "clip: %s", kr_media_reader_error(rd));
             goto fail;
         }
@@ -732,12 +779,21 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
                 goto fail;
             }
     }
-    if (kr_media_reader_seek(rd, read_from) != KR_OK) {
+    lap(&tm, KR_CLIP_PH_TRACK_START);
+    /* a window from the first frame needs no seek: the plate frame (still in f) is the
+     * first to track, or the reader is still at the start */
+    int held = r->trk && f.t_us >= read_from;
+    if (!held && (r->trk || read_from > 0) && kr_media_reader_seek(rd, read_from) != KR_OK) {
         st = set_err(c, KR_ERR_FORMAT, "clip: %s", kr_media_reader_error(rd));
         goto fail;
     }
+    lap(&tm, KR_CLIP_PH_SEEK);
+    int tracked_first = 0;
     int64_t first_us = -1, last_us = -1, prev_us = start_us - 1, n_frames = 0, n_dec = 0;
-    while ((rs = kr_media_reader_next(rd, &f)) == KR_OK) {
+    while (held || (rs = kr_media_reader_next(rd, &f)) == KR_OK) {
+        held = 0;
+        rs = KR_OK;
+        lap(&tm, KR_CLIP_PH_DECODE);
         n_dec++;
         if (f.t_us >= end_us && !(end_us == info.duration_us && n_frames == 0))
             break;
@@ -748,6 +804,10 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
             st = set_err(c, KR_ERR_INVALID, "clip: tracker at %.3f s: %s", (double)f.t_us / 1e6,
                          kr_track_last_error(r->trk));
             goto fail;
+        }
+        if (r->trk) {
+            lap(&tm, !tracked_first && r->tf && r->tf->ready ? KR_CLIP_PH_TRACK_FIRST : KR_CLIP_PH_TRACK);
+            tracked_first |= r->tf && r->tf->ready;
         }
         if (f.t_us < start_us)
             continue; /* warm-up: tracked, not shown */
@@ -762,30 +822,33 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
             for (int y = 0; y < oh; y++)
                 memcpy(slot.px + (size_t)y * slot.stride, img.px + (size_t)y * img.stride, (size_t)ow * 3);
             img = slot;
+            lap(&tm, KR_CLIP_PH_ENCODE);
         }
         if (c->calib)
             draw_scene(r, &img);
         draw_card_marks(r, &img, f.t_us, prev_us);
         if (res && f.t_us >= at_us && prev_us < at_us)
             res->cards_drawn = r->cards_drawn;
+        lap(&tm, KR_CLIP_PH_DRAW);
         /* only frames that can still be among the 4 before --at are shrunk (VFR margin) */
-        if (cfg->sheet && (f.t_us >= at_us || at_us - f.t_us <= (int64_t)(8 * 1e6 / fps)))
+        if (cfg->sheet && (f.t_us >= at_us || at_us - f.t_us <= (int64_t)(8 * 1e6 / fps))) {
             sheet_offer(&sheet, &img, f.t_us, prev_us, at_us);
+            lap(&tm, KR_CLIP_PH_SHEET);
+        }
         draw_builtin(r, &img, f.t_us, prev_us, f.index);
+        lap(&tm, KR_CLIP_PH_DRAW);
         if (pipe.started)
             pipe_push(&pipe, (f.t_us - first_us) * cfg->slow);
         else if (kr_media_writer_write(wr, &img, (f.t_us - first_us) * cfg->slow) != KR_OK) {
             st = set_err(c, KR_ERR_IO, "clip: %s", kr_media_writer_error(wr));
             goto fail;
         }
+        lap(&tm, KR_CLIP_PH_ENCODE);
         prev_us = f.t_us;
         last_us = f.t_us;
         n_frames++;
     }
-    if (pipe_finish(&pipe)) {
-        st = set_err(c, KR_ERR_IO, "clip: %s", kr_media_writer_error(wr));
-        goto fail;
-    }
+    lap(&tm, KR_CLIP_PH_DECODE);
     if (rs != KR_OK && rs != KR_ERR_EOF) {
         st = set_err(c, rs, "clip: %s", kr_media_reader_error(rd));
         goto fail;
@@ -795,7 +858,8 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
                      (double)end_us / 1e6);
         goto fail;
     }
-    /* sheet first (to a temporary), then the MP4 appears, then the sheet */
+    /* sheet first (to a temporary, while the encoder thread finishes its last frames),
+     * then the MP4 appears, then the sheet */
     if (cfg->sheet) {
         sheet_compose(&sheet, r);
         if (kr_cv_write_image(png_tmp, &sheet.img) != KR_OK) {
@@ -803,7 +867,15 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
             remove(png_tmp);
             goto fail;
         }
+        lap(&tm, KR_CLIP_PH_SHEET);
     }
+    if (pipe_finish(&pipe)) {
+        st = set_err(c, KR_ERR_IO, "clip: %s", kr_media_writer_error(wr));
+        if (png_tmp)
+            remove(png_tmp);
+        goto fail;
+    }
+    lap(&tm, KR_CLIP_PH_ENCODE);
     if ((st = kr_media_writer_close(wr)) != KR_OK) {
         set_err(c, st, "clip: %s", kr_media_writer_error(wr));
         if (png_tmp)
@@ -825,6 +897,10 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
         res->out_w = ow;
         res->out_h = oh;
         res->tracked = r->trk != NULL;
+        lap(&tm, KR_CLIP_PH_CLOSE);
+        memcpy(res->phase_us, tm.w, sizeof tm.w);
+        memcpy(res->phase_cpu_us, tm.c, sizeof tm.c);
+        res->encoder_cpu_us = pipe.cpu_us;
     }
     if (kr_media_reader_damage(rd) > 0) /* a warning: the clip is written */
         set_err(c, KR_OK, "clip: %s (the clip shows the frames that could be read)", kr_media_reader_error(rd));

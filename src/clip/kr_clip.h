@@ -82,6 +82,23 @@ kr_status kr_clip_create(const kr_clip_config *cfg, const kr_calib_t *calib,
                          const kr_clip_events_t *ev, kr_clip_t **out, char *err, size_t cap);
 void      kr_clip_destroy(kr_clip_t *c); /* NULL-safe */
 
+/* Where an export's time goes (kr_clip_result.phase_us / phase_cpu_us), for benchmarks. */
+typedef enum {
+    KR_CLIP_PH_OPEN = 0,   /* opening the video (decoder, scaler, first frame) */
+    KR_CLIP_PH_TRACK_START, /* tracker: gather table, layout, background plate (seek to 0) */
+    KR_CLIP_PH_SEEK,       /* seek to the warm-up's start */
+    KR_CLIP_PH_DECODE,     /* decoding and converting the frames (warm-up and window) */
+    KR_CLIP_PH_TRACK_FIRST, /* the tracker's first ready frame (its pose fit of every card) */
+    KR_CLIP_PH_TRACK,      /* tracking the other frames */
+    KR_CLIP_PH_DRAW,       /* drawing the overlays */
+    KR_CLIP_PH_SHEET,      /* contact sheet: shrinking frames, composing, writing the PNG */
+    KR_CLIP_PH_ENCODE,     /* encoding: in the calling thread, or waiting for the encoder
+                              thread's ring and copying into it */
+    KR_CLIP_PH_CLOSE,      /* flushing the encoder, the MP4's trailer (faststart) */
+    KR_CLIP_N_PHASES
+} kr_clip_phase;
+const char *kr_clip_phase_name(int phase); /* static string; "?" out of range */
+
 typedef struct kr_clip_result {
     int64_t first_us, last_us; /* source times of the clip's first and last frame, us */
     int64_t n_frames;          /* frames in the clip */
@@ -90,6 +107,9 @@ typedef struct kr_clip_result {
     int     out_w, out_h;      /* MP4 size, px */
     int     tracked;           /* 1: card and hand outlines were drawn */
     int     cards_drawn;       /* cards outlined on the first frame at or after --at */
+    int64_t phase_us[KR_CLIP_N_PHASES];     /* wall time of the calling thread per phase, us */
+    int64_t phase_cpu_us[KR_CLIP_N_PHASES]; /* CPU time of the calling thread per phase, us */
+    int64_t encoder_cpu_us;    /* CPU time of the encoder thread (0 without one), us */
 } kr_clip_result;
 
 /* Cuts video (borrowed) around at_us into out_mp4 and, with cfg.sheet, its contact
