@@ -274,6 +274,49 @@ static void test_card_outlines_follow_cards(void)
     clean_dir();
 }
 
+/* A card sent before tracking begins (no rearrange record gives its place): at 18 s the
+ * tracker starts at 16.7 s, long after B sent card 61 (14.0 s); the clip finds it at its
+ * new place (truth: centre (-40, -134.5) mm) in the first tracked frame and outlines it
+ * there, not at its layout place. */
+static void test_sent_card_outlined_at_new_place(void)
+{
+    kr_clip_config cfg;
+    kr_clip_config_default(&cfg);
+    cfg.before_us = 300000;
+    cfg.after_us = 100000;
+    kr_clip_t *c = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_clip_create(&cfg, calib, events, &c, NULL, 0), KR_OK);
+    char out[128];
+    path_in_dir(out, sizeof out, "s.mp4");
+    kr_clip_result res;
+    CU_ASSERT_EQUAL_FATAL(kr_clip_export(c, DEMO, 18000000, out, &res), KR_OK);
+    CU_ASSERT(res.tracked);
+    CU_ASSERT_EQUAL(res.n_placed, 1);
+    CU_ASSERT_EQUAL(res.placed[0].card, 61);
+    CU_ASSERT(hypot(res.placed[0].x_mm + 40, res.placed[0].y_mm + 134.5) < 8);
+    int n = 0;
+    int64_t t0, t1;
+    double fps;
+    uint8_t *px = NULL;
+    kr_image_t img;
+    CU_ASSERT_FATAL(read_back(out, &n, &t0, &t1, &fps, (int)(res.n_frames - 3), &px, &img));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(px);
+    static const int green[3] = {80, 235, 80};
+    double u, v, u1, v1;
+    CU_ASSERT_FATAL(kr_calib_mm_to_px(calib, -40 - 26, -134.5 + 36.5, &u, &v) == 0);
+    CU_ASSERT_FATAL(kr_calib_mm_to_px(calib, -40 + 26, -134.5 - 36.5, &u1, &v1) == 0);
+    int at_new = count_box(&img, fmin(u, u1) - 30, fmin(v, v1) - 30, fmax(u, u1) + 30, fmax(v, v1) + 30, green, 60);
+    CU_ASSERT_FATAL(kr_calib_mm_to_px(calib, -409.76 - 26, 52.06, &u, &v) == 0);
+    int at_old = count_colour(&img, u, v, 5, green, 60);
+    printf("[sent card 61 at (%.1f, %.1f) mm; outline px: new place %d, old place %d] ", res.placed[0].x_mm,
+           res.placed[0].y_mm, at_new, at_old);
+    CU_ASSERT(at_new >= 100);
+    CU_ASSERT(at_old == 0);
+    free(px);
+    kr_clip_destroy(c);
+    clean_dir();
+}
+
 /* Hand outline: at 20.85 s A's hand reaches into B's territory for card 5 (truth: tip at
  * (646, 313) px, 40 mm above the mat). Blue (A) outline pixels around it: many in the
  * tracked clip, none without tracking. */
@@ -375,6 +418,7 @@ int main(void)
     if (!s || !CU_add_test(s, "events_sorted_with_places", test_events_sorted_with_places) ||
         !CU_add_test(s, "clip_frames_duration_and_slow", test_clip_frames_duration_and_slow) ||
         !CU_add_test(s, "card_outlines_follow_cards", test_card_outlines_follow_cards) ||
+        !CU_add_test(s, "sent_card_outlined_at_new_place", test_sent_card_outlined_at_new_place) ||
         !CU_add_test(s, "hand_outlines", test_hand_outlines) ||
         !CU_add_test(s, "bad_input_leaves_nothing", test_bad_input_leaves_nothing)) {
         CU_cleanup_registry();

@@ -246,6 +246,9 @@ int kr_cmd_clip(int argc, char **argv)
         fprintf(stderr, "  %-20s         / %7.1f\n  frames: %lld decoded, %lld in the clip (%dx%d)\n",
                 "encoder thread", (double)res.encoder_cpu_us / 1e3, (long long)res.n_decoded,
                 (long long)res.n_frames, res.out_w, res.out_h);
+        for (int k = 0; k < res.n_placed; k++)
+            fprintf(stderr, "  sent card %d found at (%.1f, %.1f) mm\n", res.placed[k].card, res.placed[k].x_mm,
+                    res.placed[k].y_mm);
     }
     if (cfg.track && calib && !res.tracked)
         kr_log(KR_LOG_INFO, "clip: no card layout (give --match): no card or hand outlines");

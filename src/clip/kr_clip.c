@@ -488,27 +488,109 @@ static char *sheet_path(const char *out)
     return p;
 }
 
-/* Sets the tracker's cards as they lie at t_us: the layout, moved by earlier rearranges. */
-static kr_status set_layout_at(kr_track_t *trk, const kr_clip_events_t *ev, int64_t t_us)
+/* The cards as they lie at t_us: the layout, moved by earlier rearranges. sent[k]: -1 when
+ * card k's place is known, else the territory (KR_TRACK_A / _B) it was last sent into
+ * (a send gives no place; a later rearrange of the card does). Returns the card count. */
+static int layout_at(const kr_clip_events_t *ev, int64_t t_us, kr_track_card_init *ci, int *sent)
 {
-    kr_track_card_init ci[KR_CLIP_MAX_CARD];
     int n = 0;
     for (int k = 0; k < ev->n_cards && n < KR_CLIP_MAX_CARD; k++, n++) {
         ci[n].id = ev->cards[k].id;
         ci[n].owner = ev->cards[k].owner ? KR_TRACK_B : KR_TRACK_A;
         ci[n].x_mm = ev->cards[k].x_mm;
         ci[n].y_mm = ev->cards[k].y_mm;
+        sent[n] = -1;
     }
-    for (size_t m = 0; m < ev->n_moves; m++) {
-        if (ev->moves[m].t_us > t_us)
-            continue;
-        for (int k = 0; k < n; k++)
-            if (ci[k].id == ev->moves[m].card) {
+    for (int k = 0; k < n; k++) {
+        int64_t last = -1; /* the latest placing record of card k up to t_us (file order on ties) */
+        for (size_t m = 0; m < ev->n_moves; m++)
+            if (ev->moves[m].card == ci[k].id && ev->moves[m].t_us <= t_us && ev->moves[m].t_us >= last) {
+                last = ev->moves[m].t_us;
                 ci[k].x_mm = ev->moves[m].x_mm;
                 ci[k].y_mm = ev->moves[m].y_mm;
             }
+        for (size_t m = 0; m < ev->n_sends; m++)
+            if (ev->sends[m].card == ci[k].id && ev->sends[m].t_us <= t_us && ev->sends[m].t_us > last) {
+                last = ev->sends[m].t_us;
+                sent[k] = ev->sends[m].from ? KR_TRACK_A : KR_TRACK_B;
+            }
+        if (sent[k] >= 0) /* the sent card is now the receiver's */
+            ci[k].owner = sent[k];
     }
-    return kr_track_set_layout(trk, ci, n);
+    return n;
+}
+
+/* Sent cards' new places, found in the frame where tracking begins (img: the output-size
+ * view; card outlines from kr_calib_detect_cards): outlines that no card with a known
+ * place accounts for (centre within 30 mm), of a card's size, inside the receiving
+ * territory. A territory that received k cards and shows exactly k such outlines: with
+ * k == 1 the card is placed there; otherwise (which is which is not known) the cards are
+ * left out rather than drawn at a guessed place. Returns the cards placed. */
+#define SENT_MAX_QUADS 128
+static int place_sent(const clip_run *r, const kr_image_t *img, kr_track_card_init *ci, const int *sent, int n,
+                      kr_clip_result *res)
+{
+    int want[2] = {0, 0};
+    for (int k = 0; k < n; k++)
+        if (sent[k] >= 0)
+            want[sent[k]]++;
+    if (!want[0] && !want[1])
+        return 0;
+    kr_calib_config ccfg;
+    kr_calib_config_default(&ccfg);
+    double quads[8 * SENT_MAX_QUADS];
+    int nq = 0;
+    if (kr_calib_detect_cards(&ccfg, img, quads, SENT_MAX_QUADS, &nq) != KR_OK)
+        return 0;
+    double cand[2][2][2]; /* per territory, up to 2 candidate centres (mm) */
+    int n_cand[2] = {0, 0};
+    for (int q = 0; q < nq; q++) {
+        double mm[4][2], cx = 0, cy = 0;
+        int ok = 1;
+        for (int j = 0; j < 4 && ok; j++) { /* output px -> raw px -> mat mm */
+            double u = (quads[8 * q + 2 * j] + 0.5) / r->sx - 0.5, v = (quads[8 * q + 2 * j + 1] + 0.5) / r->sy - 0.5;
+            ok = kr_calib_px_to_mm(r->c->calib, u, v, &mm[j][0], &mm[j][1]) == 0;
+            cx += mm[j][0] / 4;
+            cy += mm[j][1] / 4;
+        }
+        if (!ok)
+            continue;
+        /* a single card: sides of about 52 and 73 mm (detected corners sit a little inside) */
+        double s0 = hypot(mm[1][0] - mm[0][0], mm[1][1] - mm[0][1]);
+        double s1 = hypot(mm[2][0] - mm[1][0], mm[2][1] - mm[1][1]);
+        double lo = fmin(s0, s1), hi = fmax(s0, s1);
+        if (lo < 36 || lo > 62 || hi < 56 || hi > 85)
+            continue;
+        if (fabs(cx) > KR_TRACK_FIELD_HALF_W_MM || fabs(cy) > KR_TRACK_FIELD_HALF_H_MM || fabs(cy) < 15)
+            continue;
+        int claimed = 0;
+        for (int k = 0; k < n && !claimed; k++)
+            claimed = sent[k] < 0 && hypot(ci[k].x_mm - cx, ci[k].y_mm - cy) < 30;
+        if (claimed)
+            continue;
+        int side = cy < 0 ? KR_TRACK_A : KR_TRACK_B; /* A's territory is y < 0 */
+        if (n_cand[side] < 2) {
+            cand[side][n_cand[side]][0] = cx;
+            cand[side][n_cand[side]][1] = cy;
+        }
+        n_cand[side]++;
+    }
+    int placed = 0;
+    for (int k = 0; k < n; k++) {
+        int side = sent[k];
+        if (side < 0 || want[side] != 1 || n_cand[side] != 1)
+            continue;
+        ci[k].x_mm = cand[side][0][0];
+        ci[k].y_mm = cand[side][0][1];
+        if (res && res->n_placed < KR_CLIP_MAX_PLACED) {
+            res->placed[res->n_placed].card = ci[k].id;
+            res->placed[res->n_placed].x_mm = ci[k].x_mm;
+            res->placed[res->n_placed].y_mm = ci[k].y_mm;
+            res->n_placed++;
+        }
+        placed++;
+    }
+    return placed;
 }
 
 /* ---- encoder stage ------------------------------------------------------------
@@ -723,6 +805,8 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
 
     /* the tracker, from warmup_us before the window, with the cards as they lie then */
     int64_t read_from = start_us;
+    kr_track_card_init ci[KR_CLIP_MAX_CARD];
+    int sent[KR_CLIP_MAX_CARD], n_ci = 0;
     if (cfg->track && c->calib && c->ev && c->ev->n_cards > 0) {
         kr_track_config tcfg;
         kr_track_config_default(&tcfg);
@@ -733,7 +817,8 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
             goto fail;
         }
         read_from = start_us - cfg->warmup_us < 0 ? 0 : start_us - cfg->warmup_us;
-        if (set_layout_at(r->trk, c->ev, read_from) != KR_OK) {
+        n_ci = layout_at(c->ev, read_from, ci, sent);
+        if (kr_track_set_layout(r->trk, ci, n_ci) != KR_OK) {
             st = set_err(c, KR_ERR_INVALID, "clip: tracker: %s", kr_track_last_error(r->trk));
             goto fail;
         }
@@ -787,7 +872,25 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
         st = set_err(c, KR_ERR_FORMAT, "clip: %s", kr_media_reader_error(rd));
         goto fail;
     }
+    if (r->trk && !held) { /* the first frame to track, read here for the sent cards' places */
+        if ((rs = kr_media_reader_next(rd, &f)) == KR_OK)
+            held = 1;
+        else if (rs != KR_ERR_EOF) {
+            st = set_err(c, rs, "clip: %s", kr_media_reader_error(rd));
+            goto fail;
+        }
+    }
     lap(&tm, KR_CLIP_PH_SEEK);
+    if (held && r->trk) {
+        kr_image_t first = f.img;
+        first.w = ow;
+        first.h = oh;
+        if (place_sent(r, &first, ci, sent, n_ci, res) > 0 && kr_track_set_layout(r->trk, ci, n_ci) != KR_OK) {
+            st = set_err(c, KR_ERR_INVALID, "clip: tracker: %s", kr_track_last_error(r->trk));
+            goto fail;
+        }
+        lap(&tm, KR_CLIP_PH_TRACK_START);
+    }
     int tracked_first = 0;
     int64_t first_us = -1, last_us = -1, prev_us = start_us - 1, n_frames = 0, n_dec = 0;
     while (held || (rs = kr_media_reader_next(rd, &f)) == KR_OK) {

@@ -99,6 +99,12 @@ typedef enum {
 } kr_clip_phase;
 const char *kr_clip_phase_name(int phase); /* static string; "?" out of range */
 
+#define KR_CLIP_MAX_PLACED 8
+typedef struct kr_clip_placed {
+    int    card;       /* card id */
+    double x_mm, y_mm; /* centre where it was found (mat mm) */
+} kr_clip_placed;
+
 typedef struct kr_clip_result {
     int64_t first_us, last_us; /* source times of the clip's first and last frame, us */
     int64_t n_frames;          /* frames in the clip */
@@ -107,6 +113,9 @@ typedef struct kr_clip_result {
     int     out_w, out_h;      /* MP4 size, px */
     int     tracked;           /* 1: card and hand outlines were drawn */
     int     cards_drawn;       /* cards outlined on the first frame at or after --at */
+    int     n_placed;          /* cards sent before tracking began (a send record, no later
+                                  rearrange) found at their new place in the first tracked frame */
+    kr_clip_placed placed[KR_CLIP_MAX_PLACED];
     int64_t phase_us[KR_CLIP_N_PHASES];     /* wall time of the calling thread per phase, us */
     int64_t phase_cpu_us[KR_CLIP_N_PHASES]; /* CPU time of the calling thread per phase, us */
     int64_t encoder_cpu_us;    /* CPU time of the encoder thread (0 without one), us */

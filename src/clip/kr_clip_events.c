@@ -1,5 +1,5 @@
 /* kr_clip_events.c - what a clip draws from a match log / events file: contacts (touch,
- * push_out, hand_contact, early_entry), the card layout and later rearrange records.
+ * push_out, hand_contact, early_entry), the card layout, later rearrange and send records.
  * SPDX-License-Identifier: MIT */
 #include "kr_clip.h"
 #include "kr_clip_internal.h"
@@ -58,7 +58,7 @@ kr_status kr_clip_events_add(kr_clip_events_t *ev, const char *path, int want_co
     if (!f)
         return kr_error_set(err, cap, KR_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
     char *line = NULL;
-    size_t lcap = 0, cap_c = ev->n_contacts, cap_m = ev->n_moves;
+    size_t lcap = 0, cap_c = ev->n_contacts, cap_m = ev->n_moves, cap_s = ev->n_sends;
     ssize_t len;
     long lineno = 0;
     kr_status st = KR_OK;
@@ -124,6 +124,22 @@ kr_status kr_clip_events_add(kr_clip_events_t *ev, const char *path, int want_co
             m->card = card;
             m->x_mm = x;
             m->y_mm = y;
+        } else if (!strcmp(ty, "send")) {
+            const cJSON *from = cJSON_GetObjectItemCaseSensitive(j, "from");
+            const cJSON *cd = cJSON_GetObjectItemCaseSensitive(j, "card");
+            if (cJSON_IsNumber(cd) && cd->valueint >= 1 && cd->valueint <= KR_CLIP_MAX_CARD && cJSON_IsString(from) &&
+                (!strcmp(from->valuestring, "A") || !strcmp(from->valuestring, "B"))) {
+                if (!grow((void **)&ev->sends, &cap_s, ev->n_sends, sizeof *ev->sends)) {
+                    st = kr_error_set(err, cap, KR_ERR_NOMEM, "%s: out of memory", path);
+                    cJSON_Delete(j);
+                    break;
+                }
+                kr_clip_send *sd = &ev->sends[ev->n_sends++];
+                sd->t_us = cJSON_IsNumber(t) ? (int64_t)t->valuedouble : 0;
+                sd->card = cd->valueint;
+                sd->from = !strcmp(from->valuestring, "B");
+                known[sd->card] = 0; /* its place is no longer known */
+            }
         } else if (want_contacts && wanted_type(ty)) {
             if (!cJSON_IsNumber(t) || t->valuedouble < 0 || t->valuedouble > 9.0e15) {
                 st = kr_error_set(err, cap, KR_ERR_FORMAT, "%s:%ld: %s without a valid \"t_us\"", path, lineno, ty);
@@ -185,6 +201,7 @@ void kr_clip_events_destroy(kr_clip_events_t *ev)
         return;
     free(ev->contacts);
     free(ev->moves);
+    free(ev->sends);
     free(ev);
 }
 

@@ -17,6 +17,12 @@ typedef struct kr_clip_move {
     double  x_mm, y_mm; /* new centre */
 } kr_clip_move;
 
+typedef struct kr_clip_send {
+    int64_t t_us;
+    int     card;
+    int     from; /* 0 = A, 1 = B: the card then lies in the other player's territory */
+} kr_clip_send;
+
 struct kr_clip_events {
     kr_clip_contact *contacts; /* owned, sorted by t_us */
     size_t           n_contacts;
@@ -24,6 +30,8 @@ struct kr_clip_events {
     int              n_cards;
     kr_clip_move    *moves; /* owned, rearrange records in file order */
     size_t           n_moves;
+    kr_clip_send    *sends; /* owned, send records in file order (their new place is not given) */
+    size_t           n_sends;
 };
 
 #endif /* KR_CLIP_INTERNAL_H */
