@@ -349,21 +349,27 @@ static void snap_stop(snapper *s)
     free(s->jpeg);
 }
 
-/* ---- instant replay: recent frames in a preallocated ring, cut to an MP4 by a
- * thread of its own (the frame thread only copies one frame per stored frame) ---- */
+/* ---- instant replay: recent frames, shrunk to at most REPLAY_MAX_H rows, in a
+ * preallocated ring, cut to an MP4 by a thread of its own at a lower priority (x264
+ * ultrafast, one thread). The frame thread only shrinks one frame per stored frame
+ * into its slot (outside the lock) and never waits for the encoder: at 1080p60 the
+ * full-size replay (veryfast, encoder threads at the frame thread's priority) cost
+ * more CPU than analysis and made live fall behind real time. ---- */
 
 #define REPLAY_MAX_BYTES (96u << 20) /* ring memory */
 #define REPLAY_MAX_SLOTS 150          /* 5 s at 30 frames/s */
 #define REPLAY_FPS 30                 /* frames kept per second at most */
+#define REPLAY_MAX_H 360              /* replay height cap, px (1080p: 640x360, 1/9 of the pixels) */
 
 typedef struct replayer {
     pthread_t        th;
     pthread_mutex_t  lock;  /* guards slots' contents and times, and the job */
     pthread_cond_t   cond;
     bool             started, stop;
-    uint8_t         *ring;  /* owned: n_slots frames of w x h x 3 */
-    int64_t         *slot_t;/* owned: t_us per slot (-1 empty) */
-    int              n_slots, w, h;
+    uint8_t         *ring;  /* owned: n_slots frames of w x h x 3 (the replay size) */
+    int64_t         *slot_t;/* owned: t_us per slot (-1 empty or being written) */
+    int              n_slots, w, h; /* w, h: the replay's (shrunk) size */
+    int              src_w, src_h;  /* the source frames' size */
     uint64_t         n_stored;
     int64_t          last_t;
     /* job */
@@ -396,10 +402,15 @@ static void *replay_main(void *arg)
         char path[4200], url[64];
         snprintf(path, sizeof path, "%s/seq%d.mp4", r->dir, (int)seq);
         snprintf(url, sizeof url, "/files/seq%d.mp4", (int)seq);
-        kr_media_writer_t *w = NULL;
-        int                slow = 2, n = 0;
-        int64_t            t_prev = INT64_MIN;
-        if (kr_media_writer_create(path, r->w, r->h, (int)lround(r->fps * 1000), 1000 * slow, 23, &w) == KR_OK) {
+        kr_media_writer_t     *w = NULL;
+        int                    slow = 2, n = 0;
+        int64_t                t_prev = INT64_MIN;
+        kr_media_writer_config wc;
+        kr_media_writer_config_default(&wc);
+        wc.crf = 23;
+        wc.preset = "ultrafast";
+        wc.threads = 1; /* one low-priority thread: never competes with analysis for both cores */
+        if (kr_media_writer_create2(path, r->w, r->h, (int)lround(r->fps * 1000), 1000 * slow, &wc, &w) == KR_OK) {
             for (;;) {
                 /* the oldest stored frame after t_prev within the window */
                 pthread_mutex_lock(&r->lock);
@@ -436,13 +447,22 @@ static void *replay_main(void *arg)
     return NULL;
 }
 
-static bool replay_init(replayer *r, int w, int h, double fps, const char *out_dir, kr_serve_http_t *srv)
+static bool replay_init(replayer *r, int src_w, int src_h, double fps, const char *out_dir, kr_serve_http_t *srv)
 {
+    int w = src_w, h = src_h;
+    if (h > REPLAY_MAX_H) { /* keep the aspect; even sizes for 4:2:0 */
+        w = (int)((int64_t)src_w * REPLAY_MAX_H / src_h);
+        h = REPLAY_MAX_H;
+    }
+    w &= ~1;
+    h &= ~1;
+    if (w < 16 || h < 16)
+        return false;
     size_t fb = (size_t)w * (size_t)h * 3;
     int    n = (int)(REPLAY_MAX_BYTES / fb);
     if (n > REPLAY_MAX_SLOTS)
         n = REPLAY_MAX_SLOTS;
-    if (n < 8 || (w & 1) || (h & 1))
+    if (n < 8)
         return false;
     snprintf(r->dir, sizeof r->dir, "%s/replay", out_dir);
     if (mkdir(r->dir, 0777) != 0 && errno != EEXIST)
@@ -457,6 +477,8 @@ static bool replay_init(replayer *r, int w, int h, double fps, const char *out_d
     r->n_slots = n;
     r->w = w;
     r->h = h;
+    r->src_w = src_w;
+    r->src_h = src_h;
     r->fps = fps > REPLAY_FPS ? REPLAY_FPS : fps;
     r->srv = srv;
     r->last_t = INT64_MIN;
@@ -466,18 +488,28 @@ static bool replay_init(replayer *r, int w, int h, double fps, const char *out_d
     return true;
 }
 
-/* Frame thread: keeps the frame if a 1/REPLAY_FPS has passed since the last kept one. */
+/* Frame thread: keeps the frame, shrunk to the replay size, if a 1/REPLAY_FPS has passed
+ * since the last kept one. The slot is marked empty under the lock, written outside it
+ * (the encoder thread copies only slots with a time), then given its time: the lock is
+ * held for microseconds, never while shrinking or encoding. */
 static void replay_store(replayer *r, const kr_image_t *img, int64_t t_us)
 {
-    if (!r->started || img->w != r->w || img->h != r->h || img->channels != 3 ||
+    if (!r->started || img->w != r->src_w || img->h != r->src_h || img->channels != 3 ||
         (r->last_t != INT64_MIN && t_us - r->last_t < 1000000 / REPLAY_FPS - 2000))
         return;
-    int    k = (int)(r->n_stored % (uint64_t)r->n_slots);
-    size_t row = (size_t)r->w * 3;
+    int k = (int)(r->n_stored % (uint64_t)r->n_slots);
     pthread_mutex_lock(&r->lock);
-    uint8_t *dst = r->ring + (size_t)k * row * (size_t)r->h;
-    for (int y = 0; y < r->h; y++)
-        memcpy(dst + row * (size_t)y, img->px + (size_t)img->stride * (size_t)y, row);
+    r->slot_t[k] = -1;
+    pthread_mutex_unlock(&r->lock);
+    kr_image_t dst = {r->w, r->h, r->w * 3, 3, r->ring + (size_t)k * (size_t)r->w * 3 * (size_t)r->h};
+    if (dst.w == img->w && dst.h == img->h) {
+        for (int y = 0; y < r->h; y++)
+            memcpy(dst.px + (size_t)dst.stride * (size_t)y, img->px + (size_t)img->stride * (size_t)y,
+                   (size_t)dst.stride);
+    } else if (kr_cv_resize(img, &dst) != KR_OK) {
+        return; /* slot left empty: this frame is not in the replay */
+    }
+    pthread_mutex_lock(&r->lock);
     r->slot_t[k] = t_us;
     pthread_mutex_unlock(&r->lock);
     r->n_stored++;
