@@ -133,6 +133,15 @@ def main():
           % (summ['max_lag_ms'], summ['late_observations'], summ['rulings']))
     print('detector reports an observation at most %.0f ms after its time (the horizon waits for it)'
           % summ['observation_report_delay_ms_max'])
+    rdir = os.path.join(out, 'replay')
+    reps = sorted(f for f in os.listdir(rdir) if f.endswith('.mp4')) if os.path.isdir(rdir) else []
+    for f in reps:
+        info = subprocess.run(['ffprobe', '-v', 'error', '-count_frames', '-select_streams', 'v', '-show_entries',
+                               'stream=width,height,nb_read_frames', '-of', 'csv=p=0', os.path.join(rdir, f)],
+                              capture_output=True, text=True).stdout.strip()
+        print('replay %s: %s (width,height,frames)' % (f, info or 'undecodable'))
+    rep_ev = [(now, json.loads(data)) for now, ev, data in got if ev == 'replay']
+    print('replays announced on the page: %d' % len(rep_ev))
     with open('/proc/loadavg') as f:
         print('machine load average while measuring: %s' % f.read().split()[0])
 
