@@ -329,6 +329,138 @@ static void test_ff_convert_equals_reader(void)
     remove(p);
 }
 
+/* Rows of two YUV views that differ in any plane (both w x h). */
+static long yuv_rows_differ(const kr_yuv_t *a, const kr_yuv_t *b)
+{
+    long d = 0;
+    int  cw = (a->w + 1) / 2, ch = (a->h + 1) / 2;
+    for (int y = 0; y < a->h; y++)
+        d += memcmp(a->y + (size_t)y * a->stride_y, b->y + (size_t)y * b->stride_y, (size_t)a->w) != 0;
+    for (int y = 0; y < ch; y++) {
+        d += memcmp(a->u + (size_t)y * a->stride_c, b->u + (size_t)y * b->stride_c, (size_t)cw) != 0;
+        d += memcmp(a->v + (size_t)y * a->stride_c, b->v + (size_t)y * b->stride_c, (size_t)cw) != 0;
+    }
+    return d;
+}
+
+/* yuv: GStreamer's I420 planes as kr_frame_t.yuv, scaled in YUV as the reader's yuv option,
+ * img empty; kr_capture_frame_bgr gives the plain reader's BGR bytes (live == analyze). */
+static void test_yuv_capture_equals_reader(void)
+{
+    enum { CW = 640, CH = 360, OW = 320, OH = 180, N = 4 };
+    char p[128], desc[256];
+    snprintf(p, sizeof p, "%s/yuv.mp4", dir);
+    uint8_t *px = malloc((size_t)CW * CH * 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(px);
+    kr_media_writer_t *w = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_media_writer_create(p, CW, CH, 30, 1, 18, &w), KR_OK);
+    unsigned rng = 11;
+    for (int i = 0; i < N; i++) {
+        for (int y = 0; y < CH; y++)
+            for (int x = 0; x < CW; x++) {
+                uint8_t *q = px + ((size_t)y * CW + x) * 3;
+                rng = rng * 1103515245u + 12345u;
+                int n = (int)((rng >> 16) & 31) - 16;
+                q[0] = (uint8_t)((x * 255 / CW + n + i * 9) & 255);
+                q[1] = (uint8_t)(y * 255 / CH);
+                q[2] = (uint8_t)((255 - x * 255 / CW + n) & 255);
+            }
+        kr_image_t img = {CW, CH, CW * 3, 3, px};
+        CU_ASSERT_EQUAL(kr_media_writer_write(w, &img, i * 33333), KR_OK);
+    }
+    CU_ASSERT_EQUAL_FATAL(kr_media_writer_close(w), KR_OK);
+    kr_media_writer_destroy(w);
+    free(px);
+    snprintf(desc, sizeof desc, "filesrc location=%s ! decodebin", p);
+    for (int scaled = 0; scaled < 2; scaled++) {
+        kr_capture_config cfg;
+        kr_capture_config_default(&cfg);
+        cfg.sync = 0;
+        cfg.yuv = 1;
+        cfg.out_w = scaled ? OW : 0;
+        cfg.out_h = scaled ? OH : 0;
+        kr_media_reader_config ry_cfg, rb_cfg;
+        kr_media_reader_config_default(&rb_cfg);
+        rb_cfg.out_w = cfg.out_w;
+        rb_cfg.out_h = cfg.out_h;
+        ry_cfg = rb_cfg;
+        ry_cfg.yuv = 1;
+        kr_capture_t *c = NULL;
+        kr_media_reader_t *ry = NULL, *rb = NULL;
+        CU_ASSERT_EQUAL_FATAL(kr_capture_open2(desc, &cfg, &c), KR_OK);
+        CU_ASSERT_EQUAL_FATAL(kr_media_reader_open2(p, &ry_cfg, &ry), KR_OK);
+        CU_ASSERT_EQUAL_FATAL(kr_media_reader_open2(p, &rb_cfg, &rb), KR_OK);
+        kr_image_t bgr;
+        CU_ASSERT_EQUAL(kr_capture_frame_bgr(c, &bgr), KR_ERR_INVALID); /* no frame yet */
+        int  ew = scaled ? OW : CW, eh = scaled ? OH : CH, frames = 0;
+        long diff_yuv = 0, diff_bgr = 0;
+        kr_frame_t a, b, bb;
+        while (kr_capture_next(c, &a, 5000) == KR_OK) {
+            CU_ASSERT_EQUAL_FATAL(kr_media_reader_next(ry, &b), KR_OK);
+            CU_ASSERT_EQUAL_FATAL(kr_media_reader_next(rb, &bb), KR_OK);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(a.yuv.y);
+            CU_ASSERT_PTR_NULL(a.img.px);
+            CU_ASSERT_EQUAL_FATAL(a.yuv.w, ew);
+            CU_ASSERT_EQUAL_FATAL(a.yuv.h, eh);
+            CU_ASSERT_EQUAL(a.yuv.full_range, b.yuv.full_range);
+            CU_ASSERT_EQUAL(a.yuv.bt709, b.yuv.bt709);
+            CU_ASSERT_EQUAL(a.t_us, b.t_us);
+            diff_yuv += yuv_rows_differ(&a.yuv, &b.yuv);
+            CU_ASSERT_EQUAL_FATAL(kr_capture_frame_bgr(c, &bgr), KR_OK);
+            CU_ASSERT_EQUAL_FATAL(bgr.w, ew);
+            CU_ASSERT_EQUAL_FATAL(bgr.h, eh);
+            for (int y = 0; y < eh; y++)
+                diff_bgr += memcmp(bgr.px + (size_t)y * bgr.stride, bb.img.px + (size_t)y * bb.img.stride,
+                                   (size_t)ew * 3) != 0;
+            frames++;
+        }
+        CU_ASSERT_EQUAL(frames, N);
+        CU_ASSERT_EQUAL(diff_yuv, 0);
+        CU_ASSERT_EQUAL(diff_bgr, 0);
+        kr_media_reader_destroy(ry);
+        kr_media_reader_destroy(rb);
+        kr_capture_destroy(c);
+    }
+    /* opened at full size, the held first frame switched to the small size: its planes
+     * (kr_capture_current) and BGR as the scaled reader's */
+    kr_capture_config cfg;
+    kr_capture_config_default(&cfg);
+    cfg.sync = 0;
+    cfg.yuv = 1;
+    kr_media_reader_config rc;
+    kr_media_reader_config_default(&rc);
+    rc.out_w = OW;
+    rc.out_h = OH;
+    rc.yuv = 1;
+    kr_capture_t *c = NULL;
+    kr_media_reader_t *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_capture_open2(desc, &cfg, &c), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_media_reader_open2(p, &rc, &r), KR_OK);
+    kr_frame_t a, b;
+    kr_image_t cur, rbgr;
+    CU_ASSERT_EQUAL_FATAL(kr_capture_next(c, &a, 5000), KR_OK);
+    CU_ASSERT_EQUAL(a.yuv.w, CW);
+    CU_ASSERT_EQUAL_FATAL(kr_capture_set_out_size(c, OW, OH, &cur), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_capture_current(c, &a), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_media_reader_next(r, &b), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(a.yuv.w, OW);
+    CU_ASSERT_EQUAL_FATAL(a.yuv.h, OH);
+    CU_ASSERT_EQUAL(a.t_us, 0);
+    CU_ASSERT_EQUAL(yuv_rows_differ(&a.yuv, &b.yuv), 0);
+    CU_ASSERT_EQUAL_FATAL(kr_media_reader_bgr(r, &rbgr), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(cur.w, OW);
+    long d = 0;
+    for (int y = 0; y < OH; y++)
+        d += memcmp(cur.px + (size_t)y * cur.stride, rbgr.px + (size_t)y * rbgr.stride, (size_t)OW * 3) != 0;
+    CU_ASSERT_EQUAL(d, 0);
+    kr_media_reader_destroy(r);
+    kr_capture_destroy(c);
+    cfg.gray = 1; /* not with yuv */
+    CU_ASSERT_EQUAL(kr_capture_open2(desc, &cfg, &c), KR_ERR_INVALID);
+    CU_ASSERT_PTR_NULL(c);
+    remove(p);
+}
+
 static void test_bad_pipelines_give_clear_errors(void)
 {
     kr_capture_t *c = (kr_capture_t *)&c;
@@ -413,6 +545,7 @@ int main(void)
     CU_add_test(s, "written_mp4_through_decodebin", test_written_mp4_through_decodebin);
     CU_add_test(s, "capture_and_reader_agree_on_pixels", test_capture_and_reader_agree_on_pixels);
     CU_add_test(s, "ff_convert_equals_reader", test_ff_convert_equals_reader);
+    CU_add_test(s, "yuv_capture_equals_reader", test_yuv_capture_equals_reader);
     CU_add_test(s, "bounded_queue_drops_with_a_gap", test_bounded_queue_drops_with_a_gap);
     CU_add_test(s, "bad_pipelines_give_clear_errors", test_bad_pipelines_give_clear_errors);
     CU_add_test(s, "source_error_is_reported_and_retry_works", test_source_error_is_reported_and_retry_works);

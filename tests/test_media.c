@@ -223,6 +223,86 @@ static void test_gray_and_downscaled_output(void)
     remove(p);
 }
 
+/* The yuv option: the decoder's planes (zero copy at the source size, scaled in YUV
+ * otherwise), an empty img, and kr_media_reader_bgr giving byte for byte what the plain
+ * BGR reader gives for the same frame; readers without it leave yuv.y NULL. */
+static void test_yuv_frames_equal_bgr_frames(void)
+{
+    char p[128];
+    path_in_dir(p, sizeof p, "yuv.mp4");
+    CU_ASSERT_EQUAL_FATAL(write_clip(p, 12, NULL), KR_OK);
+    const int sizes[][2] = {{0, 0}, {160, 0}};
+    for (int k = 0; k < 2; k++) {
+        kr_media_reader_config cb, cy;
+        kr_media_reader_config_default(&cb);
+        cb.out_w = sizes[k][0];
+        cb.out_h = sizes[k][1];
+        cy = cb;
+        cy.yuv = 1;
+        kr_media_reader_t *rb = NULL, *ry = NULL;
+        CU_ASSERT_EQUAL_FATAL(kr_media_reader_open2(p, &cb, &rb), KR_OK);
+        CU_ASSERT_EQUAL_FATAL(kr_media_reader_open2(p, &cy, &ry), KR_OK);
+        int ew = k ? 160 : W, eh = k ? 120 : H;
+        kr_frame_t fb, fy;
+        kr_image_t bgr;
+        CU_ASSERT_EQUAL(kr_media_reader_bgr(ry, &bgr), KR_ERR_INVALID); /* no frame yet */
+        int n = 0, differ = 0, wrong_luma = 0;
+        for (;;) {
+            memset(&fb, 0xff, sizeof fb); /* callers leave frames uninitialised */
+            memset(&fy, 0xff, sizeof fy);
+            kr_status sb = kr_media_reader_next(rb, &fb), sy = kr_media_reader_next(ry, &fy);
+            CU_ASSERT_EQUAL(sb, sy);
+            if (sb != KR_OK || sy != KR_OK)
+                break;
+            CU_ASSERT_PTR_NULL(fb.yuv.y);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(fy.yuv.y);
+            CU_ASSERT_PTR_NULL(fy.img.px);
+            CU_ASSERT_EQUAL(fy.img.w, ew);
+            CU_ASSERT_EQUAL(fy.img.h, eh);
+            CU_ASSERT_EQUAL(fy.yuv.w, ew);
+            CU_ASSERT_EQUAL(fy.yuv.h, eh);
+            CU_ASSERT(fy.yuv.stride_y >= ew && fy.yuv.stride_c >= (ew + 1) / 2);
+            CU_ASSERT_EQUAL(fy.t_us, fb.t_us);
+            CU_ASSERT_EQUAL(fy.gap_us, fb.gap_us);
+            /* the white square shows in the luma plane where the BGR frame has it */
+            int x = frame_shown(&fb.img) * ew / W + 2, y = 112 * eh / H;
+            if (fy.yuv.y[(size_t)y * fy.yuv.stride_y + x] < 150)
+                wrong_luma++;
+            CU_ASSERT_EQUAL_FATAL(kr_media_reader_bgr(ry, &bgr), KR_OK);
+            CU_ASSERT_EQUAL_FATAL(bgr.w, fb.img.w);
+            CU_ASSERT_EQUAL_FATAL(bgr.h, fb.img.h);
+            CU_ASSERT_EQUAL_FATAL(bgr.channels, 3);
+            for (int row = 0; row < bgr.h; row++)
+                if (memcmp(bgr.px + (size_t)row * bgr.stride, fb.img.px + (size_t)row * fb.img.stride,
+                           (size_t)bgr.w * 3))
+                    differ++;
+            kr_image_t again;
+            CU_ASSERT_EQUAL(kr_media_reader_bgr(ry, &again), KR_OK); /* once per frame: same pixels */
+            CU_ASSERT_PTR_EQUAL(again.px, bgr.px);
+            /* the plain reader's bgr() is its img */
+            CU_ASSERT_EQUAL(kr_media_reader_bgr(rb, &again), KR_OK);
+            CU_ASSERT_PTR_EQUAL(again.px, fb.img.px);
+            n++;
+        }
+        CU_ASSERT_EQUAL(n, 12);
+        CU_ASSERT_EQUAL(differ, 0);
+        CU_ASSERT_EQUAL(wrong_luma, 0);
+        CU_ASSERT_EQUAL(kr_media_reader_seek(ry, 100000), KR_OK);
+        CU_ASSERT_EQUAL(kr_media_reader_bgr(ry, &bgr), KR_ERR_INVALID); /* after a seek: no frame */
+        kr_media_reader_destroy(rb);
+        kr_media_reader_destroy(ry);
+    }
+    /* yuv and gray at once: refused at open */
+    kr_media_reader_config bad;
+    kr_media_reader_config_default(&bad);
+    bad.yuv = 1;
+    bad.gray = 1;
+    kr_media_reader_t *r = NULL;
+    CU_ASSERT_EQUAL(kr_media_reader_open2(p, &bad, &r), KR_ERR_INVALID);
+    CU_ASSERT_PTR_NULL(r);
+    remove(p);
+}
+
 static void test_truncated_file_reports_where(void)
 {
     char p[128], q[128];
@@ -771,6 +851,7 @@ int main(void)
     CU_add_test(s, "variable_rate_times_survive", test_variable_rate_times_survive);
     CU_add_test(s, "seek_lands_on_first_frame_at_or_after", test_seek_lands_on_first_frame_at_or_after);
     CU_add_test(s, "gray_and_downscaled_output", test_gray_and_downscaled_output);
+    CU_add_test(s, "yuv_frames_equal_bgr_frames", test_yuv_frames_equal_bgr_frames);
     CU_add_test(s, "truncated_file_reports_where", test_truncated_file_reports_where);
     CU_add_test(s, "corrupt_middle_stops_or_keeps_going", test_corrupt_middle_stops_or_keeps_going);
     CU_add_test(s, "garbage_and_missing_files_fail_cleanly", test_garbage_and_missing_files_fail_cleanly);

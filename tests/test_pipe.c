@@ -112,6 +112,32 @@ static const char *readings[] = {
     "{\"type\":\"shimo_start\",\"seq\":1,\"t_us\":1700000}", /* the ruling is final here */
 };
 
+/* How run() feeds frames: 0 kr_pipe_frame (BGR), 1 kr_pipe_feed of a BGR kr_frame_t,
+ * 2 kr_pipe_feed of a YUV 4:2:0 kr_frame_t made from the drawn frame (BT.601, limited). */
+static int feed_mode;
+static uint8_t yp[FW * FH], up[(FW / 2) * (FH / 2)], vp[(FW / 2) * (FH / 2)];
+
+static uint8_t clamp8(double x) { return (uint8_t)(x < 0 ? 0 : x > 255 ? 255 : x + 0.5); }
+
+static void to_yuv(const uint8_t *bgr)
+{
+    for (int y = 0; y < FH; y++)
+        for (int x = 0; x < FW; x++) {
+            const uint8_t *q = bgr + ((size_t)y * FW + x) * 3;
+            yp[y * FW + x] = clamp8(16 + 0.257 * q[2] + 0.504 * q[1] + 0.098 * q[0]);
+        }
+    for (int y = 0; y < FH / 2; y++)
+        for (int x = 0; x < FW / 2; x++) {
+            double b = 0, g = 0, r = 0;
+            for (int k = 0; k < 4; k++) {
+                const uint8_t *q = bgr + ((size_t)(2 * y + k / 2) * FW + 2 * x + k % 2) * 3;
+                b += q[0] / 4.0, g += q[1] / 4.0, r += q[2] / 4.0;
+            }
+            up[y * (FW / 2) + x] = clamp8(128 - 0.148 * r - 0.291 * g + 0.439 * b);
+            vp[y * (FW / 2) + x] = clamp8(128 + 0.439 * r - 0.368 * g - 0.071 * b);
+        }
+}
+
 /* A's hand sweeps card 64 (B's territory) at 2 m/s, contact at tc = 400 ms; the card
  * flies over B's far edge; the hand leaves and all is still until 2.5 s. readings_at:
  * the frame index before which the reading records are added (0: before the frames). */
@@ -148,7 +174,18 @@ static void run(const kr_pipe_config *cfg, int readings_at, seen *s)
         }
         kr_image_t im = {FW, FH, FW * 3, 3, frame};
         const kr_track_frame *tf = NULL;
-        CU_ASSERT_EQUAL_FATAL(kr_pipe_frame(p, &im, t, 0, &tf), KR_OK);
+        kr_frame_t fr;
+        memset(&fr, 0, sizeof fr);
+        fr.t_us = t;
+        fr.index = i;
+        if (feed_mode == 2) {
+            to_yuv(frame);
+            fr.img = (kr_image_t){FW, FH, 0, 3, NULL};
+            fr.yuv = (kr_yuv_t){FW, FH, FW, FW / 2, yp, up, vp, 0, 0};
+        } else
+            fr.img = im;
+        kr_status fs = feed_mode == 0 ? kr_pipe_frame(p, &im, t, 0, &tf) : kr_pipe_feed(p, &fr, &tf);
+        CU_ASSERT_EQUAL_FATAL(fs, KR_OK);
         CU_ASSERT_PTR_NOT_NULL(tf);
         const kr_pipe_stats *ps = kr_pipe_get_stats(p);
         if (ps->frame_settle_t_us >= 0) { /* the page's ruling as it stands at the settle */
@@ -265,6 +302,63 @@ static void test_live_settings_equal_file_run(void)
     free(b);
 }
 
+/* kr_pipe_feed takes a reader's frame: its BGR image gives exactly kr_pipe_frame's
+ * records; its YUV planes (the same picture, converted) give the same touch and ruling
+ * within one frame; a frame with neither is refused. */
+static void test_feed_bgr_and_yuv_frames(void)
+{
+    kr_pipe_config cfg;
+    kr_pipe_config_default(&cfg);
+    cfg.hold_us = -1;
+    seen *a = malloc(sizeof *a), *b = malloc(sizeof *b), *c = malloc(sizeof *c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    feed_mode = 0;
+    run(&cfg, 0, a);
+    feed_mode = 1;
+    run(&cfg, 0, b);
+    feed_mode = 2;
+    run(&cfg, 0, c);
+    feed_mode = 0;
+    CU_ASSERT_EQUAL_FATAL(a->n_rec, b->n_rec);
+    for (int i = 0; i < a->n_rec; i++) {
+        CU_ASSERT_EQUAL(a->rec[i].type, b->rec[i].type);
+        CU_ASSERT_EQUAL(a->rec[i].t_us, b->rec[i].t_us);
+    }
+    CU_ASSERT_EQUAL(count_type(c, KR_REC_TOUCH), 1);
+    const kr_ruling *ra = NULL, *rc = NULL;
+    for (int i = 0; i < a->n_out; i++)
+        if (a->out[i].type == KR_OUT_RULING)
+            ra = &a->out[i].ruling;
+    for (int i = 0; i < c->n_out; i++)
+        if (c->out[i].type == KR_OUT_RULING)
+            rc = &c->out[i].ruling;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ra);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rc);
+    CU_ASSERT_EQUAL(rc->card, ra->card);
+    CU_ASSERT_EQUAL(rc->take_player, ra->take_player);
+    CU_ASSERT_TRUE(llabs(rc->take_t_us - ra->take_t_us) <= DT);
+    free(a);
+    free(b);
+    free(c);
+    /* neither planes nor pixels */
+    static kr_calib_t calib;
+    scene_calib(&calib);
+    kr_pipe_t *p = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_pipe_create(&cfg, NULL, &p), KR_OK);
+    add_header(p);
+    CU_ASSERT_EQUAL_FATAL(kr_pipe_start_video(p, &calib, FW, FH), KR_OK);
+    kr_frame_t none;
+    memset(&none, 0, sizeof none);
+    CU_ASSERT_EQUAL(kr_pipe_feed(p, &none, NULL), KR_ERR_INVALID);
+    kr_yuv_t empty;
+    memset(&empty, 0, sizeof empty);
+    CU_ASSERT_EQUAL(kr_pipe_frame_yuv(p, &empty, 0, 0, NULL), KR_ERR_INVALID);
+    CU_ASSERT_EQUAL(kr_pipe_get_stats(p)->frames, 0);
+    kr_pipe_destroy(p);
+}
+
 /* Without video: records in time order whatever order they came in, every ruling
  * flagged for review, a refused record reported and skipped. */
 static void test_log_only(void)
@@ -339,6 +433,7 @@ int main(void)
     CU_pSuite s = CU_add_suite("pipe", NULL, NULL);
     CU_add_test(s, "sweep_gives_a_ruling_in_order", test_sweep_gives_a_ruling_in_order);
     CU_add_test(s, "live_settings_equal_file_run", test_live_settings_equal_file_run);
+    CU_add_test(s, "feed_bgr_and_yuv_frames", test_feed_bgr_and_yuv_frames);
     CU_add_test(s, "log_only", test_log_only);
     CU_add_test(s, "bad_config_and_layout", test_bad_config_and_layout);
     CU_basic_set_mode(CU_BRM_VERBOSE);

@@ -32,6 +32,8 @@ static void usage(FILE *f)
             "  --calib FILE     camera-to-mat calibration (default: calibrate from the video)\n"
             "  --tie-us N       simultaneous-touch tolerance for the rules engine (default 0)\n"
             "  --threads N      decoding and colour conversion threads (default 0: automatic)\n"
+            "  --bgr-frames     track whole BGR frames (the path before YUV frames; same results,\n"
+            "                   slower: for comparison)\n"
 
             "  --hold-us N      release records N us after the detector's horizon (default 0, as\n"
             "                   live); -1: all at the end (a check that the order is the same)\n"
@@ -124,7 +126,7 @@ int kr_cmd_analyze(int argc, char **argv)
 {
     const char *video = NULL, *match = NULL, *calib_path = NULL, *out_dir = NULL, *debug_dir = NULL;
     const char *trace_path = NULL;
-    int debug_every = 10, threads = 0;
+    int debug_every = 10, threads = 0, bgr_frames = 0;
     kr_pipe_config pcfg;
     kr_pipe_config_default(&pcfg);
     /* released at the detector's horizon, as live does: the same code, the same results */
@@ -156,6 +158,8 @@ int kr_cmd_analyze(int argc, char **argv)
                 kr_log(KR_LOG_ERROR, "analyze: --mm-per-px must be within 1 ... 8");
                 return 2;
             }
+        } else if (!strcmp(a, "--bgr-frames")) {
+            bgr_frames = 1;
         } else if (!strcmp(a, "--threads") && has) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
@@ -298,6 +302,7 @@ int kr_cmd_analyze(int argc, char **argv)
     kr_media_reader_config_default(&mcfg);
     kr_app_track_size(info.w, info.h, &mcfg.out_w, &mcfg.out_h);
     mcfg.threads = threads;
+    mcfg.yuv = !bgr_frames; /* the tracker reads the decoded planes: no whole-frame BGR */
     if (kr_media_reader_open2(video, &mcfg, &rd) != KR_OK) {
         kr_log(KR_LOG_ERROR, "%s", kr_media_reader_error(NULL));
         goto fail;
@@ -357,7 +362,7 @@ int kr_cmd_analyze(int argc, char **argv)
             break;
         }
         const kr_track_frame *tf;
-        if (kr_pipe_frame(pipe, &f.img, f.t_us, f.gap_us, &tf) != KR_OK) {
+        if (kr_pipe_feed(pipe, &f, &tf) != KR_OK) {
             kr_log(KR_LOG_ERROR, "%s: %s (%s)", match, kr_pipe_error(pipe), video);
             goto fail;
         }

@@ -51,6 +51,10 @@ struct kr_capture {
     int               cw, ch;      /* source size of the current sample */
     int               spc, full_range; /* its colour matrix (SWS_CS_*) and range */
     int               have_full;   /* full_frame holds the current sample */
+    kr_image_t        img;         /* the current frame's img (yuv option: empty until asked) */
+    kr_yuv_t          yuv;         /* yuv option: its planes (src, or mid when scaled) */
+    int               have_bgr;    /* img holds the current frame's BGR */
+    int64_t           cur_t_us, cur_index, cur_gap_us; /* the current frame's times */
     char              err[512];
 };
 
@@ -76,6 +80,9 @@ static void release_sample(kr_capture_t *c)
     if (c->src) /* the wrapped planes go with the sample */
         av_buffer_unref(&c->src->buf[0]);
     c->have_full = 0;
+    c->have_bgr = 0;
+    memset(&c->yuv, 0, sizeof c->yuv);
+    memset(&c->img, 0, sizeof c->img);
     if (c->mapped)
         gst_buffer_unmap(c->buf, &c->map);
     c->mapped = 0;
@@ -203,11 +210,14 @@ kr_status kr_capture_open2(const char *pipeline_desc, const kr_capture_config *c
         st = set_err(c, KR_ERR_INVALID, "capture: max_buffers must be >= 0");
         goto fail;
     }
+    if (c->cfg.yuv)
+        c->cfg.ff_convert = 1;
     if (c->cfg.ff_convert && (c->cfg.gray || c->cfg.out_w < 0 || c->cfg.out_h < 0)) {
-        st = set_err(c, KR_ERR_INVALID, "capture: ff_convert needs gray = 0 and out_w, out_h >= 0");
+        st = set_err(c, KR_ERR_INVALID, "capture: ff_convert and yuv need gray = 0 and out_w, out_h >= 0");
         goto fail;
     }
-    const char *tail = c->cfg.ff_convert ? " ! videoconvert ! " FF_CAPS " ! appsink name=kr_sink"
+    const char *tail = c->cfg.yuv          ? " ! videoconvert ! video/x-raw,format=I420 ! appsink name=kr_sink"
+                       : c->cfg.ff_convert ? " ! videoconvert ! " FF_CAPS " ! appsink name=kr_sink"
                        : c->cfg.gray     ? " ! videoconvert ! video/x-raw,format=GRAY8 ! appsink name=kr_sink"
                                          : " ! videoconvert ! video/x-raw,format=BGR ! appsink name=kr_sink";
     size_t n = strlen(pipeline_desc) + strlen(tail) + 1;
@@ -335,6 +345,72 @@ static kr_status convert(kr_capture_t *c, kr_media_sws *ts, AVFrame *dst, int dw
     return KR_OK;
 }
 
+/* The current sample (wrapped in c->src) as the configured frame: with the yuv option the
+ * planes (scaled in YUV when out_w/out_h differ, as the reader's yuv option) and an empty
+ * img; else BGR converted now. */
+static kr_status make_frame(kr_capture_t *c)
+{
+    int dw = c->cfg.out_w ? c->cfg.out_w : c->cw, dh = c->cfg.out_h ? c->cfg.out_h : c->ch;
+    memset(&c->yuv, 0, sizeof c->yuv);
+    c->have_bgr = 0;
+    if (c->cfg.yuv && kr_media_is_420(c->src)) {
+        const AVFrame *in = c->src;
+        if (dw != c->cw || dh != c->ch) {
+            const char *what = "";
+            if (kr_media_scale_420(&c->ysws, &c->mid, c->src, 0, dw, dh, &what) < 0)
+                return set_err(c, KR_ERR_CODEC, "capture: %s of %dx%d frames failed", what, c->cw, c->ch);
+            in = c->mid;
+        }
+        kr_media_yuv_view(in, c->spc, c->full_range, &c->yuv);
+        if (c->yuv.y) {
+            c->img = (kr_image_t){dw, dh, 0, 3, NULL};
+            return KR_OK;
+        }
+    }
+    kr_status st = bgr_frame(c, &c->out_frame, &c->obuf, dw, dh);
+    if (st == KR_OK)
+        st = convert(c, &c->tsws, c->out_frame, dw, dh);
+    if (st != KR_OK)
+        return st;
+    c->img = (kr_image_t){dw, dh, c->out_frame->linesize[0], 3, c->obuf};
+    c->have_bgr = 1;
+    return KR_OK;
+}
+
+kr_status kr_capture_frame_bgr(kr_capture_t *c, kr_image_t *out)
+{
+    if (!c || !out || !c->mapped)
+        return KR_ERR_INVALID;
+    if (!c->have_bgr) { /* yuv: the planes at the frame size through the unscaled converter */
+        int       dw = c->img.w, dh = c->img.h;
+        kr_status st = bgr_frame(c, &c->out_frame, &c->obuf, dw, dh);
+        if (st != KR_OK)
+            return st;
+        const AVFrame *in = dw == c->cw && dh == c->ch ? c->src : c->mid;
+        const char    *what = "";
+        if (kr_media_to_bgr(&c->ysws, &c->tsws, &c->mid, in, c->spc, c->full_range, 0, c->out_frame, dw, dh, &what) <
+            0)
+            return set_err(c, KR_ERR_CODEC, "capture: %s of %dx%d frames failed", what, c->cw, c->ch);
+        c->img.px = c->obuf;
+        c->img.stride = c->out_frame->linesize[0];
+        c->have_bgr = 1;
+    }
+    *out = c->img;
+    return KR_OK;
+}
+
+kr_status kr_capture_current(kr_capture_t *c, kr_frame_t *out)
+{
+    if (!c || !out || !c->mapped)
+        return KR_ERR_INVALID;
+    out->img = c->img;
+    out->yuv = c->yuv;
+    out->t_us = c->cur_t_us;
+    out->index = c->cur_index;
+    out->gap_us = c->cur_gap_us;
+    return KR_OK;
+}
+
 kr_status kr_capture_frame_full(kr_capture_t *c, kr_image_t *out)
 {
     if (!c || !out || !c->cfg.ff_convert || !c->mapped)
@@ -361,14 +437,11 @@ kr_status kr_capture_set_out_size(kr_capture_t *c, int out_w, int out_h, kr_imag
     }
     c->cfg.out_w = out_w;
     c->cfg.out_h = out_h;
-    if (!c->mapped || !cur)
+    if (!c->mapped)
         return KR_OK;
-    int dw = out_w ? out_w : c->cw, dh = out_h ? out_h : c->ch;
-    kr_status st = bgr_frame(c, &c->out_frame, &c->obuf, dw, dh);
-    if (st == KR_OK)
-        st = convert(c, &c->tsws, c->out_frame, dw, dh);
-    if (st == KR_OK)
-        *cur = (kr_image_t){dw, dh, c->out_frame->linesize[0], 3, c->obuf};
+    kr_status st = make_frame(c);
+    if (st == KR_OK && cur)
+        st = kr_capture_frame_bgr(c, cur);
     return st;
 }
 
@@ -416,16 +489,14 @@ kr_status kr_capture_next(kr_capture_t *c, kr_frame_t *out, int timeout_ms)
     c->have_full = 0;
     if (c->cfg.ff_convert) {
         kr_status st = wrap_sample(c, &vi);
-        int dw = c->cfg.out_w ? c->cfg.out_w : c->cw, dh = c->cfg.out_h ? c->cfg.out_h : c->ch;
         if (st == KR_OK)
-            st = bgr_frame(c, &c->out_frame, &c->obuf, dw, dh);
-        if (st == KR_OK)
-            st = convert(c, &c->tsws, c->out_frame, dw, dh);
+            st = make_frame(c);
         if (st != KR_OK) {
             release_sample(c);
             return st;
         }
-        out->img = (kr_image_t){dw, dh, c->out_frame->linesize[0], 3, c->obuf};
+        out->img = c->img;
+        out->yuv = c->yuv;
     } else {
         out->img.w = GST_VIDEO_INFO_WIDTH(&vi);
         out->img.h = GST_VIDEO_INFO_HEIGHT(&vi);
@@ -436,6 +507,9 @@ kr_status kr_capture_next(kr_capture_t *c, kr_frame_t *out, int timeout_ms)
             release_sample(c);
             return set_err(c, KR_ERR_CODEC, "capture: frame buffer smaller than its caps say");
         }
+        memset(&out->yuv, 0, sizeof out->yuv);
+        c->img = out->img;
+        c->have_bgr = 1;
     }
 
     /* time: running time of the buffer (what the clock says it is shown at) */
@@ -479,6 +553,9 @@ kr_status kr_capture_next(kr_capture_t *c, kr_frame_t *out, int timeout_ms)
     out->t_us = t;
     out->index = c->index++;
     out->gap_us = kr_media_gaps_feed(&c->gaps, t);
+    c->cur_t_us = t;
+    c->cur_index = out->index;
+    c->cur_gap_us = out->gap_us;
     c->last_t_us = t;
     c->last_wall_us = now_us;
     c->any_frame = 1;

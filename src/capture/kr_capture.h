@@ -41,6 +41,13 @@ typedef struct kr_capture_config {
                         Needs gray = 0. Default 0 */
     int out_w, out_h;/* ff_convert only: frame size in px (0 = the source's); scaled as the
                         reader's out_w / out_h (in YUV, bilinear, then to BGR). Default 0 */
+    int yuv;         /* 1: the appsink takes I420 (videoconvert turns anything else into it)
+                        and frames come as kr_frame_t.yuv at out_w x out_h (scaled in YUV as
+                        the file reader's yuv option does), img left empty (px NULL) until
+                        kr_capture_frame_bgr() converts it as ff_convert would: so the same
+                        file gives the same planes and BGR bytes as kr_media_reader_next with
+                        the yuv option. Implies ff_convert (out_w/out_h, frame_full,
+                        set_out_size work as there); needs gray = 0. Default 0 */
 } kr_capture_config;
 void kr_capture_config_default(kr_capture_config *cfg); /* fills caller's *cfg */
 
@@ -68,11 +75,22 @@ kr_status kr_capture_next(kr_capture_t *cap, kr_frame_t *out, int timeout_ms);
  * kr_capture_next, kr_capture_reopen or kr_capture_destroy. KR_ERR_INVALID without
  * ff_convert or before a frame; KR_ERR_CODEC / KR_ERR_NOMEM. */
 kr_status kr_capture_frame_full(kr_capture_t *cap, kr_image_t *out);
+/* The BGR picture of the last frame kr_capture_next returned, at the frame size: img itself
+ * without the yuv option, else converted now (once per frame). *out: pixels owned by cap,
+ * valid as kr_capture_next's img. KR_ERR_INVALID before a frame; KR_ERR_CODEC /
+ * KR_ERR_NOMEM from the conversion. */
+kr_status kr_capture_frame_bgr(kr_capture_t *cap, kr_image_t *out);
+/* The last frame kr_capture_next returned, again (img, yuv, t_us, index, gap_us), at the
+ * current frame size (after kr_capture_set_out_size). Same lifetime as kr_capture_next's.
+ * KR_ERR_INVALID before a frame. */
+kr_status kr_capture_current(kr_capture_t *cap, kr_frame_t *out);
 /* ff_convert only: frames from now on are out_w x out_h (0: the source's size), as if
  * configured so at open. When a frame is held (after kr_capture_next) it is converted
  * again at the new size into *cur (optional; same ownership as kr_capture_next's img),
  * so the first frame can be used at both sizes. KR_ERR_INVALID without ff_convert. */
 kr_status kr_capture_set_out_size(kr_capture_t *cap, int out_w, int out_h, kr_image_t *cur);
+/* (With the yuv option the held frame's planes are scaled again too; *cur is its BGR,
+ * converted; kr_capture_current gives both.) */
 /* Pauses (pause 1) or resumes (0) the pipeline, e.g. around a slow step on the first
  * frame: a file stops being read, so a synced file is not behind real time after it;
  * a live camera gives no frames meanwhile (the outage shows as gap_us). The frame held

@@ -7,6 +7,8 @@
 #include <libavutil/opt.h>
 #include <libswscale/swscale.h>
 
+#include <string.h>
+
 void kr_media_sws_free(kr_media_sws *s)
 {
     if (!s)
@@ -57,33 +59,61 @@ void kr_media_frame_colour(const AVFrame *f, int *spc, int *full_range)
                   f->format == AV_PIX_FMT_YUVJ422P || f->format == AV_PIX_FMT_YUVJ444P;
 }
 
+int kr_media_is_420(const AVFrame *f) { return f->format == AV_PIX_FMT_YUV420P || f->format == AV_PIX_FMT_YUVJ420P; }
+
+int kr_media_scale_420(kr_media_sws *ys, AVFrame **mid, const AVFrame *in, int threads, int dw, int dh,
+                       const char **what)
+{
+    int ret;
+    if (!*mid || (*mid)->format != in->format || (*mid)->width != dw || (*mid)->height != dh) {
+        av_frame_free(mid);
+        *mid = av_frame_alloc();
+        if (!*mid) {
+            *what = "out of memory";
+            return AVERROR(ENOMEM);
+        }
+        (*mid)->format = in->format;
+        (*mid)->width = dw;
+        (*mid)->height = dh;
+        if ((ret = av_frame_get_buffer(*mid, 0)) < 0) {
+            *what = "out of memory";
+            return ret;
+        }
+    }
+    *what = "scaling";
+    if ((ret = kr_media_sws_prepare(ys, in, dw, dh, in->format, SWS_BILINEAR, threads, 0, 0)) < 0 ||
+        (ret = sws_scale_frame(ys->ctx, *mid, in)) < 0)
+        return ret;
+    return 0;
+}
+
+void kr_media_yuv_view(const AVFrame *f, int spc, int full_range, kr_yuv_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!kr_media_is_420(f))
+        return;
+    out->w = f->width;
+    out->h = f->height;
+    out->stride_y = f->linesize[0];
+    out->stride_c = f->linesize[1];
+    out->y = f->data[0];
+    out->u = f->data[1];
+    out->v = f->data[2];
+    out->full_range = full_range ? 1 : 0;
+    out->bt709 = spc == SWS_CS_ITU709;
+    if (f->linesize[2] != f->linesize[1]) /* never seen from FFmpeg or GStreamer: no view */
+        memset(out, 0, sizeof *out);
+}
+
 int kr_media_to_bgr(kr_media_sws *ys, kr_media_sws *ts, AVFrame **mid, const AVFrame *in, int spc, int full_range,
                     int threads, AVFrame *dst, int dw, int dh, const char **what)
 {
     int ret;
-    if ((in->width != dw || in->height != dh) &&
-        (in->format == AV_PIX_FMT_YUV420P || in->format == AV_PIX_FMT_YUVJ420P)) {
+    if ((in->width != dw || in->height != dh) && kr_media_is_420(in)) {
         /* scale in YUV first (1.5 bytes a pixel, SIMD paths), then convert the small
          * picture with the fast unscaled YUV->BGR path: about half the CPU of scaling
          * straight to BGR */
-        if (!*mid || (*mid)->format != in->format || (*mid)->width != dw || (*mid)->height != dh) {
-            av_frame_free(mid);
-            *mid = av_frame_alloc();
-            if (!*mid) {
-                *what = "out of memory";
-                return AVERROR(ENOMEM);
-            }
-            (*mid)->format = in->format;
-            (*mid)->width = dw;
-            (*mid)->height = dh;
-            if ((ret = av_frame_get_buffer(*mid, 0)) < 0) {
-                *what = "out of memory";
-                return ret;
-            }
-        }
-        *what = "scaling";
-        if ((ret = kr_media_sws_prepare(ys, in, dw, dh, in->format, SWS_BILINEAR, threads, spc, full_range)) < 0 ||
-            (ret = sws_scale_frame(ys->ctx, *mid, in)) < 0)
+        if ((ret = kr_media_scale_420(ys, mid, in, threads, dw, dh, what)) < 0)
             return ret;
         in = *mid;
     }

@@ -33,6 +33,10 @@ struct kr_media_reader {
     AVFrame               *out_frame;   /* wraps buf for sws_scale_frame */
     uint8_t               *buf;         /* converted output, out_stride * out_h bytes */
     int                    out_w, out_h, out_ch, out_stride;
+    kr_image_t             img;         /* what the last next() returned (yuv: empty) */
+    kr_yuv_t               yuv;         /* yuv option: the last frame's planes (frame or mid) */
+    int                    have_frame;  /* frame/img/yuv hold the last next()'s frame */
+    int                    have_bgr;    /* yuv option: buf holds that frame's BGR */
     kr_media_info_t        info;
     int64_t                first_pts;   /* stream time base; first frame's pts */
     int64_t                period_us;   /* nominal frame period */
@@ -236,6 +240,28 @@ static kr_status convert(kr_media_reader_t *r, kr_image_t *img)
     img->w = r->out_w;
     img->h = r->out_h;
     img->channels = r->out_ch;
+    memset(&r->yuv, 0, sizeof r->yuv);
+    r->have_bgr = 0;
+    if (r->cfg.yuv && kr_media_is_420(f)) { /* the planes; BGR only when asked (kr_media_reader_bgr) */
+        int spc, full;
+        kr_media_frame_colour(f, &spc, &full);
+        const AVFrame *src = f;
+        if (!same) {
+            char        d[128];
+            const char *what = "";
+            int         ret = kr_media_scale_420(&r->ysws, &r->mid, f, r->cfg.threads, r->out_w, r->out_h, &what);
+            if (ret < 0)
+                return set_err(r, ret == AVERROR(ENOMEM) ? KR_ERR_NOMEM : KR_ERR_CODEC, "%s: %s failed: %s", r->path,
+                               what, kr_media_averr(ret, d, sizeof d));
+            src = r->mid;
+        }
+        kr_media_yuv_view(src, spc, full, &r->yuv);
+        if (r->yuv.y) {
+            img->px = NULL;
+            img->stride = 0;
+            return KR_OK;
+        }
+    }
     if (r->cfg.gray && same && is_planar_yuv(f->format)) { /* zero copy: the luma plane */
         img->px = f->data[0];
         img->stride = f->linesize[0];
@@ -253,6 +279,7 @@ static kr_status convert(kr_media_reader_t *r, kr_image_t *img)
                            what, kr_media_averr(ret, d, sizeof d));
         img->px = r->buf;
         img->stride = r->out_stride;
+        r->have_bgr = 1;
         return KR_OK;
     }
     /* grey: scale only the luma plane of YUV sources (placeholder buffer: borrowed pixels) */
@@ -320,8 +347,9 @@ kr_status kr_media_reader_open2(const char *path, const kr_media_reader_config *
         r->cfg = *cfg;
     else
         kr_media_reader_config_default(&r->cfg);
-    if (r->cfg.out_w < 0 || r->cfg.out_h < 0 || r->cfg.threads < 0) {
-        st = set_err(r, KR_ERR_INVALID, "%s: bad reader configuration (negative size or threads)", path);
+    if (r->cfg.out_w < 0 || r->cfg.out_h < 0 || r->cfg.threads < 0 || (r->cfg.yuv && r->cfg.gray)) {
+        st = set_err(r, KR_ERR_INVALID, "%s: bad reader configuration (negative size or threads, or both yuv and gray)",
+                     path);
         goto fail;
     }
     r->seek_us = -1;
@@ -482,9 +510,13 @@ kr_status kr_media_reader_next(kr_media_reader_t *r, kr_frame_t *out)
             return st;
     }
     r->pending = 0;
-    kr_status st = convert(r, &out->img);
+    r->have_frame = 0;
+    kr_status st = convert(r, &r->img);
     if (st != KR_OK)
         return st;
+    r->have_frame = 1;
+    out->img = r->img;
+    out->yuv = r->yuv;
     int64_t t = r->last_t_us;
     out->t_us = t;
     if (r->seeked && !r->have_prev)
@@ -504,6 +536,7 @@ kr_status kr_media_reader_seek(kr_media_reader_t *r, int64_t t_us)
         t_us = 0;
     av_frame_unref(r->frame);
     r->pending = 0;
+    r->have_frame = 0;
     int64_t tgt = r->first_pts + av_rescale_q(t_us, AV_TIME_BASE_Q, r->st->time_base);
     int ret = av_seek_frame(r->fmt, r->vidx, tgt, AVSEEK_FLAG_BACKWARD);
     if (ret < 0)
@@ -519,6 +552,31 @@ kr_status kr_media_reader_seek(kr_media_reader_t *r, int64_t t_us)
     r->seek_us = t_us;
     r->seek_tries = 1;
     r->last_t_us = t_us;
+    return KR_OK;
+}
+
+kr_status kr_media_reader_bgr(kr_media_reader_t *r, kr_image_t *out)
+{
+    if (!r || !out || !r->have_frame)
+        return r ? set_err(r, KR_ERR_INVALID, "%s: no frame to convert", r->path) : KR_ERR_INVALID;
+    if (!r->have_bgr && r->yuv.y) {
+        /* the frame's planes at the output size (the decoded frame, or the YUV-scaled mid):
+         * the unscaled YUV -> BGR step of kr_media_to_bgr, the same bytes as without yuv */
+        const AVFrame *src = r->frame->width == r->out_w && r->frame->height == r->out_h ? r->frame : r->mid;
+        char           d[128];
+        const char    *what = "";
+        int            spc, full;
+        kr_media_frame_colour(r->frame, &spc, &full);
+        int ret = kr_media_to_bgr(&r->ysws, &r->tsws, &r->mid, src, spc, full, r->cfg.threads, r->out_frame,
+                                  r->out_w, r->out_h, &what);
+        if (ret < 0)
+            return set_err(r, ret == AVERROR(ENOMEM) ? KR_ERR_NOMEM : KR_ERR_CODEC, "%s: %s failed: %s", r->path,
+                           what, kr_media_averr(ret, d, sizeof d));
+        r->img.px = r->buf;
+        r->img.stride = r->out_stride;
+        r->have_bgr = 1;
+    }
+    *out = r->img;
     return KR_OK;
 }
 

@@ -82,6 +82,12 @@ typedef struct kr_media_reader_config {
     int fast;       /* 1: skip the H.264 deblocking filter (faster decoding; slight block
                        edges, harmless for analysis at reduced size, not for viewing).
                        Default 0 */
+    int yuv;        /* 1: planar 4:2:0 sources come as kr_frame_t.yuv (the decoder's planes,
+                       zero copy at the source size; scaled in YUV, bilinear, to out_w x out_h
+                       otherwise: the first step of the BGR path) and img is left empty
+                       (px NULL; w, h, channels 3 as configured) until kr_media_reader_bgr()
+                       is asked; other sources come as BGR in img with yuv.y NULL. Needs
+                       gray 0. Default 0 */
 } kr_media_reader_config;
 void kr_media_reader_config_default(kr_media_reader_config *cfg); /* fills caller's *cfg */
 
@@ -103,6 +109,12 @@ kr_status kr_media_reader_info(const kr_media_reader_t *r, kr_media_info_t *info
  * or KR_ERR_CODEC (undecodable data): the message says at which time/frame it broke;
  * the frames returned before it are good. No allocation per call in the steady state. */
 kr_status kr_media_reader_next(kr_media_reader_t *r, kr_frame_t *out);
+/* The BGR picture of the frame the last kr_media_reader_next() returned (configured size):
+ * img itself without the yuv option, else converted now (once per frame) from its planes,
+ * byte for byte what the reader without yuv returns for that frame. *out: pixels owned by
+ * r, valid until the next next()/seek()/destroy call. KR_ERR_INVALID before a frame or
+ * after a seek; KR_ERR_CODEC / KR_ERR_NOMEM from the conversion (kr_media_reader_error). */
+kr_status kr_media_reader_bgr(kr_media_reader_t *r, kr_image_t *out);
 /* Positions the reader so that the next kr_media_reader_next() returns the first frame
  * with t_us >= t_us (decoding from the previous keyframe). t_us past the last frame:
  * next() returns KR_ERR_EOF. Negative t_us is treated as 0. */

@@ -41,6 +41,21 @@ int kr_media_sws_prepare(kr_media_sws *s, const struct AVFrame *in, int dw, int 
  * above SD heights, full range for JPEG-range frames. */
 void kr_media_frame_colour(const struct AVFrame *f, int *spc, int *full_range);
 
+/* 1 when f is planar YUV 4:2:0 (yuv420p or yuvj420p): the format kr_yuv_t views. */
+int kr_media_is_420(const struct AVFrame *f);
+
+/* in (4:2:0) scaled bilinear in YUV to dw x dh into *mid ((re)allocated here when its size
+ * or format differ, caller frees it with av_frame_free) through the cached context ys over
+ * threads (0 automatic). The first step of kr_media_to_bgr for a resized frame. Returns 0
+ * or a negative AVERROR with *what naming the step. */
+int kr_media_scale_420(kr_media_sws *ys, struct AVFrame **mid, const struct AVFrame *in, int threads, int dw, int dh,
+                       const char **what);
+
+/* A view of f's planes in *out (borrowed from f: valid while f holds them) with the colour
+ * matrix spc (SWS_CS_*) and range of kr_media_frame_colour; all zero (y NULL) unless f is
+ * 4:2:0 (kr_media_is_420). */
+void kr_media_yuv_view(const struct AVFrame *f, int spc, int full_range, kr_yuv_t *out);
+
 /* in -> dst (a BGR24 frame of dw x dh over the caller's buffer): a 4:2:0 frame to be
  * resized is first scaled in YUV into *mid ((re)allocated here, caller frees it with
  * av_frame_free), then takes the unscaled YUV -> BGR path; anything else goes straight

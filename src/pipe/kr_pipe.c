@@ -424,15 +424,14 @@ kr_status kr_pipe_start_video(kr_pipe_t *p, const kr_calib_t *calib, int frame_w
     return KR_OK;
 }
 
-kr_status kr_pipe_frame(kr_pipe_t *p, const kr_image_t *bgr, int64_t t_us, int64_t gap_us,
-                        const kr_track_frame **tf_out)
+/* One frame, BGR (bgr) or YUV (yuv): exactly one is set. */
+static kr_status frame_in(kr_pipe_t *p, const kr_image_t *bgr, const kr_yuv_t *yuv, int64_t t_us, int64_t gap_us,
+                          const kr_track_frame **tf_out)
 {
-    if (!p || !bgr)
-        return KR_ERR_INVALID;
     if (!p->trk || p->finished)
         return set_err(p, KR_ERR_INVALID, "pipe: frame without video started, or after the end");
     const kr_track_frame *tf;
-    kr_status             s = kr_track_update(p->trk, bgr, t_us, gap_us, &tf);
+    kr_status s = yuv ? kr_track_update_yuv(p->trk, yuv, t_us, gap_us, &tf) : kr_track_update(p->trk, bgr, t_us, gap_us, &tf);
     if (s != KR_OK)
         return set_err(p, s, "tracker: %s", kr_track_last_error(p->trk));
     if (tf_out)
@@ -481,6 +480,33 @@ kr_status kr_pipe_frame(kr_pipe_t *p, const kr_image_t *bgr, int64_t t_us, int64
     if (s != KR_OK)
         return s;
     return release_until(p, watermark(p));
+}
+
+kr_status kr_pipe_frame(kr_pipe_t *p, const kr_image_t *bgr, int64_t t_us, int64_t gap_us,
+                        const kr_track_frame **tf)
+{
+    if (!p || !bgr)
+        return KR_ERR_INVALID;
+    return frame_in(p, bgr, NULL, t_us, gap_us, tf);
+}
+
+kr_status kr_pipe_frame_yuv(kr_pipe_t *p, const kr_yuv_t *yuv, int64_t t_us, int64_t gap_us,
+                            const kr_track_frame **tf)
+{
+    if (!p || !yuv || !yuv->y)
+        return KR_ERR_INVALID;
+    return frame_in(p, NULL, yuv, t_us, gap_us, tf);
+}
+
+kr_status kr_pipe_feed(kr_pipe_t *p, const kr_frame_t *f, const kr_track_frame **tf)
+{
+    if (!p || !f)
+        return KR_ERR_INVALID;
+    if (f->yuv.y)
+        return frame_in(p, NULL, &f->yuv, f->t_us, f->gap_us, tf);
+    if (!f->img.px)
+        return KR_ERR_INVALID;
+    return frame_in(p, &f->img, NULL, f->t_us, f->gap_us, tf);
 }
 
 void kr_pipe_set_broken(kr_pipe_t *p, const char *msg)

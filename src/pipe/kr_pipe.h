@@ -7,6 +7,7 @@
 #include "kr_calib.h" /* kr_calib_t */
 #include "kr_core.h"  /* kr_status, kr_image_t */
 #include "kr_event.h" /* kr_event_obs */
+#include "kr_media.h" /* kr_frame_t */
 #include "kr_rules.h" /* kr_rules_record, kr_rules_output */
 #include "kr_track.h" /* kr_track_frame */
 #ifdef __cplusplus
@@ -21,7 +22,9 @@ extern "C" {
  *                                          while frames of that time are fed)
  *   kr_pipe_start_video(p, calib, w, h)    once the layout record was added and the
  *                                          frame size is known (calib borrowed)
- *   per frame: kr_pipe_frame(p, &bgr, t_us, gap_us, &tf)
+ *   per frame: kr_pipe_feed(p, &frame, &tf)   (a reader's / capture's kr_frame_t: its
+ *              YUV planes when it has them, else its BGR image), or
+ *              kr_pipe_frame(p, &bgr, t_us, gap_us, &tf) / kr_pipe_frame_yuv(p, &yuv, ...)
  *   kr_pipe_finish(p)                      end: all pending records, then the engine's end
  *   kr_pipe_destroy(p)
  * Records reach the sink in time order (log records before observations of the same
@@ -95,6 +98,16 @@ kr_status kr_pipe_start_video(kr_pipe_t *p, const kr_calib_t *calib, int frame_w
  * refused (see kr_pipe_sink.refused); KR_ERR_CV: tracker failure; a callback's status. */
 kr_status kr_pipe_frame(kr_pipe_t *p, const kr_image_t *bgr, int64_t t_us, int64_t gap_us,
                         const kr_track_frame **tf);
+
+/* kr_pipe_frame on a YUV 4:2:0 picture (frame_w x frame_h, borrowed for the call; the
+ * tracker converts only the pixels it reads, with swscale's formula, so a frame gives the
+ * same results as its BGR conversion by kr_media / kr_capture). Same returns. */
+kr_status kr_pipe_frame_yuv(kr_pipe_t *p, const kr_yuv_t *yuv, int64_t t_us, int64_t gap_us,
+                            const kr_track_frame **tf);
+
+/* One frame of a reader or capture (borrowed for the call): f->yuv when it has planes
+ * (f->yuv.y), else f->img, at f->t_us with f->gap_us. Same returns as kr_pipe_frame. */
+kr_status kr_pipe_feed(kr_pipe_t *p, const kr_frame_t *f, const kr_track_frame **tf);
 
 /* The video broke (msg: borrowed, copied; one line): rulings decided after the last
  * frame get the review reason "the video broke before the decisive moment". */
