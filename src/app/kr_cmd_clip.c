@@ -177,39 +177,9 @@ int kr_cmd_clip(int argc, char **argv)
     }
     kr_clip_destroy(clip);
     clip = NULL;
-    int64_t calib_w = kr_clock_us();
-    { /* --at inside the video (before any slow work), and the first frame for the
-       * automatic calibration, from one open of the video */
-        kr_media_reader_t *rd = NULL;
-        kr_media_info_t info;
-        kr_frame_t f0;
-        kr_media_reader_config pcfg; /* one frame: no decoder threads to start */
-        kr_media_reader_config_default(&pcfg);
-        pcfg.threads = 1;
-        if (kr_media_reader_open2(o.video, &pcfg, &rd) != KR_OK) {
-            kr_log(KR_LOG_ERROR, "clip: %s", kr_media_reader_error(NULL));
-            goto fail;
-        }
-        kr_media_reader_info(rd, &info);
-        if (info.duration_us > 0 && o.at * 1e6 > (double)info.duration_us) {
-            kr_log(KR_LOG_ERROR, "clip: --at %.3f s is outside %s (0 to %.3f s)", o.at, o.video,
-                   (double)info.duration_us / 1e6);
-            kr_media_reader_destroy(rd);
-            goto fail;
-        }
-        if (!o.calib && !o.no_calib) { /* as analyze does: from the first frame */
-            kr_calib_config ccfg;
-            kr_calib_config_default(&ccfg);
-            if (kr_media_reader_next(rd, &f0) != KR_OK)
-                kr_log(KR_LOG_WARN, "clip: %s: no frame to calibrate from: the clip has no lines or outlines",
-                       o.video);
-            else if (kr_calib_create_from_frame(&ccfg, &f0.img, f0.t_us, &calib) != KR_OK)
-                kr_log(KR_LOG_WARN, "clip: %s: cannot calibrate from the first frame: %s: the clip has no lines "
-                       "or outlines (give --calib)", o.video, kr_calib_error());
-        }
-        kr_media_reader_destroy(rd);
-    }
-    calib_w = kr_clock_us() - calib_w;
+    /* without --calib, kr_clip_export calibrates from the first frame as analyze does, in a
+     * thread beside its own opening of the video; --at outside the video is refused there */
+    cfg.auto_calib = !o.calib && !o.no_calib;
     if (o.events && kr_clip_events_load(o.events, 1, &ev, err, sizeof err) != KR_OK) {
         kr_log(KR_LOG_ERROR, "clip: %s", err);
         goto fail;
@@ -238,8 +208,7 @@ int kr_cmd_clip(int argc, char **argv)
     if (kr_clip_last_error(clip)[0])
         kr_log(KR_LOG_WARN, "%s", kr_clip_last_error(clip));
     if (o.timings) {
-        fprintf(stderr, "clip timings (wall / CPU of the calling thread, ms):\n  %-20s %7.1f\n",
-                "probe + calibration", (double)calib_w / 1e3);
+        fprintf(stderr, "clip timings (wall / CPU of the calling thread, ms):\n");
         for (int k = 0; k < KR_CLIP_N_PHASES; k++)
             fprintf(stderr, "  %-20s %7.1f / %7.1f\n", kr_clip_phase_name(k), (double)res.phase_us[k] / 1e3,
                     (double)res.phase_cpu_us[k] / 1e3);
@@ -250,7 +219,7 @@ int kr_cmd_clip(int argc, char **argv)
             fprintf(stderr, "  sent card %d found at (%.1f, %.1f) mm\n", res.placed[k].card, res.placed[k].x_mm,
                     res.placed[k].y_mm);
     }
-    if (cfg.track && calib && !res.tracked)
+    if (cfg.track && res.calibrated && !res.tracked)
         kr_log(KR_LOG_INFO, "clip: no card layout (give --match): no card or hand outlines");
     rc = 0;
 fail:

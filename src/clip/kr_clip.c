@@ -148,6 +148,7 @@ static void contact_label(const kr_clip_contact *e, char *buf, size_t n)
 /* ---- per-export state (allocated once per export, never per frame) -------- */
 typedef struct clip_run {
     const kr_clip_t       *c;
+    const kr_calib_t      *calib; /* c's, or the export's automatic one; NULL: none */
     const kr_clip_contact *ev;
     size_t                 n_ev;
     int64_t                start_us, end_us, at_us;
@@ -169,7 +170,7 @@ typedef struct clip_run {
 static int map_out(const clip_run *r, double x, double y, double *u, double *v)
 {
     double px, py;
-    if (kr_calib_mm_to_px(r->c->calib, x, y, &px, &py) != 0)
+    if (kr_calib_mm_to_px(r->calib, x, y, &px, &py) != 0)
         return -1;
     *u = (px + 0.5) * r->sx - 0.5;
     *v = (py + 0.5) * r->sy - 0.5;
@@ -274,7 +275,7 @@ static void draw_scene(clip_run *r, kr_image_t *img)
  * its tracked place when tracking, else where the events file put it. */
 static void mark_card(const clip_run *r, kr_image_t *img, const kr_clip_contact *e, int first)
 {
-    if (!r->c->calib || e->card < 1)
+    if (!r->calib || e->card < 1)
         return;
     double cx = e->x_mm, cy = e->y_mm, corners[4][2];
     int have = 0;
@@ -549,7 +550,7 @@ static int place_sent(const clip_run *r, const kr_image_t *img, kr_track_card_in
         int ok = 1;
         for (int j = 0; j < 4 && ok; j++) { /* output px -> raw px -> mat mm */
             double u = (quads[8 * q + 2 * j] + 0.5) / r->sx - 0.5, v = (quads[8 * q + 2 * j + 1] + 0.5) / r->sy - 0.5;
-            ok = kr_calib_px_to_mm(r->c->calib, u, v, &mm[j][0], &mm[j][1]) == 0;
+            ok = kr_calib_px_to_mm(r->calib, u, v, &mm[j][0], &mm[j][1]) == 0;
             cx += mm[j][0] / 4;
             cy += mm[j][1] / 4;
         }
@@ -711,6 +712,23 @@ static void pipe_free(enc_pipe *p)
     memset(p->buf, 0, sizeof p->buf);
 }
 
+/* ---- automatic calibration, beside the export's own opening of the video ------- */
+typedef struct auto_calib {
+    pthread_t   th;
+    int         started;
+    const char *video;  /* borrowed */
+    kr_calib_t *calib;  /* owned by the export; NULL when it failed */
+    char        err[512];
+} auto_calib;
+
+static void *auto_calib_main(void *arg)
+{
+    auto_calib *a = arg;
+    if (kr_clip_calib_auto(a->video, &a->calib, a->err, sizeof a->err) != KR_OK)
+        a->calib = NULL;
+    return NULL;
+}
+
 /* ---- export ------------------------------------------------------------------- */
 kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const char *out_mp4,
                          kr_clip_result *res)
@@ -735,6 +753,18 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
     memset(&pipe, 0, sizeof pipe);
     clip_laps tm;
     lap_start(&tm);
+
+    /* the automatic calibration (first frame at full size) in a thread of its own while
+     * this one opens the video at the output size */
+    auto_calib ac;
+    memset(&ac, 0, sizeof ac);
+    char calib_warn[600] = "";
+    if (!c->calib && cfg->auto_calib) {
+        ac.video = video;
+        ac.started = pthread_create(&ac.th, NULL, auto_calib_main, &ac) == 0;
+        if (!ac.started)
+            auto_calib_main(&ac);
+    }
 
     /* a damaged file still gives the frames that can be read (reported as a warning) */
     kr_media_reader_config rcfg;
@@ -779,6 +809,15 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
                      (int)c->calib->img_h, video, info.w, info.h);
         goto fail;
     }
+    const kr_calib_t *calib = c->calib;
+    if (ac.started) { /* the automatic calibration, made meanwhile */
+        pthread_join(ac.th, NULL);
+        ac.started = 0;
+        calib = ac.calib;
+        if (!calib)
+            snprintf(calib_warn, sizeof calib_warn, "clip: %s: the clip has no lines or outlines (give --calib)",
+                     ac.err);
+    }
     r = calloc(1, sizeof *r);
     png = cfg->sheet ? sheet_path(out_mp4) : NULL;
     size_t pn = png ? strlen(png) + 40 : 0;
@@ -790,6 +829,7 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
     if (png)
         snprintf(png_tmp, pn, "%.*s.tmp.%ld.png", (int)(strlen(png) - 4), png, (long)getpid());
     r->c = c;
+    r->calib = calib;
     r->ev = NULL;
     r->n_ev = c->ev ? kr_clip_events_contacts(c->ev, &r->ev) : 0;
     r->start_us = start_us;
@@ -799,7 +839,7 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
     r->thick = oh >= 900 ? 3 : 2;
     r->sx = (double)ow / info.w;
     r->sy = (double)oh / info.h;
-    if (c->calib)
+    if (calib)
         build_lines(r);
     lap(&tm, KR_CLIP_PH_OPEN);
 
@@ -807,7 +847,7 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
     int64_t read_from = start_us;
     kr_track_card_init ci[KR_CLIP_MAX_CARD];
     int sent[KR_CLIP_MAX_CARD], n_ci = 0;
-    if (cfg->track && c->calib && c->ev && c->ev->n_cards > 0) {
+    if (cfg->track && calib && c->ev && c->ev->n_cards > 0) {
         kr_track_config tcfg;
         kr_track_config_default(&tcfg);
         tcfg.warmup_frames = PLATE_FRAMES + 1;
@@ -927,7 +967,7 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
             img = slot;
             lap(&tm, KR_CLIP_PH_ENCODE);
         }
-        if (c->calib)
+        if (calib)
             draw_scene(r, &img);
         draw_card_marks(r, &img, f.t_us, prev_us);
         if (res && f.t_us >= at_us && prev_us < at_us)
@@ -1007,8 +1047,15 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
     }
     if (kr_media_reader_damage(rd) > 0) /* a warning: the clip is written */
         set_err(c, KR_OK, "clip: %s (the clip shows the frames that could be read)", kr_media_reader_error(rd));
+    else if (calib_warn[0])
+        set_err(c, KR_OK, "%s", calib_warn);
+    if (res)
+        res->calibrated = calib != NULL;
 
 fail:
+    if (ac.started)
+        pthread_join(ac.th, NULL);
+    kr_calib_destroy(ac.calib);
     pipe_free(&pipe); /* before the writer it uses */
     if (st != KR_OK && mp4_done)
         remove(out_mp4);

@@ -71,6 +71,11 @@ typedef struct kr_clip_config {
     const char *preset;  /* x264 preset (borrowed); default "ultrafast" */
     int     crf;         /* x264 CRF 0..51; default 20 */
     int     threads;     /* decoder and encoder threads, 0 = automatic; default 0 */
+    int     auto_calib;  /* 1: without a calibration given to kr_clip_create, each export
+                            makes one as kr_clip_calib_auto does, in a thread of its own
+                            while it opens the video (a failure is a warning in
+                            kr_clip_last_error: the clip then has no lines or outlines);
+                            default 0 */
 } kr_clip_config;
 void kr_clip_config_default(kr_clip_config *cfg); /* fills caller's *cfg */
 
@@ -113,6 +118,7 @@ typedef struct kr_clip_result {
     int     out_w, out_h;      /* MP4 size, px */
     int     tracked;           /* 1: card and hand outlines were drawn */
     int     cards_drawn;       /* cards outlined on the first frame at or after --at */
+    int     calibrated;        /* 1: a calibration was used (given, or made by auto_calib) */
     int     n_placed;          /* cards sent before tracking began (a send record, no later
                                   rearrange) found at their new place in the first tracked frame */
     kr_clip_placed placed[KR_CLIP_MAX_PLACED];
