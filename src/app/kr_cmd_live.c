@@ -506,7 +506,7 @@ static void replay_store(replayer *r, const kr_image_t *img, int64_t t_us)
         for (int y = 0; y < r->h; y++)
             memcpy(dst.px + (size_t)dst.stride * (size_t)y, img->px + (size_t)img->stride * (size_t)y,
                    (size_t)dst.stride);
-    } else if (kr_cv_resize(img, &dst) != KR_OK) {
+    } else if (kr_cv_resize_linear(img, &dst) != KR_OK) {
         return; /* slot left empty: this frame is not in the replay */
     }
     pthread_mutex_lock(&r->lock);

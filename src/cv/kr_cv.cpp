@@ -92,6 +92,18 @@ extern "C" kr_status kr_cv_resize(const kr_image_t *src, kr_image_t *dst)
     KR_CV_CATCH
 }
 
+extern "C" kr_status kr_cv_resize_linear(const kr_image_t *src, kr_image_t *dst)
+{
+    KR_CV_TRY
+    if (!src || !dst || !src->px || !dst->px || src->w <= 0 || src->h <= 0 || dst->w <= 0 || dst->h <= 0 ||
+        src->channels != dst->channels)
+        return KR_ERR_INVALID;
+    cv::Mat s = view(src), d = view(dst);
+    cv::resize(s, d, d.size(), 0, 0, cv::INTER_LINEAR);
+    return KR_OK;
+    KR_CV_CATCH
+}
+
 /* ---- synth (rendering helpers) ---------------------------------------- */
 struct kr_cv_synth_remap {
     cv::Mat m1, m2; /* fixed-point maps (CV_16SC2 + CV_16UC1) */

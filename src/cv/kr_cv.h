@@ -23,6 +23,10 @@ kr_status kr_cv_read_image(const char *path, kr_image_t *out, uint8_t **px);
  * image, e.g. a contact-sheet cell). Area averaging when shrinking, bilinear when
  * growing. 1 <-> 3 channel conversion included. */
 kr_status kr_cv_resize(const kr_image_t *src, kr_image_t *dst);
+/* Same channels only, bilinear whatever the ratio: for shrinking by less than 2x per
+ * frame (a replay, a preview), where area averaging takes a slow general path (960x540
+ * -> 640x360: 3.1 ms area, 0.7 ms bilinear, OpenCV 4.6 on this machine). */
+kr_status kr_cv_resize_linear(const kr_image_t *src, kr_image_t *dst);
 
 /* ---- synth (rendering helpers) ---------------------------------------- */
 /* Precomputed bilinear remap (the synthetic camera: mat-space canvas -> image).
