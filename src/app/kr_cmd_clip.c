@@ -212,8 +212,8 @@ int kr_cmd_clip(int argc, char **argv)
         for (int k = 0; k < KR_CLIP_N_PHASES; k++)
             fprintf(stderr, "  %-20s %7.1f / %7.1f\n", kr_clip_phase_name(k), (double)res.phase_us[k] / 1e3,
                     (double)res.phase_cpu_us[k] / 1e3);
-        fprintf(stderr, "  %-20s         / %7.1f\n  frames: %lld decoded, %lld in the clip (%dx%d)\n",
-                "encoder thread", (double)res.encoder_cpu_us / 1e3, (long long)res.n_decoded,
+        fprintf(stderr, "  %-20s         / %7.1f\n  %-20s         / %7.1f\n  frames: %lld decoded, %lld in the clip (%dx%d)\n",
+                "decoding thread", (double)res.decoder_cpu_us / 1e3, "encoding thread", (double)res.encoder_cpu_us / 1e3, (long long)res.n_decoded,
                 (long long)res.n_frames, res.out_w, res.out_h);
         for (int k = 0; k < res.n_placed; k++)
             fprintf(stderr, "  sent card %d found at (%.1f, %.1f) mm\n", res.placed[k].card, res.placed[k].x_mm,

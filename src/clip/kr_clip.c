@@ -594,122 +594,219 @@ static int place_sent(const clip_run *r, const kr_image_t *img, kr_track_card_in
     return placed;
 }
 
-/* ---- encoder stage ------------------------------------------------------------
- * With automatic threads the encoder (BGR -> YUV conversion and x264) runs in its own
- * thread, fed through a ring of PIPE_SLOTS frame buffers allocated once per export, so
- * decoding, tracking and drawing of frame n+1 overlap the encoding of frame n. */
-#define PIPE_SLOTS 3
+/* ---- three-stage pipeline ------------------------------------------------------
+ * With automatic threads an export runs in three stages over one ring of RING_SLOTS
+ * frame buffers (allocated once per export): a decoding thread (FFmpeg's decoder and
+ * scaler) fills slots in order, the calling thread tracks and draws into them in
+ * order, an encoding thread (BGR -> YUV and x264) encodes them in order and frees
+ * them. Slots live in one sequence: released <= encoded-or-skipped <= processed <=
+ * taken <= decoded <= released + RING_SLOTS. So the tracker's start (its pose fit of
+ * every card, 0.2 s) and the drawing overlap decoding, and each frame is copied once
+ * (from the decoder into its slot), not a second time for the encoder. */
+#define RING_SLOTS 12
 
-typedef struct enc_pipe {
-    pthread_t          th;
-    int                started;
+typedef struct frame_ring {
+    pthread_t          dec_th, enc_th;
+    int                dec_started, enc_started;
     pthread_mutex_t    mu;
     pthread_cond_t     cv;
-    kr_media_writer_t *wr;  /* borrowed; used only by the encoder thread while started */
-    uint8_t           *buf[PIPE_SLOTS]; /* owned */
-    int64_t            t[PIPE_SLOTS];
-    kr_image_t         img; /* frame geometry (px NULL) */
-    int                head, count, done, failed;
-    int64_t            cpu_us; /* the encoder thread's CPU time, set when it ends */
-} enc_pipe;
+    int                sync_ok;
+    kr_media_reader_t *rd;    /* borrowed; used only by the decoding thread while it runs */
+    kr_media_writer_t *wr;    /* borrowed; used only by the encoding thread while it runs */
+    int                w, h;  /* frame size, px (BGR, stride w * 3) */
+    int64_t            end_us; /* the decoding thread stops after the first frame at or past it */
+    uint8_t           *buf[RING_SLOTS]; /* owned */
+    kr_frame_t         meta[RING_SLOTS]; /* t_us, gap_us, index of each slot's frame (img unused) */
+    int64_t            pts[RING_SLOTS];  /* encoder time of a processed slot, -1: not encoded */
+    int64_t            decoded, taken, processed, released; /* sequence counters */
+    kr_status          dec_status; /* KR_OK while decoding; then KR_ERR_EOF or an error */
+    int                dec_done, main_done, stop, enc_failed;
+    int64_t            enc_cpu_us, dec_cpu_us; /* the threads' CPU, set when they end */
+} frame_ring;
 
-static void *pipe_main(void *arg)
+static void *ring_decode_main(void *arg)
 {
-    enc_pipe *p = arg;
-    int tail = 0;
+    frame_ring *q = arg;
+    kr_status st = KR_OK;
     for (;;) {
-        pthread_mutex_lock(&p->mu);
-        while (p->count == 0 && !p->done)
-            pthread_cond_wait(&p->cv, &p->mu);
-        int empty = p->count == 0, failed = p->failed;
-        pthread_mutex_unlock(&p->mu);
-        if (empty)
+        pthread_mutex_lock(&q->mu);
+        while (!q->stop && q->decoded - q->released >= RING_SLOTS)
+            pthread_cond_wait(&q->cv, &q->mu);
+        int stop = q->stop;
+        pthread_mutex_unlock(&q->mu);
+        if (stop)
             break;
-        kr_image_t im = p->img;
-        im.px = p->buf[tail];
-        int bad = !failed && kr_media_writer_write(p->wr, &im, p->t[tail]) != KR_OK;
-        tail = (tail + 1) % PIPE_SLOTS;
-        pthread_mutex_lock(&p->mu);
-        p->failed |= bad;
-        p->count--;
-        pthread_cond_broadcast(&p->cv);
-        pthread_mutex_unlock(&p->mu);
+        kr_frame_t f;
+        if ((st = kr_media_reader_next(q->rd, &f)) != KR_OK)
+            break;
+        int k = (int)(q->decoded % RING_SLOTS); /* free: only this thread writes it now */
+        for (int y = 0; y < q->h; y++)
+            memcpy(q->buf[k] + (size_t)y * q->w * 3, f.img.px + (size_t)y * f.img.stride, (size_t)q->w * 3);
+        q->meta[k] = f;
+        q->meta[k].img.px = NULL;
+        pthread_mutex_lock(&q->mu);
+        q->decoded++;
+        pthread_cond_broadcast(&q->cv);
+        pthread_mutex_unlock(&q->mu);
+        if (f.t_us >= q->end_us) {
+            st = KR_ERR_EOF;
+            break;
+        }
     }
-    p->cpu_us = thread_cpu_us(); /* read by the caller after pthread_join */
+    pthread_mutex_lock(&q->mu);
+    q->dec_status = st == KR_OK ? KR_ERR_EOF : st;
+    q->dec_done = 1;
+    q->dec_cpu_us = thread_cpu_us();
+    pthread_cond_broadcast(&q->cv);
+    pthread_mutex_unlock(&q->mu);
     return NULL;
 }
 
-static kr_status pipe_start(enc_pipe *p, kr_media_writer_t *wr, int w, int h)
+static void *ring_encode_main(void *arg)
 {
-    memset(p, 0, sizeof *p);
-    p->wr = wr;
-    p->img.w = w;
-    p->img.h = h;
-    p->img.stride = w * 3;
-    p->img.channels = 3;
-    for (int k = 0; k < PIPE_SLOTS; k++)
-        if (!(p->buf[k] = malloc((size_t)w * h * 3)))
+    frame_ring *q = arg;
+    int64_t pos = 0;
+    for (;;) {
+        pthread_mutex_lock(&q->mu);
+        while (pos >= q->processed && !q->main_done)
+            pthread_cond_wait(&q->cv, &q->mu);
+        if (pos >= q->processed) { /* main_done and all encoded */
+            pthread_mutex_unlock(&q->mu);
+            break;
+        }
+        int failed = q->enc_failed;
+        pthread_mutex_unlock(&q->mu);
+        int k = (int)(pos % RING_SLOTS);
+        int bad = 0;
+        if (q->pts[k] >= 0 && !failed) {
+            kr_image_t im = {q->w, q->h, q->w * 3, 3, q->buf[k]};
+            bad = kr_media_writer_write(q->wr, &im, q->pts[k]) != KR_OK;
+        }
+        pos++;
+        pthread_mutex_lock(&q->mu);
+        q->enc_failed |= bad;
+        q->released = pos;
+        pthread_cond_broadcast(&q->cv);
+        pthread_mutex_unlock(&q->mu);
+    }
+    q->enc_cpu_us = thread_cpu_us(); /* read by the caller after pthread_join */
+    return NULL;
+}
+
+/* Starts both threads; `first` (may be NULL): a frame already read, queued first. */
+static kr_status ring_start(frame_ring *q, kr_media_reader_t *rd, kr_media_writer_t *wr, int w, int h,
+                           int64_t end_us, const kr_frame_t *first)
+{
+    memset(q, 0, sizeof *q);
+    q->rd = rd;
+    q->wr = wr;
+    q->w = w;
+    q->h = h;
+    q->end_us = end_us;
+    q->dec_status = KR_OK;
+    for (int k = 0; k < RING_SLOTS; k++)
+        if (!(q->buf[k] = malloc((size_t)w * h * 3)))
             return KR_ERR_NOMEM;
-    if (pthread_mutex_init(&p->mu, NULL) != 0)
+    if (pthread_mutex_init(&q->mu, NULL) != 0)
         return KR_ERR_NOMEM;
-    if (pthread_cond_init(&p->cv, NULL) != 0) {
-        pthread_mutex_destroy(&p->mu);
-        return KR_ERR_NOMEM;
-    }
-    if (pthread_create(&p->th, NULL, pipe_main, p) != 0) {
-        pthread_cond_destroy(&p->cv);
-        pthread_mutex_destroy(&p->mu);
+    if (pthread_cond_init(&q->cv, NULL) != 0) {
+        pthread_mutex_destroy(&q->mu);
         return KR_ERR_NOMEM;
     }
-    p->started = 1;
+    q->sync_ok = 1;
+    if (first) {
+        for (int y = 0; y < h; y++)
+            memcpy(q->buf[0] + (size_t)y * w * 3, first->img.px + (size_t)y * first->img.stride, (size_t)w * 3);
+        q->meta[0] = *first;
+        q->meta[0].img.px = NULL;
+        q->decoded = 1;
+        if (first->t_us >= end_us) {
+            q->dec_done = 1;
+            q->dec_status = KR_ERR_EOF;
+        }
+    }
+    if (!q->dec_done) {
+        if (pthread_create(&q->dec_th, NULL, ring_decode_main, q) != 0)
+            return KR_ERR_NOMEM;
+        q->dec_started = 1;
+    }
+    if (pthread_create(&q->enc_th, NULL, ring_encode_main, q) != 0)
+        return KR_ERR_NOMEM;
+    q->enc_started = 1;
     return KR_OK;
 }
 
-/* The next free slot as an image (waits while all are queued); px NULL once the
- * encoder has failed. */
-static kr_image_t pipe_slot(enc_pipe *p)
+/* The calling thread's next frame in order: its slot as an image in *img and its times
+ * in *f (img unused); 0 when decoding has ended (q->dec_status says how) or the encoder
+ * failed. */
+static int ring_take(frame_ring *q, kr_image_t *img, kr_frame_t *f)
 {
-    kr_image_t im = p->img;
-    pthread_mutex_lock(&p->mu);
-    while (p->count == PIPE_SLOTS && !p->failed)
-        pthread_cond_wait(&p->cv, &p->mu);
-    im.px = p->failed ? NULL : p->buf[p->head];
-    pthread_mutex_unlock(&p->mu);
-    return im;
-}
-
-static void pipe_push(enc_pipe *p, int64_t t_us)
-{
-    pthread_mutex_lock(&p->mu);
-    p->t[p->head] = t_us;
-    p->head = (p->head + 1) % PIPE_SLOTS;
-    p->count++;
-    pthread_cond_broadcast(&p->cv);
-    pthread_mutex_unlock(&p->mu);
-}
-
-/* Waits until every queued frame is encoded and ends the thread; 1 if a write failed. */
-static int pipe_finish(enc_pipe *p)
-{
-    if (p->started) {
-        pthread_mutex_lock(&p->mu);
-        p->done = 1;
-        pthread_cond_broadcast(&p->cv);
-        pthread_mutex_unlock(&p->mu);
-        pthread_join(p->th, NULL);
-        pthread_cond_destroy(&p->cv);
-        pthread_mutex_destroy(&p->mu);
-        p->started = 0;
+    pthread_mutex_lock(&q->mu);
+    while (q->taken >= q->decoded && !q->dec_done && !q->enc_failed)
+        pthread_cond_wait(&q->cv, &q->mu);
+    int ok = q->taken < q->decoded && !q->enc_failed;
+    int k = (int)(q->taken % RING_SLOTS);
+    if (ok) {
+        *f = q->meta[k];
+        q->taken++;
     }
-    return p->failed;
+    pthread_mutex_unlock(&q->mu);
+    if (ok)
+        *img = (kr_image_t){q->w, q->h, q->w * 3, 3, q->buf[k]};
+    return ok;
 }
 
-static void pipe_free(enc_pipe *p)
+/* The calling thread is done with the frame it took last: encode it at pts (us), or
+ * pts < 0: not part of the clip (warm-up), its slot is only freed. */
+static void ring_done(frame_ring *q, int64_t pts)
 {
-    pipe_finish(p);
-    for (int k = 0; k < PIPE_SLOTS; k++)
-        free(p->buf[k]);
-    memset(p->buf, 0, sizeof p->buf);
+    pthread_mutex_lock(&q->mu);
+    q->pts[q->processed % RING_SLOTS] = pts;
+    q->processed++;
+    pthread_cond_broadcast(&q->cv);
+    pthread_mutex_unlock(&q->mu);
+}
+
+/* Stops decoding (the calling thread needs no more frames) and waits for its thread. */
+static void ring_stop_decoding(frame_ring *q)
+{
+    if (!q->dec_started)
+        return;
+    pthread_mutex_lock(&q->mu);
+    q->stop = 1;
+    pthread_cond_broadcast(&q->cv);
+    pthread_mutex_unlock(&q->mu);
+    pthread_join(q->dec_th, NULL);
+    q->dec_started = 0;
+}
+
+/* Waits until every processed frame is encoded and ends the encoding thread; 1 if a
+ * write failed. */
+static int ring_finish(frame_ring *q)
+{
+    ring_stop_decoding(q);
+    if (q->enc_started) {
+        pthread_mutex_lock(&q->mu);
+        q->main_done = 1;
+        pthread_cond_broadcast(&q->cv);
+        pthread_mutex_unlock(&q->mu);
+        pthread_join(q->enc_th, NULL);
+        q->enc_started = 0;
+    }
+    return q->enc_failed;
+}
+
+static void ring_free(frame_ring *q)
+{
+    ring_finish(q);
+    if (q->sync_ok) {
+        pthread_cond_destroy(&q->cv);
+        pthread_mutex_destroy(&q->mu);
+        q->sync_ok = 0;
+    }
+    for (int k = 0; k < RING_SLOTS; k++)
+        free(q->buf[k]);
+    memset(q->buf, 0, sizeof q->buf);
 }
 
 /* ---- automatic calibration, beside the export's own opening of the video ------- */
@@ -749,8 +846,9 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
     memset(&sheet, 0, sizeof sheet);
     char *png = NULL, *png_tmp = NULL;
     int mp4_done = 0;
-    enc_pipe pipe;
-    memset(&pipe, 0, sizeof pipe);
+    frame_ring ring;
+    memset(&ring, 0, sizeof ring);
+    int use_ring = cfg->threads != 1;
     clip_laps tm;
     lap_start(&tm);
 
@@ -877,10 +975,6 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
         set_err(c, st, "clip: %s", kr_media_writer_error(NULL));
         goto fail;
     }
-    if (cfg->threads != 1 && (st = pipe_start(&pipe, wr, ow, oh)) != KR_OK) {
-        set_err(c, st, "clip: cannot start the encoder thread");
-        goto fail;
-    }
     kr_frame_t f;
     memset(&f, 0, sizeof f);
     kr_status rs;
@@ -931,18 +1025,36 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
         }
         lap(&tm, KR_CLIP_PH_TRACK_START);
     }
+    if (use_ring) { /* decoding and encoding threads from here (the held frame first) */
+        if ((st = ring_start(&ring, rd, wr, ow, oh, end_us, held ? &f : NULL)) != KR_OK) {
+            set_err(c, st, "clip: cannot start the decoding and encoding threads");
+            goto fail;
+        }
+        held = 0;
+    }
     int tracked_first = 0;
     int64_t first_us = -1, last_us = -1, prev_us = start_us - 1, n_frames = 0, n_dec = 0;
-    while (held || (rs = kr_media_reader_next(rd, &f)) == KR_OK) {
-        held = 0;
-        rs = KR_OK;
+    rs = KR_OK;
+    for (;;) {
+        kr_image_t img; /* the even-sized view that is tracked, drawn and encoded */
+        if (use_ring) {
+            if (!ring_take(&ring, &img, &f))
+                break;
+        } else {
+            if (!held && (rs = kr_media_reader_next(rd, &f)) != KR_OK)
+                break;
+            held = 0;
+            img = f.img;
+            img.w = ow;
+            img.h = oh;
+        }
         lap(&tm, KR_CLIP_PH_DECODE);
         n_dec++;
-        if (f.t_us >= end_us && !(end_us == info.duration_us && n_frames == 0))
+        if (f.t_us >= end_us && !(end_us == info.duration_us && n_frames == 0)) {
+            if (use_ring)
+                ring_done(&ring, -1);
             break;
-        kr_image_t img = f.img; /* the even-sized view that is tracked, drawn and encoded */
-        img.w = ow;
-        img.h = oh;
+        }
         if (r->trk && kr_track_update(r->trk, &img, f.t_us, f.gap_us, &r->tf) != KR_OK) {
             st = set_err(c, KR_ERR_INVALID, "clip: tracker at %.3f s: %s", (double)f.t_us / 1e6,
                          kr_track_last_error(r->trk));
@@ -952,20 +1064,14 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
             lap(&tm, !tracked_first && r->tf && r->tf->ready ? KR_CLIP_PH_TRACK_FIRST : KR_CLIP_PH_TRACK);
             tracked_first |= r->tf && r->tf->ready;
         }
-        if (f.t_us < start_us)
-            continue; /* warm-up: tracked, not shown */
+        if (f.t_us < start_us) { /* warm-up: tracked, not shown */
+            if (use_ring)
+                ring_done(&ring, -1);
+            continue;
+        }
         if (first_us < 0) {
             first_us = f.t_us;
             prev_us = f.t_us - (int64_t)(1e6 / fps); /* contacts just before the first frame */
-        }
-        if (pipe.started) { /* draw into a slot of the encoder's ring */
-            kr_image_t slot = pipe_slot(&pipe);
-            if (!slot.px)
-                break; /* the encoder failed: reported below */
-            for (int y = 0; y < oh; y++)
-                memcpy(slot.px + (size_t)y * slot.stride, img.px + (size_t)y * img.stride, (size_t)ow * 3);
-            img = slot;
-            lap(&tm, KR_CLIP_PH_ENCODE);
         }
         if (calib)
             draw_scene(r, &img);
@@ -980,8 +1086,8 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
         }
         draw_builtin(r, &img, f.t_us, prev_us, f.index);
         lap(&tm, KR_CLIP_PH_DRAW);
-        if (pipe.started)
-            pipe_push(&pipe, (f.t_us - first_us) * cfg->slow);
+        if (use_ring)
+            ring_done(&ring, (f.t_us - first_us) * cfg->slow);
         else if (kr_media_writer_write(wr, &img, (f.t_us - first_us) * cfg->slow) != KR_OK) {
             st = set_err(c, KR_ERR_IO, "clip: %s", kr_media_writer_error(wr));
             goto fail;
@@ -992,6 +1098,10 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
         n_frames++;
     }
     lap(&tm, KR_CLIP_PH_DECODE);
+    if (use_ring) {
+        ring_stop_decoding(&ring); /* the reader is the calling thread's again */
+        rs = ring.dec_status;
+    }
     if (rs != KR_OK && rs != KR_ERR_EOF) {
         st = set_err(c, rs, "clip: %s", kr_media_reader_error(rd));
         goto fail;
@@ -1012,7 +1122,7 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
         }
         lap(&tm, KR_CLIP_PH_SHEET);
     }
-    if (pipe_finish(&pipe)) {
+    if (ring_finish(&ring)) {
         st = set_err(c, KR_ERR_IO, "clip: %s", kr_media_writer_error(wr));
         if (png_tmp)
             remove(png_tmp);
@@ -1043,7 +1153,8 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
         lap(&tm, KR_CLIP_PH_CLOSE);
         memcpy(res->phase_us, tm.w, sizeof tm.w);
         memcpy(res->phase_cpu_us, tm.c, sizeof tm.c);
-        res->encoder_cpu_us = pipe.cpu_us;
+        res->encoder_cpu_us = ring.enc_cpu_us;
+        res->decoder_cpu_us = ring.dec_cpu_us;
     }
     if (kr_media_reader_damage(rd) > 0) /* a warning: the clip is written */
         set_err(c, KR_OK, "clip: %s (the clip shows the frames that could be read)", kr_media_reader_error(rd));
@@ -1056,7 +1167,7 @@ fail:
     if (ac.started)
         pthread_join(ac.th, NULL);
     kr_calib_destroy(ac.calib);
-    pipe_free(&pipe); /* before the writer it uses */
+    ring_free(&ring); /* before the reader and writer it uses */
     if (st != KR_OK && mp4_done)
         remove(out_mp4);
     kr_media_writer_destroy(wr); /* removes the temporary MP4 unless closed */

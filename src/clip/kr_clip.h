@@ -92,13 +92,14 @@ typedef enum {
     KR_CLIP_PH_OPEN = 0,   /* opening the video (decoder, scaler, first frame) */
     KR_CLIP_PH_TRACK_START, /* tracker: gather table, layout, background plate (seek to 0) */
     KR_CLIP_PH_SEEK,       /* seek to the warm-up's start */
-    KR_CLIP_PH_DECODE,     /* decoding and converting the frames (warm-up and window) */
+    KR_CLIP_PH_DECODE,     /* decoding and converting the frames (warm-up and window); with
+                              threads, waiting for the decoding thread */
     KR_CLIP_PH_TRACK_FIRST, /* the tracker's first ready frame (its pose fit of every card) */
     KR_CLIP_PH_TRACK,      /* tracking the other frames */
     KR_CLIP_PH_DRAW,       /* drawing the overlays */
     KR_CLIP_PH_SHEET,      /* contact sheet: shrinking frames, composing, writing the PNG */
-    KR_CLIP_PH_ENCODE,     /* encoding: in the calling thread, or waiting for the encoder
-                              thread's ring and copying into it */
+    KR_CLIP_PH_ENCODE,     /* encoding: in the calling thread, or waiting for the encoding
+                              thread to finish */
     KR_CLIP_PH_CLOSE,      /* flushing the encoder, the MP4's trailer (faststart) */
     KR_CLIP_N_PHASES
 } kr_clip_phase;
@@ -124,7 +125,9 @@ typedef struct kr_clip_result {
     kr_clip_placed placed[KR_CLIP_MAX_PLACED];
     int64_t phase_us[KR_CLIP_N_PHASES];     /* wall time of the calling thread per phase, us */
     int64_t phase_cpu_us[KR_CLIP_N_PHASES]; /* CPU time of the calling thread per phase, us */
-    int64_t encoder_cpu_us;    /* CPU time of the encoder thread (0 without one), us */
+    int64_t encoder_cpu_us;    /* CPU time of the encoding thread (0 without one), us */
+    int64_t decoder_cpu_us;    /* CPU time of the decoding thread (0 without one), us: waiting
+                                  for FFmpeg's decoder threads, scaling, copying */
 } kr_clip_result;
 
 /* Cuts video (borrowed) around at_us into out_mp4 and, with cfg.sheet, its contact
@@ -135,8 +138,9 @@ typedef struct kr_clip_result {
  * KR_ERR_FORMAT / KR_ERR_CODEC undecodable video, KR_ERR_NOMEM. A damaged video gives
  * the frames that could be read (kr_clip_last_error then holds a warning). Buffers are
  * allocated once per export: the frame loop allocates nothing itself (OpenCV's contour
- * finding and text drawing may, inside kr_cv). With cfg.threads != 1 the encoder runs in a
- * thread of its own for the duration of the call. */
+ * finding and text drawing may, inside kr_cv). With cfg.threads != 1 decoding and encoding run
+ * in two threads of their own for the duration of the call (a ring of 12 frames between
+ * them and the calling thread, which tracks and draws). */
 kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const char *out_mp4,
                          kr_clip_result *res);
 /* Last error (or warning) text of c; never NULL. */
