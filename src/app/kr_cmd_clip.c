@@ -2,6 +2,7 @@
  * window of a video around a moment as an H.264 MP4 with overlays, plus a contact sheet.
  * SPDX-License-Identifier: MIT */
 #include "kr_app.h"
+#include "kr_app_opts.h"
 #include "kr_calib.h"
 #include "kr_clip.h"
 #include "kr_core.h"
@@ -42,100 +43,69 @@ static void usage(FILE *f)
             "Also writes CLIP.png, a contact sheet of the 8 frames around --at with their times.\n");
 }
 
-static int parse_seconds(const char *opt, const char *s, double *v)
-{
-    char *end = NULL;
-    errno = 0;
-    double d = s ? strtod(s, &end) : 0;
-    if (!s || end == s || *end || errno || !isfinite(d) || fabs(d) > 1e9) {
-        kr_log(KR_LOG_ERROR, "clip: %s needs a number of seconds, got '%s'", opt, s ? s : "");
-        return 0;
-    }
-    *v = d;
-    return 1;
-}
-
 /* Returns 0 on success, -1 after --help, else the exit status (2 usage). */
 static int parse_args(int argc, char **argv, clip_opts *o)
 {
+    static const char cmd[] = "clip";
     memset(o, 0, sizeof *o);
     o->before = 2.0;
     o->after = 2.0;
     o->slow = 1;
     o->max_h = 720;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *a = argv[i], *v;
+        long long   n = 0;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return -1;
         }
         if (!strcmp(a, "--no-track")) {
             o->no_track = 1;
-            continue;
-        }
-        if (!strcmp(a, "--no-calib")) {
+        } else if (!strcmp(a, "--no-calib")) {
             o->no_calib = 1;
-            continue;
-        }
-        if (!strcmp(a, "--timings")) {
+        } else if (!strcmp(a, "--timings")) {
             o->timings = 1;
-            continue;
-        }
-        if (a[0] == '-' && a[1] != '\0') {
-            if (!v) {
-                kr_log(KR_LOG_ERROR, "clip: %s needs a value (see karuta-ref clip --help)", a);
+        } else if (a[0] != '-' || a[1] == '\0') {
+            if (o->video) {
+                kr_log(KR_LOG_ERROR, "clip: unexpected argument '%s' (one VIDEO only)", a);
                 return 2;
             }
-            i++;
-            if (!strcmp(a, "--at")) {
-                if (!parse_seconds(a, v, &o->at))
-                    return 2;
-                o->has_at = 1;
-            } else if (!strcmp(a, "--before")) {
-                if (!parse_seconds(a, v, &o->before))
-                    return 2;
-            } else if (!strcmp(a, "--after")) {
-                if (!parse_seconds(a, v, &o->after))
-                    return 2;
-            } else if (!strcmp(a, "--threads")) {
-                char *end = NULL;
-                long n = strtol(v, &end, 10);
-                if (end == v || *end || n < 0 || n > 64) {
-                    kr_log(KR_LOG_ERROR, "clip: --threads needs 0 (automatic) to 64, got '%s'", v);
-                    return 2;
-                }
-                o->threads = (int)n;
-            } else if (!strcmp(a, "--slow") || !strcmp(a, "--max-height")) {
-                char *end = NULL;
-                long n = strtol(v, &end, 10);
-                int slow = !strcmp(a, "--slow");
-                if (end == v || *end || (slow ? (n < 1 || n > 64) : (n != 0 && (n < 16 || n > 8192)))) {
-                    kr_log(KR_LOG_ERROR, "clip: %s needs %s, got '%s'", a,
-                           slow ? "a whole factor from 1 to 64" : "0 or a height from 16 to 8192 px", v);
-                    return 2;
-                }
-                if (slow)
-                    o->slow = (int)n;
-                else
-                    o->max_h = (int)n;
-            } else if (!strcmp(a, "--events")) {
-                o->events = v;
-            } else if (!strcmp(a, "--match")) {
-                o->match = v;
-            } else if (!strcmp(a, "--calib")) {
-                o->calib = v;
-            } else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
-                o->out = v;
-            } else {
-                kr_log(KR_LOG_ERROR, "clip: unknown option %s (see karuta-ref clip --help)", a);
-                return 2;
-            }
-        } else if (!o->video) {
             o->video = a;
-        } else {
-            kr_log(KR_LOG_ERROR, "clip: unexpected argument '%s' (one VIDEO only)", a);
+        } else if (strcmp(a, "--at") && strcmp(a, "--before") && strcmp(a, "--after") && strcmp(a, "--threads") &&
+                   strcmp(a, "--slow") && strcmp(a, "--max-height") && strcmp(a, "--events") &&
+                   strcmp(a, "--match") && strcmp(a, "--calib") && strcmp(a, "-o") && strcmp(a, "--out")) {
+            return kr_app_opt_unknown(cmd, a);
+        } else if (!(v = kr_app_opt_value(cmd, argc, argv, &i))) {
             return 2;
+        } else if (!strcmp(a, "--at") || !strcmp(a, "--before") || !strcmp(a, "--after")) {
+            double *d = !strcmp(a, "--at") ? &o->at : !strcmp(a, "--before") ? &o->before : &o->after;
+            if (kr_app_opt_double(cmd, a, v, -1e9, 1e9, d))
+                return 2;
+            o->has_at |= d == &o->at;
+        } else if (!strcmp(a, "--threads")) {
+            if (kr_app_opt_int(cmd, a, v, 0, 64, &n))
+                return 2;
+            o->threads = (int)n;
+        } else if (!strcmp(a, "--slow")) {
+            if (kr_app_opt_int(cmd, a, v, 1, 64, &n))
+                return 2;
+            o->slow = (int)n;
+        } else if (!strcmp(a, "--max-height")) {
+            if (kr_app_opt_int(cmd, a, v, 0, 8192, &n))
+                return 2;
+            if (n > 0 && n < 16) {
+                kr_log(KR_LOG_ERROR, "clip: --max-height: bad value '%s' (0, or a height from 16 to 8192 px)", v);
+                return 2;
+            }
+            o->max_h = (int)n;
+        } else if (!strcmp(a, "--events")) {
+            o->events = v;
+        } else if (!strcmp(a, "--match")) {
+            o->match = v;
+        } else if (!strcmp(a, "--calib")) {
+            o->calib = v;
+        } else { /* -o, --out */
+            o->out = v;
         }
     }
     if (!o->video || !o->has_at || !o->out) {

@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE /* syscall(SYS_gettid): a per-thread nice value for the page's helpers */
 #include "kr_app.h"
+#include "kr_app_opts.h"
 #include "kr_calib.h"
 #include "kr_capture.h"
 #include "kr_core.h"
@@ -90,70 +91,59 @@ static int parse_args(int argc, char **argv, live_opts *o)
     o->mm_per_px = 3.0;
     o->retry_max_s = 8;
     o->max_behind_s = 10;
+    static const char cmd[] = "live";
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool        has = i + 1 < argc;
-        char       *end = NULL;
+        const char *a = argv[i], *v;
+        long long   n = 0;
+        double      d = 0;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return -1;
-        } else if (!strcmp(a, "--exit-on-eof"))
+        } else if (!strcmp(a, "--exit-on-eof")) {
             o->exit_on_eof = true;
-        else if (!strcmp(a, "--no-sync"))
+        } else if (!strcmp(a, "--no-sync")) {
             o->no_sync = true;
-        else if (!has && a[0] == '-') {
-            kr_log(KR_LOG_ERROR, "live: option %s needs a value (see karuta-ref live --help)", a);
+        } else if (strcmp(a, "--source") && strcmp(a, "--match") && strcmp(a, "--out") && strcmp(a, "--calib") &&
+                   strcmp(a, "--http") && strcmp(a, "--hold-ms") && strcmp(a, "--tie-us") &&
+                   strcmp(a, "--reading-delay-ms") && strcmp(a, "--mm-per-px") && strcmp(a, "--max-s") &&
+                   strcmp(a, "--retry-max-s") && strcmp(a, "--max-behind-s")) {
+            return kr_app_opt_unknown(cmd, a);
+        } else if (!(v = kr_app_opt_value(cmd, argc, argv, &i))) {
             return 2;
-        } else if (!strcmp(a, "--source"))
-            o->source = argv[++i];
-        else if (!strcmp(a, "--match"))
-            o->match = argv[++i];
-        else if (!strcmp(a, "--out"))
-            o->out = argv[++i];
-        else if (!strcmp(a, "--calib"))
-            o->calib = argv[++i];
-        else if (!strcmp(a, "--http")) {
-            long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 0 || v > 65535) {
-                kr_log(KR_LOG_ERROR, "live: --http: bad port '%s'", argv[i]);
+        } else if (!strcmp(a, "--source")) {
+            o->source = v;
+        } else if (!strcmp(a, "--match")) {
+            o->match = v;
+        } else if (!strcmp(a, "--out")) {
+            o->out = v;
+        } else if (!strcmp(a, "--calib")) {
+            o->calib = v;
+        } else if (!strcmp(a, "--http")) {
+            if (kr_app_opt_int(cmd, a, v, 0, 65535, &n))
                 return 2;
-            }
-            o->http_port = (int)v;
-        } else if (!strcmp(a, "--hold-ms") || !strcmp(a, "--tie-us") || !strcmp(a, "--reading-delay-ms")) {
-            long long v = strtoll(argv[++i], &end, 10);
-            if (*end || v < 0) {
-                kr_log(KR_LOG_ERROR, "live: %s: bad value '%s'", a, argv[i]);
+            o->http_port = (int)n;
+        } else if (!strcmp(a, "--hold-ms") || !strcmp(a, "--tie-us")) {
+            if (kr_app_opt_int(cmd, a, v, 0, INT64_MAX / 1000, &n))
                 return 2;
-            }
             if (!strcmp(a, "--hold-ms"))
-                o->hold_us = v * 1000;
-            else if (!strcmp(a, "--reading-delay-ms")) {
-                if (v > 10000) {
-                    kr_log(KR_LOG_ERROR, "live: --reading-delay-ms: at most 10000");
-                    return 2;
-                }
-                o->delay_us = v * 1000;
-            }
+                o->hold_us = n * 1000;
             else
-                o->tie_us = v;
-        } else if (!strcmp(a, "--mm-per-px") || !strcmp(a, "--max-s") || !strcmp(a, "--retry-max-s") ||
-                   !strcmp(a, "--max-behind-s")) {
-            double v = strtod(argv[++i], &end);
-            if (*end || !(v >= 0) || (!strcmp(a, "--mm-per-px") && !(v >= 1 && v <= 8))) {
-                kr_log(KR_LOG_ERROR, "live: %s: bad value '%s'", a, argv[i]);
+                o->tie_us = n;
+        } else if (!strcmp(a, "--reading-delay-ms")) {
+            if (kr_app_opt_int(cmd, a, v, 0, 10000, &n))
                 return 2;
-            }
-            if (!strcmp(a, "--mm-per-px"))
-                o->mm_per_px = v;
-            else if (!strcmp(a, "--max-s"))
-                o->max_s = v;
-            else if (!strcmp(a, "--max-behind-s"))
-                o->max_behind_s = v;
-            else
-                o->retry_max_s = v < 0.1 ? 0.1 : v;
-        } else {
-            kr_log(KR_LOG_ERROR, "live: unknown option '%s' (see karuta-ref live --help)", a);
+            o->delay_us = n * 1000;
+        } else if (!strcmp(a, "--mm-per-px")) {
+            if (kr_app_opt_double(cmd, a, v, 1, 8, &o->mm_per_px))
+                return 2;
+        } else if (kr_app_opt_double(cmd, a, v, 0, 1e9, &d)) { /* --max-s, --retry-max-s, --max-behind-s */
             return 2;
+        } else if (!strcmp(a, "--max-s")) {
+            o->max_s = d;
+        } else if (!strcmp(a, "--max-behind-s")) {
+            o->max_behind_s = d;
+        } else {
+            o->retry_max_s = d < 0.1 ? 0.1 : d;
         }
     }
     if (!o->source || !o->match || !o->out) {

@@ -2,6 +2,7 @@
  * decisive or disputed ruling (kr_clip, in process, two at a time), then index.html.
  * SPDX-License-Identifier: MIT */
 #include "kr_app.h"
+#include "kr_app_opts.h"
 #include "kr_calib.h"
 #include "kr_clip.h"
 #include "kr_core.h"
@@ -42,27 +43,17 @@ static void usage(FILE *f)
           "--page-only rewrites DIR/index.html from what DIR already holds.\n", f);
 }
 
-static bool parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end)
-        return false;
-    *out = v;
-    return true;
-}
-
-/* 0 ok, 2 usage error (message printed). */
+/* 0 ok, -1 after --help, 2 usage error (message printed). */
 static int parse_args(int argc, char **argv, review_opts *o)
 {
+    static const char cmd[] = "review";
     memset(o, 0, sizeof *o);
     o->before_s = 1.0;
     o->after_s = 1.5;
     o->slow = 1;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool        has = i + 1 < argc;
+        const char *a = argv[i], *v;
+        long long   n = 0;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return -1;
@@ -70,37 +61,28 @@ static int parse_args(int argc, char **argv, review_opts *o)
             o->page_only = true;
         } else if (!strcmp(a, "--no-clips")) {
             o->no_clips = true;
-        } else if (!strcmp(a, "--match") || !strcmp(a, "--calib") || !strcmp(a, "--out") ||
-                   !strcmp(a, "-o") || !strcmp(a, "--before") || !strcmp(a, "--after") ||
-                   !strcmp(a, "--slow")) {
-            if (!has) {
-                kr_log(KR_LOG_ERROR, "review: option %s needs a value", a);
+        } else if (a[0] != '-' || !a[1]) {
+            if (o->video) {
+                kr_log(KR_LOG_ERROR, "review: unexpected argument '%s'", a);
                 return 2;
             }
-            const char *v = argv[++i];
-            double      d;
-            if (!strcmp(a, "--match"))
-                o->match = v;
-            else if (!strcmp(a, "--calib"))
-                o->calib = v;
-            else if (!strcmp(a, "--out") || !strcmp(a, "-o"))
-                o->out = v;
-            else if (!parse_double(v, &d) || (!strcmp(a, "--slow") ? (d < 1 || d > 64 || d != (int)d) : (d < 0 || d > 60))) {
-                kr_log(KR_LOG_ERROR, "review: %s: bad value '%s'", a, v);
-                return 2;
-            } else if (!strcmp(a, "--before"))
-                o->before_s = d;
-            else if (!strcmp(a, "--after"))
-                o->after_s = d;
-            else
-                o->slow = (int)d;
-        } else if (a[0] == '-' && a[1]) {
-            kr_log(KR_LOG_ERROR, "review: unknown option '%s' (see karuta-ref review --help)", a);
-            return 2;
-        } else if (!o->video) {
             o->video = a;
-        } else {
-            kr_log(KR_LOG_ERROR, "review: unexpected argument '%s'", a);
+        } else if (strcmp(a, "--match") && strcmp(a, "--calib") && strcmp(a, "--out") && strcmp(a, "-o") &&
+                   strcmp(a, "--before") && strcmp(a, "--after") && strcmp(a, "--slow")) {
+            return kr_app_opt_unknown(cmd, a);
+        } else if (!(v = kr_app_opt_value(cmd, argc, argv, &i))) {
+            return 2;
+        } else if (!strcmp(a, "--match")) {
+            o->match = v;
+        } else if (!strcmp(a, "--calib")) {
+            o->calib = v;
+        } else if (!strcmp(a, "--out") || !strcmp(a, "-o")) {
+            o->out = v;
+        } else if (!strcmp(a, "--slow")) {
+            if (kr_app_opt_int(cmd, a, v, 1, 64, &n))
+                return 2;
+            o->slow = (int)n;
+        } else if (kr_app_opt_double(cmd, a, v, 0, 60, !strcmp(a, "--before") ? &o->before_s : &o->after_s)) {
             return 2;
         }
     }
