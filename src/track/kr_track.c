@@ -73,7 +73,9 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
     t->lut_off = malloc(n * sizeof *t->lut_off);
     t->lut_w = malloc(n * 4 * sizeof *t->lut_w);
     t->camxy = malloc(n * 2 * sizeof *t->camxy);
-    t->mat = malloc(n * 3);
+    t->mat = calloc(n * 3, 1);
+    t->raw = malloc(n);
+    t->yuv_prev = malloc(n * 3);
     t->prev = calloc(n * 3, 1);
     t->bg = malloc(n * 3 * sizeof *t->bg);
     t->cls = malloc(n);
@@ -85,7 +87,8 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
     t->fpmask = calloc(n, 1);
     t->ovl = NULL;
     t->yuv_key = -1;
-    if (!t->lut_off || !t->lut_w || !t->camxy || !t->mat || !t->prev || !t->bg || !t->cls || !t->still ||
+    t->yuv_prev_key = -1;
+    if (!t->lut_off || !t->lut_w || !t->camxy || !t->mat || !t->raw || !t->yuv_prev || !t->prev || !t->bg || !t->cls || !t->still ||
         !t->label || !t->parent || !t->comp || !t->zone || !t->fpmask)
         goto fail;
     /* Gather table: for every mat pixel centre, the camera pixel it comes from, as the
@@ -161,6 +164,8 @@ void kr_track_destroy(kr_track_t *t)
     free(t->camxy);
     free(t->mat);
     free(t->prev);
+    free(t->raw);
+    free(t->yuv_prev);
     free(t->bg);
     free(t->cls);
     free(t->still);

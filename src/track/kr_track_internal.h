@@ -57,6 +57,11 @@ struct kr_track {
     uint8_t *prev;           /* 3n previous warped image */
     float   *bg;             /* 3n background */
     uint8_t *cls;            /* n classes */
+    uint8_t *raw;            /* n: the colour test's class (BG, SHADOW, FG) when last computed */
+    uint8_t *yuv_prev;       /* 3n: the Y, U, V each mat pixel was converted from last frame */
+    int      yuv_prev_key;   /* -1: yuv_prev not valid for this frame's gather, else yuv_key */
+    double   g_prev;         /* last frame's global gain */
+    double   sb_next;        /* background B+G+R summed over the gain's sample for the next frame */
     uint16_t *still;         /* n frames each pixel has been unchanged */
     uint8_t *zone;           /* n: 1 A entry band, 2 B entry band */
     uint8_t *fpmask;         /* n: 1 inside some card's rest footprint */
@@ -104,13 +109,12 @@ static inline int kr_track_compare_px_(const kr_track_config *cfg, const uint8_t
     float d = i0 * r0 + i1 * r1 + i2 * r2;
     float ii = i0 * i0 + i1 * i1 + i2 * i2;
     float ct = (float)cfg->chroma_thresh;
-    if (i0 + i1 + i2 < 150)
-        ct *= 1.6f; /* dark pixels carry little colour: widen the chroma test there */
-    if (ii * rr - d * d > ct * ct * rr * rr || d > (float)cfg->bright_hi * rr || d < (float)cfg->shadow_lo * rr)
-        return 2;
-    if (d < (float)cfg->shadow_hi * rr)
-        return 1;
-    return 0;
+    ct = i0 + i1 + i2 < 150 ? ct * 1.6f : ct; /* dark pixels carry little colour: widen the chroma test */
+    /* without branches (a pixel's outcome is unpredictable): bit operations on the tests */
+    int fg = (ii * rr - d * d > ct * ct * rr * rr) | (d > (float)cfg->bright_hi * rr) |
+             (d < (float)cfg->shadow_lo * rr);
+    int sh = d < (float)cfg->shadow_hi * rr;
+    return fg ? 2 : sh;
 }
 
 /* Is I close in colour to reference ref scaled by gain g (normalised chroma within
@@ -129,20 +133,24 @@ static inline int kr_track_near_colour_(const uint8_t *I, const double *ref, dou
     return d < ctol * ctol;
 }
 
-/* BGR of YUV pixel (x, y) (inside the picture) into d[0..2]; chroma of its 2x2 block
- * (4:2:0, no chroma interpolation, as swscale's unscaled converter). */
-static inline void kr_track_yuv_px_(const kr_track_src *s, int x, int y, uint8_t *d)
+/* BGR of one Y, U, V sample into d[0..2] (the tables of kr_track_src). kr_track_yuv_px_:
+ * of YUV pixel (x, y) (inside the picture), with the chroma of its 2x2 block (4:2:0, no
+ * chroma interpolation, as swscale's unscaled converter). */
+static inline void kr_track_yuv_conv_(const kr_track_src *s, int Y, int U, int V, uint8_t *d)
 {
-    const kr_yuv_t *f = s->yuv;
     const int32_t *T = s->tab;
-    int Y = f->y[(size_t)y * f->stride_y + x];
-    size_t co = (size_t)(y >> 1) * f->stride_c + (x >> 1);
-    int U = f->u[co], V = f->v[co];
     int32_t ty = T[Y];
     int32_t b = ty + T[4 * 256 + U], g = ty + T[2 * 256 + U] + T[3 * 256 + V], r = ty + T[256 + V];
     d[0] = (uint8_t)(b < 0 ? 0 : b > 255 ? 255 : b);
     d[1] = (uint8_t)(g < 0 ? 0 : g > 255 ? 255 : g);
     d[2] = (uint8_t)(r < 0 ? 0 : r > 255 ? 255 : r);
+}
+
+static inline void kr_track_yuv_px_(const kr_track_src *s, int x, int y, uint8_t *d)
+{
+    const kr_yuv_t *f = s->yuv;
+    size_t co = (size_t)(y >> 1) * f->stride_c + (x >> 1);
+    kr_track_yuv_conv_(s, f->y[(size_t)y * f->stride_y + x], f->u[co], f->v[co], d);
 }
 
 /* kr_track_cards.c: card pose fitting, rest footprints and the card follower. */

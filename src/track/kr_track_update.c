@@ -13,16 +13,37 @@
 #define SNAP_FRAMES 18      /* unchanged non-hand foreground absorbed after this many frames */
 #define SNAP_HAND_FRAMES 600
 #define GHOST_FRAMES 30     /* still mat-coloured hand pixels absorbed after this many frames */
+#define GAIN_STEADY 0.004   /* gain change between frames below which unchanged pixels keep their class */
 
-static void gather(kr_track_t *t, const kr_image_t *f)
+/* Sum for the global gain over every third pixel that was background last frame: B+G+R
+ * of this frame (si; the background's, sb, was summed by last frame's background update,
+ * t->sb_next, so the gather does not read the background). */
+#define GAIN_SUM(i, d)                                                                                       \
+    do {                                                                                                     \
+        if ((i) == next_g) {                                                                                 \
+            next_g += 3;                                                                                     \
+            if (cls[i] == KR_CLS_BG)                                                                         \
+                si += (d)[0] + (d)[1] + (d)[2];                                                              \
+        }                                                                                                    \
+    } while (0)
+
+/* The mat image from a BGR frame (nearest or bilinear through the gather table), with
+ * the gain sums (see GAIN_SUM) taken on the way. */
+static void gather(kr_track_t *t, const kr_image_t *f, double *si_out, double *sb_out)
 {
     const uint8_t *src = f->px;
     const int stride = f->stride;
+    const uint8_t *cls = t->cls;
+    double si = 0, sb = t->sb_next;
+    int next_g = 0;
+    t->yuv_prev_key = -1;
     for (int i = 0; i < t->n; i++) {
         int32_t off = t->lut_off[i];
         uint8_t *d = t->mat + (size_t)i * 3;
         if (off < 0) {
             d[0] = d[1] = d[2] = 0;
+            if (i == next_g)
+                next_g += 3;
             continue;
         }
         int y = off >> 15, x = off & 0x7fff;
@@ -31,43 +52,89 @@ static void gather(kr_track_t *t, const kr_image_t *f)
             d[0] = p[0];
             d[1] = p[1];
             d[2] = p[2];
-            continue;
+        } else {
+            const uint16_t *w = t->lut_w + (size_t)i * 4;
+            for (int c = 0; c < 3; c++) {
+                unsigned v = w[0] * p[c] + w[1] * p[3 + c] + w[2] * p[stride + c] + w[3] * p[stride + 3 + c];
+                d[c] = (uint8_t)((v + 128) >> 8);
+            }
         }
-        const uint16_t *w = t->lut_w + (size_t)i * 4;
-        for (int c = 0; c < 3; c++) {
-            unsigned v = w[0] * p[c] + w[1] * p[3 + c] + w[2] * p[stride + c] + w[3] * p[stride + 3 + c];
-            d[c] = (uint8_t)((v + 128) >> 8);
-        }
+        GAIN_SUM(i, d);
     }
+    *si_out = si;
+    *sb_out = sb;
 }
+
+#define PREFETCH_AHEAD 16 /* mat pixels */
 
 /* The gather from YUV planes: only the mat's taps are converted to BGR (nearest: one
  * pixel; bilinear: the four taps converted, then blended as in the BGR path). */
-static void gather_yuv(kr_track_t *t, const kr_track_src *s)
+static void gather_yuv(kr_track_t *t, const kr_track_src *s, double *si_out, double *sb_out)
 {
+    const uint8_t *cls = t->cls;
+    double si = 0, sb = t->sb_next;
+    int next_g = 0;
+    const kr_yuv_t *f = s->yuv;
+    const int same = t->yuv_prev_key == t->yuv_key; /* yuv_prev holds last frame's samples */
     for (int i = 0; i < t->n; i++) {
         int32_t off = t->lut_off[i];
         uint8_t *d = t->mat + (size_t)i * 3;
+        if (i + PREFETCH_AHEAD < t->n && t->lut_off[i + PREFETCH_AHEAD] >= 0) {
+            /* the planes are read in scattered rows: ask for the lines a little ahead */
+            int32_t o2 = t->lut_off[i + PREFETCH_AHEAD];
+            int y2 = o2 >> 15, x2 = o2 & 0x7fff;
+            __builtin_prefetch(f->y + (size_t)y2 * f->stride_y + x2);
+            __builtin_prefetch(f->u + (size_t)(y2 >> 1) * f->stride_c + (x2 >> 1));
+            __builtin_prefetch(f->v + (size_t)(y2 >> 1) * f->stride_c + (x2 >> 1));
+        }
         if (off < 0) {
             d[0] = d[1] = d[2] = 0;
+            if (i == next_g)
+                next_g += 3;
             continue;
         }
         int y = off >> 15, x = off & 0x7fff;
         if (!t->cfg.bilinear) {
-            kr_track_yuv_px_(s, x, y, d);
-            continue;
+            /* most of a still scene decodes to the very same samples as last frame (the
+             * codec's skipped blocks): then the pixel is last frame's, no conversion */
+            const uint8_t Y = f->y[(size_t)y * f->stride_y + x];
+            const size_t co = (size_t)(y >> 1) * f->stride_c + (x >> 1);
+            const uint8_t U = f->u[co], V = f->v[co];
+            uint8_t *q = t->yuv_prev + (size_t)i * 3;
+            if (same && q[0] == Y && q[1] == U && q[2] == V)
+                memcpy(d, t->prev + (size_t)i * 3, 3);
+            else {
+                kr_track_yuv_conv_(s, Y, U, V, d);
+                q[0] = Y;
+                q[1] = U;
+                q[2] = V;
+            }
+        } else {
+            uint8_t q[4][3];
+            kr_track_yuv_px_(s, x, y, q[0]);
+            kr_track_yuv_px_(s, x + 1, y, q[1]);
+            kr_track_yuv_px_(s, x, y + 1, q[2]);
+            kr_track_yuv_px_(s, x + 1, y + 1, q[3]);
+            const uint16_t *w = t->lut_w + (size_t)i * 4;
+            for (int c = 0; c < 3; c++) {
+                unsigned v = w[0] * q[0][c] + w[1] * q[1][c] + w[2] * q[2][c] + w[3] * q[3][c];
+                d[c] = (uint8_t)((v + 128) >> 8);
+            }
         }
-        uint8_t q[4][3];
-        kr_track_yuv_px_(s, x, y, q[0]);
-        kr_track_yuv_px_(s, x + 1, y, q[1]);
-        kr_track_yuv_px_(s, x, y + 1, q[2]);
-        kr_track_yuv_px_(s, x + 1, y + 1, q[3]);
-        const uint16_t *w = t->lut_w + (size_t)i * 4;
-        for (int c = 0; c < 3; c++) {
-            unsigned v = w[0] * q[0][c] + w[1] * q[1][c] + w[2] * q[2][c] + w[3] * q[3][c];
-            d[c] = (uint8_t)((v + 128) >> 8);
-        }
+        GAIN_SUM(i, d);
     }
+    t->yuv_prev_key = t->cfg.bilinear ? -1 : t->yuv_key;
+    *si_out = si;
+    *sb_out = sb;
+}
+
+/* This frame's mat image goes where the one before last was; the last one becomes
+ * t->prev (a pointer swap instead of a copy: the gather writes every pixel). */
+static void swap_mat(kr_track_t *t)
+{
+    uint8_t *m = t->mat;
+    t->mat = t->prev;
+    t->prev = m;
 }
 
 /* floor(a / 65536) for negative a too (pmulhw keeps the high half of the product) */
@@ -120,21 +187,26 @@ static int32_t uf_find(int32_t *p, int32_t a)
 }
 
 /* Labels 4-connected pixels whose class is in the bit set `want` (bit k = class k, k < 8)
- * into t->comp (area >= 1). Returns count. */
+ * into t->comp (area >= 1). Returns count. t->label[i] is the component of pixel i only
+ * where its class is in `want` (elsewhere stale: test the class first). */
+#define WANTED(c) ((c) < 8 && ((want >> (c)) & 1u))
 static int label_class(kr_track_t *t, unsigned want)
 {
     int W = t->w, H = t->h;
     int32_t *lab = t->label, *par = t->parent;
     int32_t next = 1;
+    int vmin = H, vmax = -1; /* rows holding labelled pixels */
     par[0] = 0;
     for (int v = 0; v < H; v++)
         for (int u = 0; u < W; u++) {
             int i = v * W + u;
-            if (t->cls[i] >= 8 || !((want >> t->cls[i]) & 1u)) {
-                lab[i] = 0;
-                continue;
-            }
-            int32_t l = u > 0 ? lab[i - 1] : 0, up = v > 0 ? lab[i - W] : 0;
+            if (!WANTED(t->cls[i]))
+                continue; /* no label written: readers test the class first */
+            if (v < vmin)
+                vmin = v;
+            vmax = v;
+            int32_t l = u > 0 && WANTED(t->cls[i - 1]) ? lab[i - 1] : 0;
+            int32_t up = v > 0 && WANTED(t->cls[i - W]) ? lab[i - W] : 0;
             if (!l && !up) {
                 par[next] = next;
                 lab[i] = next++;
@@ -171,13 +243,11 @@ static int label_class(kr_track_t *t, unsigned want)
         cp->v1 = -1;
         cp->owner = -1;
     }
-    for (int v = 0; v < H; v++)
+    for (int v = vmin; v <= vmax; v++)
         for (int u = 0; u < W; u++) {
             int i = v * W + u;
-            if (!lab[i]) {
-                lab[i] = -1;
+            if (!WANTED(t->cls[i]))
                 continue;
-            }
             int c = -par[lab[i]] - 1;
             lab[i] = c;
             kr_track_comp *cp = &t->comp[c];
@@ -207,8 +277,8 @@ static double sqr(double a) { return a * a; }
 
 static void hand_from_pixels(kr_track_t *t, int p, double dt_s);
 
-static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, int64_t gap_us,
-                        const kr_track_frame **out);
+static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, int64_t gap_us, double si,
+                        double sb, const kr_track_frame **out);
 
 kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, int64_t gap_us,
                           const kr_track_frame **out)
@@ -221,8 +291,10 @@ kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, 
         return KR_ERR_INVALID;
     }
     kr_track_src src = {frame, NULL, NULL};
-    gather(t, frame);
-    return update(t, &src, t_us, gap_us, out);
+    double si, sb;
+    swap_mat(t);
+    gather(t, frame, &si, &sb);
+    return update(t, &src, t_us, gap_us, si, sb, out);
 }
 
 kr_status kr_track_update_yuv(kr_track_t *t, const kr_yuv_t *frame, int64_t t_us, int64_t gap_us,
@@ -238,13 +310,15 @@ kr_status kr_track_update_yuv(kr_track_t *t, const kr_yuv_t *frame, int64_t t_us
     }
     yuv_tables(t, frame->full_range, frame->bt709);
     kr_track_src src = {NULL, frame, &t->yuv_tab[0][0]};
-    gather_yuv(t, &src);
-    return update(t, &src, t_us, gap_us, out);
+    double si, sb;
+    swap_mat(t);
+    gather_yuv(t, &src, &si, &sb);
+    return update(t, &src, t_us, gap_us, si, sb, out);
 }
 
-/* Everything after the gather (t->mat holds this frame's mat image). */
-static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, int64_t gap_us,
-                        const kr_track_frame **out)
+/* Everything after the gather (t->mat holds this frame's mat image; si, sb its gain sums). */
+static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, int64_t gap_us, double si,
+                        double sb, const kr_track_frame **out)
 {
     const kr_track_config *cfg = &t->cfg;
     double dt_s = t->frames > 0 ? (t_us - t->last_t) / 1e6 : 0;
@@ -260,47 +334,77 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
             t->cls[i] = t->lut_off[i] < 0 ? KR_CLS_OUT : KR_CLS_BG;
         }
     }
-    /* global gain from pixels that were background last frame */
-    double si = 0, sb = 0;
-    for (int i = 0; i < n; i += 3) {
-        if (t->cls[i] != KR_CLS_BG)
-            continue;
-        const uint8_t *I = t->mat + (size_t)i * 3;
-        const float *b = t->bg + (size_t)i * 3;
-        si += I[0] + I[1] + I[2];
-        sb += b[0] + b[1] + b[2];
+    /* global gain from pixels that were background last frame (summed in the gather,
+     * again here during the warm-up, which has just changed the background) */
+    if (t->frames < cfg->warmup_frames) {
+        si = sb = 0;
+        for (int i = 0; i < n; i += 3) {
+            if (t->cls[i] != KR_CLS_BG)
+                continue;
+            const uint8_t *I = t->mat + (size_t)i * 3;
+            const float *b = t->bg + (size_t)i * 3;
+            si += I[0] + I[1] + I[2];
+            sb += b[0] + b[1] + b[2];
+        }
     }
     double g = sb > 0 ? si / sb : 1.0;
     if (g < 0.4) g = 0.4;
     if (g > 2.5) g = 2.5;
-    /* classify */
+    /* classify: branch-free per pixel (the same tests as kr_track_compare_px_ and the
+     * skin test, combined with bit operations), then the rarer foreground refinements */
     const float gf = (float)g;
     int refs = t->cards_ready;
-    for (int i = 0; i < n; i++) {
-        if (t->lut_off[i] < 0) {
-            t->cls[i] = KR_CLS_OUT;
-            continue;
-        }
-        const uint8_t *I = t->mat + (size_t)i * 3;
-        const float *b = t->bg + (size_t)i * 3;
-        int r = kr_track_compare_px_(cfg, I, gf * b[0], gf * b[1], gf * b[2]);
-        if (r != 2) {
+    {
+        const float ct0 = (float)cfg->chroma_thresh, ct1 = ct0 * 1.6f, cc0 = ct0 * ct0, cc1 = ct1 * ct1,
+                    bh = (float)cfg->bright_hi, sl = (float)cfg->shadow_lo, shh = (float)cfg->shadow_hi;
+        const uint8_t *restrict mat = t->mat;
+        const float *restrict bg = t->bg;
+        const int32_t *restrict lut = t->lut_off;
+        uint8_t *restrict cls = t->cls;
+        uint8_t *restrict raw = t->raw;
+        const uint8_t *restrict prev = t->prev;
+        /* a background pixel that is exactly last frame's stays background while the
+         * gain holds still; each pixel is still tested afresh every fourth frame (the
+         * background creeps). Foreground and shadow are tested every frame. */
+        const int coherent = t->frames > cfg->warmup_frames && fabs(g - t->g_prev) <= GAIN_STEADY;
+        const unsigned phase = (unsigned)(t->frames & 3);
+        for (int i = 0; i < n; i++) {
+            const uint8_t *I = mat + (size_t)i * 3;
+            if (coherent && ((unsigned)i & 3u) != phase && raw[i] == KR_CLS_BG) {
+                const uint8_t *P = prev + (size_t)i * 3;
+                if (I[0] == P[0] && I[1] == P[1] && I[2] == P[2]) {
+                    cls[i] = raw[i];
+                    continue;
+                }
+            }
+            const float *b = bg + (size_t)i * 3;
+            float r0 = gf * b[0], r1 = gf * b[1], r2 = gf * b[2];
+            float i0 = I[0], i1 = I[1], i2 = I[2];
+            float rr = r0 * r0 + r1 * r1 + r2 * r2 + 1.0f;
+            float d = i0 * r0 + i1 * r1 + i2 * r2;
+            float ii = i0 * i0 + i1 * i1 + i2 * i2;
+            float cc = i0 + i1 + i2 < 150 ? cc1 : cc0; /* dark pixels: wider chroma test */
+            int fg = (ii * rr - d * d > cc * rr * rr) | (d > bh * rr) | (d < sl * rr);
+            int sh = d < shh * rr;
             /* skin is redder than tatami or paper: (R - G) / sum rises by more than 0.03
              * even where a blurred hand is mixed with the mat (multiplied out) */
             float is = (float)(I[0] + I[1] + I[2]) + 1.0f, bs = b[0] + b[1] + b[2] + 1.0f;
-            if (((float)I[2] - (float)I[1]) * bs - (b[2] - b[1]) * is > 0.03f * is * bs)
-                r = 2;
+            fg |= ((float)I[2] - (float)I[1]) * bs - (b[2] - b[1]) * is > 0.03f * is * bs;
+            /* FG 5, SHADOW 4, BG 0; OUT (255) where the lut has no camera pixel */
+            cls[i] = raw[i] = (uint8_t)((4 * (fg | sh) + fg) | (lut[i] >> 31));
         }
-        uint8_t k = r == 0 ? KR_CLS_BG : r == 1 ? KR_CLS_SHADOW : KR_CLS_FG;
-        if (k == KR_CLS_FG && refs) {
-            if (kr_track_near_colour_(I, t->card_rgb, g, 0.80, 1.25, 0.035))
-                k = KR_CLS_CARDLIKE;
-            else if (t->fpmask[i] && kr_track_near_colour_(I, t->mat_rgb, g, 0.75, 1.30, 0.030))
-                k = KR_CLS_OTHER; /* bare mat revealed where a card lay (it moved away);
-                                     elsewhere mat-coloured change is a blurred hand */
-        }
-        t->cls[i] = k;
     }
+    if (refs)
+        for (int i = 0; i < n; i++) {
+            if (t->cls[i] != KR_CLS_FG)
+                continue;
+            const uint8_t *I = t->mat + (size_t)i * 3;
+            if (kr_track_near_colour_(I, t->card_rgb, g, 0.80, 1.25, 0.035))
+                t->cls[i] = KR_CLS_CARDLIKE;
+            else if (t->fpmask[i] && kr_track_near_colour_(I, t->mat_rgb, g, 0.75, 1.30, 0.030))
+                t->cls[i] = KR_CLS_OTHER; /* bare mat revealed where a card lay (it moved away);
+                                             elsewhere mat-coloured change is a blurred hand */
+        }
     /* arms */
     /* arms: foreground joined through card-coloured foreground, so that a light sleeve
      * (card-like against the mat) still connects a hand to its player's edge; only the
@@ -367,6 +471,7 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
     /* background update */
     float rate2 = (float)(2 * cfg->bg_rate);
     float ig = (float)(1.0 / g);
+    double sbn = 0;
     for (int i = 0; i < n; i++) {
         uint8_t cl = t->cls[i];
         if (cl == KR_CLS_OUT)
@@ -378,10 +483,11 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
         t->still[i] = st;
         float *b = t->bg + (size_t)i * 3;
         if (cl == KR_CLS_BG) {
-            if (((unsigned)i ^ (unsigned)t->frames) & 1u)
-                continue; /* half the pixels per frame, at twice the rate */
-            for (int c = 0; c < 3; c++)
-                b[c] += rate2 * (I[c] * ig - b[c]);
+            if (!(((unsigned)i ^ (unsigned)t->frames) & 1u)) /* half the pixels per frame, at twice the rate */
+                for (int c = 0; c < 3; c++)
+                    b[c] += rate2 * (I[c] * ig - b[c]);
+            if (i % 3 == 0)
+                sbn += b[0] + b[1] + b[2]; /* next frame's gain sum (see GAIN_SUM) */
         } else if ((cl != KR_CLS_HAND_A && cl != KR_CLS_HAND_B && st > SNAP_FRAMES) || st > SNAP_HAND_FRAMES ||
                    (st > GHOST_FRAMES && refs && kr_track_near_colour_(I, t->mat_rgb, g, 0.75, 1.30, 0.030))) {
             /* (the last: an arm-attached patch that has looked like bare mat, unchanged,
@@ -390,7 +496,7 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
                 b[c] = I[c] * ig;
         }
     }
-    memcpy(t->prev, t->mat, (size_t)n * 3);
+    t->sb_next = sbn;
 
     t->fr.t_us = t_us;
     t->fr.gap_us = gap_us;
@@ -399,6 +505,7 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
     t->fr.n_cards = t->n_cards;
     t->fr.cards = t->cards;
     t->fr.gain = g;
+    t->g_prev = g;
     t->prev_hand[0] = t->fr.hands[0];
     t->prev_hand[1] = t->fr.hands[1];
     t->last_t = t_us;
@@ -468,12 +575,23 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
     double cu = 0, cvv = 0;
     long cn = 0;
     uint8_t mine = (uint8_t)(p == 0 ? KR_CLS_HAND_A : KR_CLS_HAND_B);
-    for (int v = 0; v < t->h; v++)
-        for (int u = 0; u < t->w; u++) {
+    /* only the boxes of the components this hand may own hold its pixels */
+    int su0 = t->w, sv0 = t->h, su1 = -1, sv1 = -1;
+    for (int c = 0; c < t->n_comp; c++) {
+        const kr_track_comp *cp = &t->comp[c];
+        if (cp->area < t->min_area_px || (cp->owner != p && cp->owner != 2))
+            continue;
+        if (cp->u0 < su0) su0 = cp->u0;
+        if (cp->v0 < sv0) sv0 = cp->v0;
+        if (cp->u1 > su1) su1 = cp->u1;
+        if (cp->v1 > sv1) sv1 = cp->v1;
+    }
+    for (int v = sv0; v <= sv1; v++)
+        for (int u = su0; u <= su1; u++) {
             int i = v * t->w + u;
+            if (t->cls[i] != KR_CLS_FG)
+                continue; /* (labelled: FG was in the label set) */
             int l = t->label[i];
-            if (l < 0)
-                continue;
             kr_track_comp *cp = &t->comp[l];
             if (cp->area < t->min_area_px || (cp->owner != p && cp->owner != 2) || t->cls[i] != KR_CLS_FG)
                 continue;
@@ -524,7 +642,7 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
         for (int v = lcp->v0; v <= lcp->v1; v++)
             for (int u = lcp->u0; u <= lcp->u1; u++) {
                 int i = v * t->w + u;
-                if (t->label[i] != lc || t->cls[i] != mine || (only_in && !(p == 0 ? v < ev : v > ev)))
+                if (t->cls[i] != mine || t->label[i] != lc || (only_in && !(p == 0 ? v < ev : v > ev)))
                     continue;
                 double d = sqr(u - lbu) + sqr(v - lbv);
                 if (d > best)
