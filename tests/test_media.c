@@ -303,6 +303,108 @@ static void test_yuv_frames_equal_bgr_frames(void)
     remove(p);
 }
 
+/* Reads path with cfg inline and with decode_ahead (a ring of 3: it fills and wraps; the
+ * decoder's own threads as cfg says for both, as they change where damage is found),
+ * optionally seeking both to seek_us after the 10th frame; counts frames whose time,
+ * index, gap or picture differ, and checks the end (status, message, damage) is the same.
+ * Returns the frames read. */
+static int same_both_ways(const char *path, const kr_media_reader_config *cfg, int64_t seek_us, int *differ)
+{
+    kr_media_reader_config ca = *cfg;
+    ca.decode_ahead = 3;
+    kr_media_reader_t *ri = NULL, *ra = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_media_reader_open2(path, cfg, &ri), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_media_reader_open2(path, &ca, &ra), KR_OK);
+    kr_status si, sa;
+    int n = 0;
+    kr_frame_t fi, fa;
+    for (;;) {
+        if (n == 10 && seek_us >= 0) {
+            CU_ASSERT_EQUAL(kr_media_reader_seek(ri, seek_us), KR_OK);
+            CU_ASSERT_EQUAL(kr_media_reader_seek(ra, seek_us), KR_OK);
+        }
+        si = kr_media_reader_next(ri, &fi);
+        sa = kr_media_reader_next(ra, &fa);
+        if (si != KR_OK || sa != KR_OK)
+            break;
+        kr_image_t bi, ba;
+        CU_ASSERT_EQUAL_FATAL(kr_media_reader_bgr(ri, &bi), KR_OK);
+        CU_ASSERT_EQUAL_FATAL(kr_media_reader_bgr(ra, &ba), KR_OK);
+        if (fi.t_us != fa.t_us || fi.index != fa.index || fi.gap_us != fa.gap_us ||
+            frame_shown(&bi) != frame_shown(&ba) || memcmp(bi.px, ba.px, (size_t)bi.stride * (size_t)(bi.h - 1)))
+            (*differ)++;
+        n++;
+    }
+    CU_ASSERT_EQUAL(si, sa);
+    CU_ASSERT_EQUAL(kr_media_reader_next(ra, &fa), sa); /* the end stays the end */
+    CU_ASSERT_STRING_EQUAL(kr_media_reader_error(ri), kr_media_reader_error(ra));
+    CU_ASSERT_EQUAL(kr_media_reader_damage(ri), kr_media_reader_damage(ra));
+    kr_media_reader_destroy(ri);
+    kr_media_reader_destroy(ra);
+    return n;
+}
+
+/* decode_ahead (decoding in the reader's own thread) gives exactly what decoding inside
+ * next() gives: frames, times, seeks, a truncated file's end and message, damage skipped
+ * with keep_going; destroying it mid-file leaves nothing running. */
+static void test_decode_ahead_same_as_inline(void)
+{
+    char p[128], q[128];
+    path_in_dir(p, sizeof p, "ahead.mp4");
+    path_in_dir(q, sizeof q, "ahead_bad.mp4");
+    CU_ASSERT_EQUAL_FATAL(write_clip(p, 60, NULL), KR_OK);
+    kr_media_reader_config cfg;
+    kr_media_reader_config_default(&cfg);
+    cfg.threads = 2;
+    int differ = 0;
+    CU_ASSERT_EQUAL(same_both_ways(p, &cfg, -1, &differ), 60);
+    cfg.yuv = 1;
+    cfg.out_w = 160;
+    CU_ASSERT_EQUAL(same_both_ways(p, &cfg, 1500000, &differ), 10 + 15); /* on from frame 45 */
+    CU_ASSERT_EQUAL(same_both_ways(p, &cfg, 100000, &differ), 10 + 57); /* back to frame 3 */
+    CU_ASSERT_EQUAL(differ, 0);
+    /* truncated: the same frames, then the same error */
+    FILE *in = fopen(p, "rb"), *out = fopen(q, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    fseek(in, 0, SEEK_END);
+    long size = ftell(in);
+    fseek(in, 0, SEEK_SET);
+    for (long i = 0; i < size / 2; i++)
+        fputc(fgetc(in), out);
+    fclose(in);
+    fclose(out);
+    kr_media_reader_config_default(&cfg);
+    cfg.threads = 2;
+    int n = same_both_ways(q, &cfg, -1, &differ);
+    CU_ASSERT(n > 0 && n < 60);
+    /* garbage in the middle, kept going past: the same frames, gaps and damage count */
+    FILE *f = fopen(p, "r+b");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fseek(f, size / 2, SEEK_SET);
+    unsigned seed = 99;
+    for (int i = 0; i < 3000; i++) {
+        seed = seed * 1103515245u + 12345u;
+        fputc((int)(seed >> 16) & 255, f);
+    }
+    fclose(f);
+    cfg.keep_going = 1;
+    n = same_both_ways(p, &cfg, -1, &differ);
+    CU_ASSERT(n > 10 && n < 60);
+    CU_ASSERT_EQUAL(differ, 0);
+    /* destroyed while the thread decodes ahead */
+    cfg.decode_ahead = 2;
+    kr_media_reader_t *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_media_reader_open2(p, &cfg, &r), KR_OK);
+    kr_frame_t fr;
+    CU_ASSERT_EQUAL(kr_media_reader_next(r, &fr), KR_OK);
+    kr_media_reader_destroy(r);
+    cfg.decode_ahead = 65;
+    CU_ASSERT_EQUAL(kr_media_reader_open2(p, &cfg, &r), KR_ERR_INVALID);
+    remove(p);
+    remove(q);
+}
+
 static void test_truncated_file_reports_where(void)
 {
     char p[128], q[128];
@@ -852,6 +954,7 @@ int main(void)
     CU_add_test(s, "seek_lands_on_first_frame_at_or_after", test_seek_lands_on_first_frame_at_or_after);
     CU_add_test(s, "gray_and_downscaled_output", test_gray_and_downscaled_output);
     CU_add_test(s, "yuv_frames_equal_bgr_frames", test_yuv_frames_equal_bgr_frames);
+    CU_add_test(s, "decode_ahead_same_as_inline", test_decode_ahead_same_as_inline);
     CU_add_test(s, "truncated_file_reports_where", test_truncated_file_reports_where);
     CU_add_test(s, "corrupt_middle_stops_or_keeps_going", test_corrupt_middle_stops_or_keeps_going);
     CU_add_test(s, "garbage_and_missing_files_fail_cleanly", test_garbage_and_missing_files_fail_cleanly);

@@ -9,7 +9,7 @@
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: bench_decode VIDEO [--gray] [--width W] [--fast] [--threads N]\n");
+    fprintf(stderr, "usage: bench_decode VIDEO [--gray] [--yuv] [--width W] [--fast] [--threads N]\n");
     return 2;
 }
 
@@ -23,6 +23,8 @@ int main(int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--gray"))
             cfg.gray = 1;
+        else if (!strcmp(argv[i], "--yuv"))
+            cfg.yuv = 1; /* planes only (scaled in YUV with --width), no BGR */
         else if (!strcmp(argv[i], "--fast"))
             cfg.fast = 1;
         else if (!strcmp(argv[i], "--width") && i + 1 < argc)
@@ -43,7 +45,8 @@ int main(int argc, char **argv)
     int64_t n = 0, gaps = 0;
     unsigned long sum = 0;
     while ((st = kr_media_reader_next(r, &f)) == KR_OK) {
-        sum += f.img.px[(f.img.h / 2) * f.img.stride]; /* touch the pixels */
+        /* touch the pixels */
+        sum += f.yuv.y ? f.yuv.y[(f.yuv.h / 2) * f.yuv.stride_y] : f.img.px[(f.img.h / 2) * f.img.stride];
         gaps += f.gap_us > 0;
         n++;
     }

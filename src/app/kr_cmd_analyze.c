@@ -34,6 +34,8 @@ static void usage(FILE *f)
             "  --threads N      decoding and colour conversion threads (default 0: automatic)\n"
             "  --bgr-frames     track whole BGR frames (the path before YUV frames; same results,\n"
             "                   slower: for comparison)\n"
+            "  --decode-ahead N frames decoded ahead in a decoding thread (default 16; 0: decode\n"
+            "                   between frames, with the decoder's own threads)\n"
 
             "  --hold-us N      release records N us after the detector's horizon (default 0, as\n"
             "                   live); -1: all at the end (a check that the order is the same)\n"
@@ -126,7 +128,7 @@ int kr_cmd_analyze(int argc, char **argv)
 {
     const char *video = NULL, *match = NULL, *calib_path = NULL, *out_dir = NULL, *debug_dir = NULL;
     const char *trace_path = NULL;
-    int debug_every = 10, threads = 0, bgr_frames = 0;
+    int debug_every = 10, threads = 0, bgr_frames = 0, decode_ahead = 16;
     kr_pipe_config pcfg;
     kr_pipe_config_default(&pcfg);
     /* released at the detector's horizon, as live does: the same code, the same results */
@@ -160,6 +162,14 @@ int kr_cmd_analyze(int argc, char **argv)
             }
         } else if (!strcmp(a, "--bgr-frames")) {
             bgr_frames = 1;
+        } else if (!strcmp(a, "--decode-ahead") && has) {
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || v < 0 || v > 64) {
+                kr_log(KR_LOG_ERROR, "analyze: --decode-ahead needs an integer within 0 ... 64");
+                return 2;
+            }
+            decode_ahead = (int)v;
         } else if (!strcmp(a, "--threads") && has) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
@@ -303,6 +313,7 @@ int kr_cmd_analyze(int argc, char **argv)
     kr_app_track_size(info.w, info.h, &mcfg.out_w, &mcfg.out_h);
     mcfg.threads = threads;
     mcfg.yuv = !bgr_frames; /* the tracker reads the decoded planes: no whole-frame BGR */
+    mcfg.decode_ahead = decode_ahead; /* decoding beside the analysis, few wakeups */
     if (kr_media_reader_open2(video, &mcfg, &rd) != KR_OK) {
         kr_log(KR_LOG_ERROR, "%s", kr_media_reader_error(NULL));
         goto fail;

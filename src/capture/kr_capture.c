@@ -357,7 +357,7 @@ static kr_status make_frame(kr_capture_t *c)
         const AVFrame *in = c->src;
         if (dw != c->cw || dh != c->ch) {
             const char *what = "";
-            if (kr_media_scale_420(&c->ysws, &c->mid, c->src, 0, dw, dh, &what) < 0)
+            if (kr_media_scale_420(&c->ysws, &c->mid, c->src, 1, dw, dh, &what) < 0) /* as the reader's */
                 return set_err(c, KR_ERR_CODEC, "capture: %s of %dx%d frames failed", what, c->cw, c->ch);
             in = c->mid;
         }

@@ -6,12 +6,14 @@
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/cpu.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/mem.h>
 #include <libavutil/opt.h>
 #include <libswscale/swscale.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,9 +52,28 @@ struct kr_media_reader {
     int                    seek_tries;
     int                    pending;     /* frame holds a decoded frame not yet returned */
     int                    flushing;    /* demuxer at end; decoder draining */
-    int64_t                damage;      /* keep_going: damaged packets/frames skipped */
+    int64_t                damage;      /* keep_going: damaged packets/frames skipped (decoding side) */
+    int64_t                damage_seen; /* the same, as of the last frame next() returned */
     int                    read_errs;   /* keep_going: consecutive demuxer errors */
+    int64_t                msg_index;   /* decoding side: index of the next frame, for messages */
+    char                   derr[512];   /* decoding side's message (decode_one) ... */
+    int                    derr_new;    /* ... not yet copied to err */
     char                   err[512];
+    /* decode_ahead: decode_one runs in a thread of our own, frames move through a ring */
+    AVFrame               *cur;         /* the frame next() returned (frame without the thread) */
+    pthread_t              th;
+    int                    th_running, sync_ok;
+    pthread_mutex_t        mu;
+    pthread_cond_t         cv_ready, cv_space;
+    struct ring_slot {
+        AVFrame  *f;
+        int64_t   t_us, damage;
+        kr_status st;               /* KR_OK: a frame; else the end (EOF or error) */
+        int       has_msg;
+        char      msg[512];         /* derr as it was when this slot was filled */
+    }                     *ring;
+    int                    ring_cap, ring_head, ring_n;
+    int                    stop, prod_waiting, cons_waiting, ended; /* ended: the last slot is the end */
 };
 
 static _Thread_local char open_error[512];
@@ -69,6 +90,10 @@ void kr_media_reader_config_default(kr_media_reader_config *cfg)
 /* set_err(obj, status, fmt, ...): one-line message into obj->err, returns status. */
 #define set_err(o, st, ...) kr_error_set((o)->err, sizeof (o)->err, (st), __VA_ARGS__)
 
+/* set_derr: as set_err, into the decoding side's message (decode_one may run in the
+ * decode thread; the message reaches err with the frame or end it came with). */
+#define set_derr(o, st, ...) ((o)->derr_new = 1, kr_error_set((o)->derr, sizeof (o)->derr, (st), __VA_ARGS__))
+
 /* Damaged input: without keep_going it is the caller's error (returns st); with it,
  * counted, the first message kept, and KR_OK returned so decoding goes on. */
 static kr_status damaged(kr_media_reader_t *r, kr_status st, const char *fmt, ...)
@@ -82,7 +107,8 @@ static kr_status damaged(kr_media_reader_t *r, kr_status st, const char *fmt, ..
         return KR_OK;
     va_list ap;
     va_start(ap, fmt);
-    kr_error_setv(r->err, sizeof r->err, st, fmt, ap);
+    kr_error_setv(r->derr, sizeof r->derr, st, fmt, ap);
+    r->derr_new = 1;
     va_end(ap);
     return r->cfg.keep_going ? KR_OK : st;
 }
@@ -118,7 +144,7 @@ static kr_status decode_one(kr_media_reader_t *r)
             r->decoded++;
             if (r->frame->flags & AV_FRAME_FLAG_CORRUPT) {
                 kr_status st = damaged(r, KR_ERR_CODEC, "%s: corrupt frame decoded after t=%.3f s (frame %lld)",
-                                       r->path, pos_s(r), (long long)r->next_index);
+                                       r->path, pos_s(r), (long long)r->msg_index);
                 if (st != KR_OK)
                     return st;
                 av_frame_unref(r->frame); /* skipped: shows as a gap */
@@ -150,8 +176,10 @@ static kr_status decode_one(kr_media_reader_t *r)
                     continue;
                 }
                 r->seek_us = -1;
+                r->msg_index = (int64_t)((double)t * r->info.fps / 1e6 + 0.5);
             }
             r->frame->best_effort_timestamp = pts; /* keep for next() */
+            r->msg_index++;
             r->last_t_us = t;
             return KR_OK;
         }
@@ -161,8 +189,8 @@ static kr_status decode_one(kr_media_reader_t *r)
                 r->seek_tries = 0;
             }
             if (r->fmt->pb && r->fmt->pb->error)
-                return set_err(r, KR_ERR_IO, "%s: read error after t=%.3f s (frame %lld): %s",
-                               r->path, pos_s(r), (long long)r->next_index,
+                return set_derr(r, KR_ERR_IO, "%s: read error after t=%.3f s (frame %lld): %s",
+                               r->path, pos_s(r), (long long)r->msg_index,
                                kr_media_averr(r->fmt->pb->error, d, sizeof d));
             if (!r->seeked && r->st->nb_frames > 0 && r->decoded < r->st->nb_frames && !r->damage) {
                 kr_status st = damaged(r, KR_ERR_FORMAT,
@@ -174,10 +202,10 @@ static kr_status decode_one(kr_media_reader_t *r)
             return KR_ERR_EOF;
         }
         if (ret != AVERROR(EAGAIN))
-            return set_err(r, KR_ERR_CODEC, "%s: decode error after t=%.3f s (frame %lld): %s",
-                           r->path, pos_s(r), (long long)r->next_index, kr_media_ff_detail(ret, d, sizeof d));
+            return set_derr(r, KR_ERR_CODEC, "%s: decode error after t=%.3f s (frame %lld): %s",
+                           r->path, pos_s(r), (long long)r->msg_index, kr_media_ff_detail(ret, d, sizeof d));
         if (r->flushing)
-            return set_err(r, KR_ERR_CODEC, "%s: decoder stalled while draining", r->path);
+            return set_derr(r, KR_ERR_CODEC, "%s: decoder stalled while draining", r->path);
         /* the decoder wants input */
         kr_media_avlog_clear();
         ret = av_read_frame(r->fmt, r->pkt);
@@ -189,7 +217,7 @@ static kr_status decode_one(kr_media_reader_t *r)
         if (ret < 0) {
             kr_status st = damaged(r, ret == AVERROR(EIO) ? KR_ERR_IO : KR_ERR_FORMAT,
                                    "%s: cannot read past t=%.3f s (frame %lld): %s", r->path, pos_s(r),
-                                   (long long)r->next_index, kr_media_ff_detail(ret, d, sizeof d));
+                                   (long long)r->msg_index, kr_media_ff_detail(ret, d, sizeof d));
             if (st != KR_OK)
                 return st;
             if (++r->read_errs > 10000) { /* the demuxer cannot get past it: end here */
@@ -206,7 +234,7 @@ static kr_status decode_one(kr_media_reader_t *r)
         if (r->pkt->flags & AV_PKT_FLAG_CORRUPT) {
             av_packet_unref(r->pkt);
             kr_status st = damaged(r, KR_ERR_FORMAT, "%s: truncated or corrupt data after t=%.3f s (frame %lld)",
-                                   r->path, pos_s(r), (long long)r->next_index);
+                                   r->path, pos_s(r), (long long)r->msg_index);
             if (st != KR_OK)
                 return st;
             continue;
@@ -222,20 +250,29 @@ static kr_status decode_one(kr_media_reader_t *r)
         av_packet_unref(r->pkt);
         if (ret < 0 && ret != AVERROR(EAGAIN)) {
             kr_status st = damaged(r, KR_ERR_CODEC, "%s: undecodable data after t=%.3f s (frame %lld): %s",
-                                   r->path, pos_s(r), (long long)r->next_index, kr_media_ff_detail(ret, d, sizeof d));
+                                   r->path, pos_s(r), (long long)r->msg_index, kr_media_ff_detail(ret, d, sizeof d));
             if (st != KR_OK)
                 return st;
         }
     }
 }
 
-/* Converts r->frame to the configured output and fills out->img. Pixel buffers are
+/* Copies a new message of the decoding side into err (when decode_one ran on this thread). */
+static void take_derr(kr_media_reader_t *r)
+{
+    if (r->derr_new) {
+        memcpy(r->err, r->derr, sizeof r->err);
+        r->derr_new = 0;
+    }
+}
+
+/* Converts r->cur to the configured output and fills out->img. Pixel buffers are
  * all allocated once (buf, mid); sws_scale_frame() takes frame references, which costs
  * FFmpeg a few small AVBufferRef allocations per frame: the price of spreading the
  * conversion over threads (about half the wall time of the single-threaded sws_scale). */
 static kr_status convert(kr_media_reader_t *r, kr_image_t *img)
 {
-    AVFrame *f = r->frame;
+    AVFrame *f = r->cur;
     int same = f->width == r->out_w && f->height == r->out_h;
     img->w = r->out_w;
     img->h = r->out_h;
@@ -249,7 +286,9 @@ static kr_status convert(kr_media_reader_t *r, kr_image_t *img)
         if (!same) {
             char        d[128];
             const char *what = "";
-            int         ret = kr_media_scale_420(&r->ysws, &r->mid, f, r->cfg.threads, r->out_w, r->out_h, &what);
+            /* on this thread only: swscale's slice threads cost more CPU in wakeups than
+             * they save at these sizes (720p -> 360p: ~0.55 ms a frame on one thread) */
+            int         ret = kr_media_scale_420(&r->ysws, &r->mid, f, 1, r->out_w, r->out_h, &what);
             if (ret < 0)
                 return set_err(r, ret == AVERROR(ENOMEM) ? KR_ERR_NOMEM : KR_ERR_CODEC, "%s: %s failed: %s", r->path,
                                what, kr_media_averr(ret, d, sizeof d));
@@ -347,10 +386,40 @@ kr_status kr_media_reader_open2(const char *path, const kr_media_reader_config *
         r->cfg = *cfg;
     else
         kr_media_reader_config_default(&r->cfg);
-    if (r->cfg.out_w < 0 || r->cfg.out_h < 0 || r->cfg.threads < 0 || (r->cfg.yuv && r->cfg.gray)) {
-        st = set_err(r, KR_ERR_INVALID, "%s: bad reader configuration (negative size or threads, or both yuv and gray)",
+    if (r->cfg.out_w < 0 || r->cfg.out_h < 0 || r->cfg.threads < 0 || (r->cfg.yuv && r->cfg.gray) ||
+        r->cfg.decode_ahead < 0 || r->cfg.decode_ahead > 64) {
+        st = set_err(r, KR_ERR_INVALID,
+                     "%s: bad reader configuration (negative size or threads, both yuv and gray, or decode_ahead "
+                     "outside 0 ... 64)",
                      path);
         goto fail;
+    }
+    if (r->cfg.decode_ahead) {
+        r->ring_cap = r->cfg.decode_ahead;
+        r->ring = calloc((size_t)r->ring_cap, sizeof *r->ring);
+        int ok = r->ring != NULL;
+        for (int k = 0; ok && k < r->ring_cap; k++)
+            ok = (r->ring[k].f = av_frame_alloc()) != NULL;
+        if (ok && !(r->cur = av_frame_alloc()))
+            ok = 0;
+        if (!ok) {
+            st = set_err(r, KR_ERR_NOMEM, "%s: out of memory", path);
+            goto fail;
+        }
+        if (pthread_mutex_init(&r->mu, NULL) == 0) {
+            if (pthread_cond_init(&r->cv_ready, NULL) == 0) {
+                if (pthread_cond_init(&r->cv_space, NULL) == 0)
+                    r->sync_ok = 1;
+                else
+                    pthread_cond_destroy(&r->cv_ready);
+            }
+            if (!r->sync_ok)
+                pthread_mutex_destroy(&r->mu);
+        }
+        if (!r->sync_ok) {
+            st = set_err(r, KR_ERR_NOMEM, "%s: cannot make the decode thread's locks", path);
+            goto fail;
+        }
     }
     r->seek_us = -1;
 
@@ -382,6 +451,8 @@ kr_status kr_media_reader_open2(const char *path, const kr_media_reader_config *
     r->dec = avcodec_alloc_context3(codec);
     r->pkt = av_packet_alloc();
     r->frame = av_frame_alloc();
+    if (!r->cur)
+        r->cur = r->frame;
     if (!r->dec || !r->pkt || !r->frame) {
         st = set_err(r, KR_ERR_NOMEM, "%s: out of memory", path);
         goto fail;
@@ -391,7 +462,11 @@ kr_status kr_media_reader_open2(const char *path, const kr_media_reader_config *
         st = set_err(r, KR_ERR_CODEC, "%s: bad codec parameters: %s", path, kr_media_ff_detail(ret, d, sizeof d));
         goto fail;
     }
-    r->dec->thread_count = r->cfg.threads;
+    /* automatic with our own decode thread: FFmpeg's frame threads cost CPU in per-row
+     * waits and wakeups; on two cores one decoding thread beside the caller's is enough */
+    r->dec->thread_count = r->cfg.threads ? r->cfg.threads
+                           : r->cfg.decode_ahead ? (av_cpu_count() <= 2 ? 1 : av_cpu_count() - 1)
+                                                 : 0;
     r->dec->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
     if (r->cfg.fast)
         r->dec->skip_loop_filter = AVDISCARD_ALL;
@@ -481,10 +556,14 @@ kr_status kr_media_reader_open2(const char *path, const kr_media_reader_config *
     r->last_t_us = 0;
     kr_media_gaps_reset(&r->gaps, r->period_us);
     r->pending = 1;
+    r->damage_seen = r->damage;
+    take_derr(r);
     *out = r;
     return KR_OK;
 
 fail:
+    if (r)
+        take_derr(r);
     if (r && r->err[0])
         snprintf(open_error, sizeof open_error, "%s", r->err);
     kr_media_reader_destroy(r);
@@ -499,25 +578,137 @@ kr_status kr_media_reader_info(const kr_media_reader_t *r, kr_media_info_t *info
     return KR_OK;
 }
 
+/* ---- decode_ahead: the decode thread and its ring ------------------------------------
+ * The thread runs decode_one and moves each frame (a reference, no copy) into the ring
+ * with its time, the damage count and any new message; the end (EOF or an error) is the
+ * last slot. Wakeups are batched: a full ring lets the decoder sleep until half of it is
+ * free, and a waiting caller is woken once a few frames are ready (or the end), so on a
+ * machine where analysis is the slower side there is about one wakeup per ring_cap / 2
+ * frames instead of one or more per frame. */
+
+static void *decode_thread(void *arg)
+{
+    kr_media_reader_t *r = arg;
+    for (;;) {
+        pthread_mutex_lock(&r->mu);
+        while (r->ring_n == r->ring_cap && !r->stop) {
+            r->prod_waiting = 1;
+            pthread_cond_wait(&r->cv_space, &r->mu);
+        }
+        r->prod_waiting = 0;
+        int stop = r->stop;
+        pthread_mutex_unlock(&r->mu);
+        if (stop)
+            break;
+        av_frame_unref(r->frame);
+        kr_status st = decode_one(r);
+        pthread_mutex_lock(&r->mu);
+        struct ring_slot *sl = &r->ring[(r->ring_head + r->ring_n) % r->ring_cap];
+        sl->st = st;
+        sl->t_us = r->last_t_us;
+        sl->damage = r->damage;
+        sl->has_msg = r->derr_new;
+        if (r->derr_new) {
+            memcpy(sl->msg, r->derr, sizeof sl->msg);
+            r->derr_new = 0;
+        }
+        if (st == KR_OK)
+            av_frame_move_ref(sl->f, r->frame);
+        else
+            r->ended = 1;
+        r->ring_n++;
+        if (r->cons_waiting && (st != KR_OK || r->ring_n >= (r->ring_cap + 3) / 4))
+            pthread_cond_signal(&r->cv_ready);
+        pthread_mutex_unlock(&r->mu);
+        if (st != KR_OK)
+            break;
+    }
+    return NULL;
+}
+
+/* Stops and joins the decode thread; frames left in the ring are dropped. */
+static void stop_thread(kr_media_reader_t *r)
+{
+    if (r->th_running) {
+        pthread_mutex_lock(&r->mu);
+        r->stop = 1;
+        pthread_cond_signal(&r->cv_space);
+        pthread_mutex_unlock(&r->mu);
+        pthread_join(r->th, NULL);
+        r->th_running = 0;
+    }
+    for (int k = 0; k < r->ring_cap; k++)
+        av_frame_unref(r->ring[k].f);
+    r->ring_head = r->ring_n = 0;
+    r->stop = r->ended = 0;
+}
+
+/* The next slot from the thread (started here when needed), waiting for it. The frame
+ * moves into r->cur; returns the slot's status. */
+static kr_status next_threaded(kr_media_reader_t *r, int64_t *t_us)
+{
+    if (!r->th_running) {
+        if (r->pending) { /* open's (or the seek's) first frame goes first */
+            av_frame_move_ref(r->ring[0].f, r->frame);
+            r->ring[0] = (struct ring_slot){.f = r->ring[0].f, .t_us = r->last_t_us, .damage = r->damage, .st = KR_OK};
+            r->ring_head = 0;
+            r->ring_n = 1;
+            r->pending = 0;
+        }
+        if (pthread_create(&r->th, NULL, decode_thread, r) != 0)
+            return set_err(r, KR_ERR_NOMEM, "%s: cannot start the decode thread", r->path);
+        r->th_running = 1;
+    }
+    pthread_mutex_lock(&r->mu);
+    while (r->ring_n == 0) {
+        r->cons_waiting = 1;
+        pthread_cond_wait(&r->cv_ready, &r->mu);
+    }
+    r->cons_waiting = 0;
+    struct ring_slot *sl = &r->ring[r->ring_head];
+    kr_status st = sl->st;
+    if (sl->has_msg)
+        memcpy(r->err, sl->msg, sizeof r->err);
+    r->damage_seen = sl->damage;
+    *t_us = sl->t_us;
+    if (st == KR_OK) { /* the end stays in the ring: later calls give it again */
+        av_frame_unref(r->cur);
+        av_frame_move_ref(r->cur, sl->f);
+        r->ring_head = (r->ring_head + 1) % r->ring_cap;
+        r->ring_n--;
+        if (r->prod_waiting && r->ring_n <= r->ring_cap / 2)
+            pthread_cond_signal(&r->cv_space);
+    }
+    pthread_mutex_unlock(&r->mu);
+    return st;
+}
+
 kr_status kr_media_reader_next(kr_media_reader_t *r, kr_frame_t *out)
 {
     if (!r || !out)
         return KR_ERR_INVALID;
-    if (!r->pending) {
-        av_frame_unref(r->frame);
-        kr_status st = decode_one(r);
+    int64_t t = r->last_t_us;
+    r->have_frame = 0;
+    if (r->cfg.decode_ahead) {
+        kr_status st = next_threaded(r, &t);
         if (st != KR_OK)
             return st;
+    } else if (!r->pending) {
+        av_frame_unref(r->frame);
+        kr_status st = decode_one(r);
+        r->damage_seen = r->damage;
+        take_derr(r);
+        if (st != KR_OK)
+            return st;
+        t = r->last_t_us;
     }
     r->pending = 0;
-    r->have_frame = 0;
     kr_status st = convert(r, &r->img);
     if (st != KR_OK)
         return st;
     r->have_frame = 1;
     out->img = r->img;
     out->yuv = r->yuv;
-    int64_t t = r->last_t_us;
     out->t_us = t;
     if (r->seeked && !r->have_prev)
         r->next_index = (int64_t)((double)t * r->info.fps / 1e6 + 0.5);
@@ -534,6 +725,10 @@ kr_status kr_media_reader_seek(kr_media_reader_t *r, int64_t t_us)
         return KR_ERR_INVALID;
     if (t_us < 0)
         t_us = 0;
+    if (r->cfg.decode_ahead) {
+        stop_thread(r);
+        av_frame_unref(r->cur);
+    }
     av_frame_unref(r->frame);
     r->pending = 0;
     r->have_frame = 0;
@@ -562,11 +757,11 @@ kr_status kr_media_reader_bgr(kr_media_reader_t *r, kr_image_t *out)
     if (!r->have_bgr && r->yuv.y) {
         /* the frame's planes at the output size (the decoded frame, or the YUV-scaled mid):
          * the unscaled YUV -> BGR step of kr_media_to_bgr, the same bytes as without yuv */
-        const AVFrame *src = r->frame->width == r->out_w && r->frame->height == r->out_h ? r->frame : r->mid;
+        const AVFrame *src = r->cur->width == r->out_w && r->cur->height == r->out_h ? r->cur : r->mid;
         char           d[128];
         const char    *what = "";
         int            spc, full;
-        kr_media_frame_colour(r->frame, &spc, &full);
+        kr_media_frame_colour(r->cur, &spc, &full);
         int ret = kr_media_to_bgr(&r->ysws, &r->tsws, &r->mid, src, spc, full, r->cfg.threads, r->out_frame,
                                   r->out_w, r->out_h, &what);
         if (ret < 0)
@@ -580,7 +775,7 @@ kr_status kr_media_reader_bgr(kr_media_reader_t *r, kr_image_t *out)
     return KR_OK;
 }
 
-int64_t kr_media_reader_damage(const kr_media_reader_t *r) { return r ? r->damage : 0; }
+int64_t kr_media_reader_damage(const kr_media_reader_t *r) { return r ? r->damage_seen : 0; }
 
 const char *kr_media_reader_error(const kr_media_reader_t *r)
 {
@@ -591,7 +786,20 @@ void kr_media_reader_destroy(kr_media_reader_t *r)
 {
     if (!r)
         return;
-    kr_media_sws_free(&r->sws);
+    if (r->ring) {
+        if (r->sync_ok)
+            stop_thread(r);
+        for (int k = 0; k < r->ring_cap; k++)
+            av_frame_free(&r->ring[k].f);
+        free(r->ring);
+    }
+    if (r->sync_ok) {
+        pthread_cond_destroy(&r->cv_space);
+        pthread_cond_destroy(&r->cv_ready);
+        pthread_mutex_destroy(&r->mu);
+    }
+    if (r->cur != r->frame)
+        av_frame_free(&r->cur);
     kr_media_sws_free(&r->tsws);
     kr_media_sws_free(&r->ysws);
     av_frame_free(&r->luma);

@@ -88,6 +88,11 @@ typedef struct kr_media_reader_config {
                        (px NULL; w, h, channels 3 as configured) until kr_media_reader_bgr()
                        is asked; other sources come as BGR in img with yuv.y NULL. Needs
                        gray 0. Default 0 */
+    int decode_ahead; /* > 0: demuxing and decoding run in a thread of the reader's own, up
+                       to this many frames ahead of next() (1 ... 64; frames are references, not
+                       copies); next() then only hands over and converts. With threads 0 the
+                       decoder itself gets one thread on a 2-core machine (cores - 1 above).
+                       0: decoding inside next(). Default 0 */
 } kr_media_reader_config;
 void kr_media_reader_config_default(kr_media_reader_config *cfg); /* fills caller's *cfg */
 
