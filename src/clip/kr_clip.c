@@ -595,15 +595,17 @@ static int place_sent(const clip_run *r, const kr_image_t *img, kr_track_card_in
 }
 
 /* ---- three-stage pipeline ------------------------------------------------------
- * With automatic threads an export runs in three stages over one ring of RING_SLOTS
- * frame buffers (allocated once per export): a decoding thread (FFmpeg's decoder and
- * scaler) fills slots in order, the calling thread tracks and draws into them in
- * order, an encoding thread (BGR -> YUV and x264) encodes them in order and frees
- * them. Slots live in one sequence: released <= encoded-or-skipped <= processed <=
- * taken <= decoded <= released + RING_SLOTS. So the tracker's start (its pose fit of
- * every card, 0.2 s) and the drawing overlap decoding, and each frame is copied once
- * (from the decoder into its slot), not a second time for the encoder. */
-#define RING_SLOTS 12
+ * With automatic threads an export runs in three stages over one ring of n frame
+ * buffers (RING_MAX_BYTES, at most RING_MAX_SLOTS; allocated once per export): a
+ * decoding thread (FFmpeg's decoder and scaler) fills slots in order, the calling
+ * thread tracks and draws into them in order, an encoding thread (BGR -> YUV and x264)
+ * encodes them in order and frees them. Slots live in one sequence: released <=
+ * encoded-or-skipped <= processed <= taken <= decoded <= released + n. So the tracker's
+ * start (its pose fit of every card, 0.2 s, about 25 frames of decoding) and the drawing
+ * overlap decoding, and each frame is copied once (from the decoder into its slot), not
+ * a second time for the encoder. */
+#define RING_MAX_SLOTS 24 /* 1280x720: 23 slots in RING_MAX_BYTES, 1920x1080: 10 */
+#define RING_MAX_BYTES (64u << 20)
 
 typedef struct frame_ring {
     pthread_t          dec_th, enc_th;
@@ -614,10 +616,11 @@ typedef struct frame_ring {
     kr_media_reader_t *rd;    /* borrowed; used only by the decoding thread while it runs */
     kr_media_writer_t *wr;    /* borrowed; used only by the encoding thread while it runs */
     int                w, h;  /* frame size, px (BGR, stride w * 3) */
+    int                n;     /* slots */
     int64_t            end_us; /* the decoding thread stops after the first frame at or past it */
-    uint8_t           *buf[RING_SLOTS]; /* owned */
-    kr_frame_t         meta[RING_SLOTS]; /* t_us, gap_us, index of each slot's frame (img unused) */
-    int64_t            pts[RING_SLOTS];  /* encoder time of a processed slot, -1: not encoded */
+    uint8_t           *buf[RING_MAX_SLOTS]; /* owned */
+    kr_frame_t         meta[RING_MAX_SLOTS]; /* t_us, gap_us, index of each slot's frame (img unused) */
+    int64_t            pts[RING_MAX_SLOTS];  /* encoder time of a processed slot, -1: not encoded */
     int64_t            decoded, taken, processed, released; /* sequence counters */
     kr_status          dec_status; /* KR_OK while decoding; then KR_ERR_EOF or an error */
     int                dec_done, main_done, stop, enc_failed;
@@ -630,7 +633,7 @@ static void *ring_decode_main(void *arg)
     kr_status st = KR_OK;
     for (;;) {
         pthread_mutex_lock(&q->mu);
-        while (!q->stop && q->decoded - q->released >= RING_SLOTS)
+        while (!q->stop && q->decoded - q->released >= q->n)
             pthread_cond_wait(&q->cv, &q->mu);
         int stop = q->stop;
         pthread_mutex_unlock(&q->mu);
@@ -639,7 +642,7 @@ static void *ring_decode_main(void *arg)
         kr_frame_t f;
         if ((st = kr_media_reader_next(q->rd, &f)) != KR_OK)
             break;
-        int k = (int)(q->decoded % RING_SLOTS); /* free: only this thread writes it now */
+        int k = (int)(q->decoded % q->n); /* free: only this thread writes it now */
         for (int y = 0; y < q->h; y++)
             memcpy(q->buf[k] + (size_t)y * q->w * 3, f.img.px + (size_t)y * f.img.stride, (size_t)q->w * 3);
         q->meta[k] = f;
@@ -676,7 +679,7 @@ static void *ring_encode_main(void *arg)
         }
         int failed = q->enc_failed;
         pthread_mutex_unlock(&q->mu);
-        int k = (int)(pos % RING_SLOTS);
+        int k = (int)(pos % q->n);
         int bad = 0;
         if (q->pts[k] >= 0 && !failed) {
             kr_image_t im = {q->w, q->h, q->w * 3, 3, q->buf[k]};
@@ -704,7 +707,10 @@ static kr_status ring_start(frame_ring *q, kr_media_reader_t *rd, kr_media_write
     q->h = h;
     q->end_us = end_us;
     q->dec_status = KR_OK;
-    for (int k = 0; k < RING_SLOTS; k++)
+    size_t fb = (size_t)w * h * 3;
+    q->n = (int)(RING_MAX_BYTES / fb);
+    q->n = q->n < 4 ? 4 : q->n > RING_MAX_SLOTS ? RING_MAX_SLOTS : q->n;
+    for (int k = 0; k < q->n; k++)
         if (!(q->buf[k] = malloc((size_t)w * h * 3)))
             return KR_ERR_NOMEM;
     if (pthread_mutex_init(&q->mu, NULL) != 0)
@@ -745,7 +751,7 @@ static int ring_take(frame_ring *q, kr_image_t *img, kr_frame_t *f)
     while (q->taken >= q->decoded && !q->dec_done && !q->enc_failed)
         pthread_cond_wait(&q->cv, &q->mu);
     int ok = q->taken < q->decoded && !q->enc_failed;
-    int k = (int)(q->taken % RING_SLOTS);
+    int k = (int)(q->taken % q->n);
     if (ok) {
         *f = q->meta[k];
         q->taken++;
@@ -761,7 +767,7 @@ static int ring_take(frame_ring *q, kr_image_t *img, kr_frame_t *f)
 static void ring_done(frame_ring *q, int64_t pts)
 {
     pthread_mutex_lock(&q->mu);
-    q->pts[q->processed % RING_SLOTS] = pts;
+    q->pts[q->processed % q->n] = pts;
     q->processed++;
     pthread_cond_broadcast(&q->cv);
     pthread_mutex_unlock(&q->mu);
@@ -804,7 +810,7 @@ static void ring_free(frame_ring *q)
         pthread_mutex_destroy(&q->mu);
         q->sync_ok = 0;
     }
-    for (int k = 0; k < RING_SLOTS; k++)
+    for (int k = 0; k < RING_MAX_SLOTS; k++)
         free(q->buf[k]);
     memset(q->buf, 0, sizeof q->buf);
 }
@@ -848,6 +854,7 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
     int mp4_done = 0;
     frame_ring ring;
     memset(&ring, 0, sizeof ring);
+    uint8_t *plate_px = NULL; /* the background plate's copy, when a seek follows it */
     int use_ring = cfg->threads != 1;
     clip_laps tm;
     lap_start(&tm);
@@ -907,15 +914,6 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
                      (int)c->calib->img_h, video, info.w, info.h);
         goto fail;
     }
-    const kr_calib_t *calib = c->calib;
-    if (ac.started) { /* the automatic calibration, made meanwhile */
-        pthread_join(ac.th, NULL);
-        ac.started = 0;
-        calib = ac.calib;
-        if (!calib)
-            snprintf(calib_warn, sizeof calib_warn, "clip: %s: the clip has no lines or outlines (give --calib)",
-                     ac.err);
-    }
     r = calloc(1, sizeof *r);
     png = cfg->sheet ? sheet_path(out_mp4) : NULL;
     size_t pn = png ? strlen(png) + 40 : 0;
@@ -927,7 +925,6 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
     if (png)
         snprintf(png_tmp, pn, "%.*s.tmp.%ld.png", (int)(strlen(png) - 4), png, (long)getpid());
     r->c = c;
-    r->calib = calib;
     r->ev = NULL;
     r->n_ev = c->ev ? kr_clip_events_contacts(c->ev, &r->ev) : 0;
     r->start_us = start_us;
@@ -937,30 +934,6 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
     r->thick = oh >= 900 ? 3 : 2;
     r->sx = (double)ow / info.w;
     r->sy = (double)oh / info.h;
-    if (calib)
-        build_lines(r);
-    lap(&tm, KR_CLIP_PH_OPEN);
-
-    /* the tracker, from warmup_us before the window, with the cards as they lie then */
-    int64_t read_from = start_us;
-    kr_track_card_init ci[KR_CLIP_MAX_CARD];
-    int sent[KR_CLIP_MAX_CARD], n_ci = 0;
-    if (cfg->track && calib && c->ev && c->ev->n_cards > 0) {
-        kr_track_config tcfg;
-        kr_track_config_default(&tcfg);
-        tcfg.warmup_frames = PLATE_FRAMES + 1;
-        st = kr_track_create(&tcfg, map_track, r, ow, oh, &r->trk);
-        if (st != KR_OK) {
-            set_err(c, st, "clip: cannot start the tracker: %s", kr_status_str(st));
-            goto fail;
-        }
-        read_from = start_us - cfg->warmup_us < 0 ? 0 : start_us - cfg->warmup_us;
-        n_ci = layout_at(c->ev, read_from, ci, sent);
-        if (kr_track_set_layout(r->trk, ci, n_ci) != KR_OK) {
-            st = set_err(c, KR_ERR_INVALID, "clip: tracker: %s", kr_track_last_error(r->trk));
-            goto fail;
-        }
-    }
 
     /* output rate: the source's nominal rate, slowed down; real times from the frames */
     double fps = info.fps > 0 ? info.fps : 30.0;
@@ -975,23 +948,103 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
         set_err(c, st, "clip: %s", kr_media_writer_error(NULL));
         goto fail;
     }
+
+    /* Tracking (card and hand outlines) runs from warmup_us before the window when there
+     * is a layout and a calibration: the automatic one is still being made, so this is
+     * decided as if it will succeed (if it fails, the warm-up frames are only skipped). */
+    int want_track = cfg->track && c->ev && c->ev->n_cards > 0 &&
+                     (c->calib || (cfg->auto_calib && (ac.started || ac.calib)));
+    int64_t read_from = start_us;
+    if (want_track)
+        read_from = start_us - cfg->warmup_us < 0 ? 0 : start_us - cfg->warmup_us;
     kr_frame_t f;
     memset(&f, 0, sizeof f);
-    kr_status rs;
-    if (r->trk) {
-        /* Background: a window mid-match often starts with an arm over the mat, which a
-         * background learnt from it would keep as a ghost. So the tracker first sees the
-         * video's first frame (the laid-out field, as analyze and the calibration see it)
-         * PLATE_FRAMES times, then the window's first frame, which gets 1/(PLATE_FRAMES+1)
-         * of the background and gives the cards their rest appearance and contrast.
-         * The reader has just been opened: its next frame is the first, without a seek. */
+    kr_status rs = KR_OK;
+    kr_image_t plate = {0, 0, 0, 0, NULL};
+    int held = 0; /* f holds the first frame to process (read, not yet processed) */
+    if (want_track) {
+        /* Background plate: a window mid-match often starts with an arm over the mat,
+         * which a background learnt from it would keep as a ghost. So the tracker first
+         * sees the video's first frame (the laid-out field, as analyze and the calibration
+         * see it) PLATE_FRAMES times, then the window's first frame, which gets
+         * 1/(PLATE_FRAMES+1) of the background and gives the cards their rest appearance
+         * and contrast. The reader has just been opened: its next frame is the first,
+         * without a seek; it is kept (copied) for after the seek. */
         if ((rs = kr_media_reader_next(rd, &f)) != KR_OK) {
             st = set_err(c, KR_ERR_FORMAT, "clip: %s", kr_media_reader_error(rd));
             goto fail;
         }
-        kr_image_t plate = f.img;
+        plate = f.img;
         plate.w = ow;
         plate.h = oh;
+        held = f.t_us >= read_from; /* a window from the start: no seek */
+        if (!held) {
+            if (!(plate_px = malloc((size_t)ow * oh * 3))) {
+                st = set_err(c, KR_ERR_NOMEM, "clip: out of memory");
+                goto fail;
+            }
+            for (int y = 0; y < oh; y++)
+                memcpy(plate_px + (size_t)y * ow * 3, f.img.px + (size_t)y * f.img.stride, (size_t)ow * 3);
+            plate.px = plate_px;
+            plate.stride = ow * 3;
+        }
+    }
+    if (!held && read_from > 0 && kr_media_reader_seek(rd, read_from) != KR_OK) {
+        st = set_err(c, KR_ERR_FORMAT, "clip: %s", kr_media_reader_error(rd));
+        goto fail;
+    }
+    lap(&tm, KR_CLIP_PH_SEEK);
+    if (use_ring) { /* decoding and encoding threads from here (the held frame first), so
+                     * decoding overlaps the calibration's end and the tracker's start */
+        if ((st = ring_start(&ring, rd, wr, ow, oh, end_us, held ? &f : NULL)) != KR_OK) {
+            set_err(c, st, "clip: cannot start the decoding and encoding threads");
+            goto fail;
+        }
+        if (held) { /* f's pixels belong to the reader, now the decoding thread's */
+            plate.px = ring.buf[0];
+            plate.stride = ow * 3;
+        }
+        held = 0;
+    }
+
+    const kr_calib_t *calib = c->calib;
+    if (ac.started) { /* the automatic calibration, made meanwhile */
+        pthread_join(ac.th, NULL);
+        ac.started = 0;
+    }
+    if (!c->calib && cfg->auto_calib) {
+        calib = ac.calib;
+        if (!calib)
+            snprintf(calib_warn, sizeof calib_warn, "clip: %s: the clip has no lines or outlines (give --calib)",
+                     ac.err);
+    }
+    if (calib && (calib->img_w != info.w || calib->img_h != info.h)) {
+        st = set_err(c, KR_ERR_INVALID, "clip: the calibration is for %dx%d images, %s is %dx%d", (int)calib->img_w,
+                     (int)calib->img_h, video, info.w, info.h);
+        goto fail;
+    }
+    r->calib = calib;
+    if (calib)
+        build_lines(r);
+    lap(&tm, KR_CLIP_PH_OPEN);
+
+    /* the tracker, with the cards as they lie at read_from */
+    kr_track_card_init ci[KR_CLIP_MAX_CARD];
+    int sent[KR_CLIP_MAX_CARD], n_ci = 0;
+    if (want_track && calib) {
+        kr_track_config tcfg;
+        kr_track_config_default(&tcfg);
+        tcfg.warmup_frames = PLATE_FRAMES + 1;
+        st = kr_track_create(&tcfg, map_track, r, ow, oh, &r->trk);
+        if (st != KR_OK) {
+            set_err(c, st, "clip: cannot start the tracker: %s", kr_status_str(st));
+            goto fail;
+        }
+        n_ci = layout_at(c->ev, read_from, ci, sent);
+        if (kr_track_set_layout(r->trk, ci, n_ci) != KR_OK) {
+            st = set_err(c, KR_ERR_INVALID, "clip: tracker: %s", kr_track_last_error(r->trk));
+            goto fail;
+        }
         for (int k = 0; k < PLATE_FRAMES; k++)
             if (kr_track_update(r->trk, &plate, read_from - (PLATE_FRAMES - k) * 1000 - 1000000, 0, &r->tf) != KR_OK) {
                 st = set_err(c, KR_ERR_INVALID, "clip: tracker: %s", kr_track_last_error(r->trk));
@@ -999,45 +1052,39 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
             }
     }
     lap(&tm, KR_CLIP_PH_TRACK_START);
-    /* a window from the first frame needs no seek: the plate frame (still in f) is the
-     * first to track, or the reader is still at the start */
-    int held = r->trk && f.t_us >= read_from;
-    if (!held && (r->trk || read_from > 0) && kr_media_reader_seek(rd, read_from) != KR_OK) {
-        st = set_err(c, KR_ERR_FORMAT, "clip: %s", kr_media_reader_error(rd));
-        goto fail;
-    }
-    if (r->trk && !held) { /* the first frame to track, read here for the sent cards' places */
-        if ((rs = kr_media_reader_next(rd, &f)) == KR_OK)
-            held = 1;
-        else if (rs != KR_ERR_EOF) {
-            st = set_err(c, rs, "clip: %s", kr_media_reader_error(rd));
-            goto fail;
+    /* the first frame to track, taken here for the sent cards' places */
+    int pre = 0;
+    kr_image_t img0 = {0, 0, 0, 0, NULL};
+    if (r->trk) {
+        if (use_ring) {
+            pre = ring_take(&ring, &img0, &f);
+        } else {
+            if (!held && (rs = kr_media_reader_next(rd, &f)) != KR_OK && rs != KR_ERR_EOF) {
+                st = set_err(c, rs, "clip: %s", kr_media_reader_error(rd));
+                goto fail;
+            }
+            pre = held || rs == KR_OK;
+            img0 = f.img;
+            img0.w = ow;
+            img0.h = oh;
+            held = 0;
         }
-    }
-    lap(&tm, KR_CLIP_PH_SEEK);
-    if (held && r->trk) {
-        kr_image_t first = f.img;
-        first.w = ow;
-        first.h = oh;
-        if (place_sent(r, &first, ci, sent, n_ci, res) > 0 && kr_track_set_layout(r->trk, ci, n_ci) != KR_OK) {
+        lap(&tm, KR_CLIP_PH_DECODE);
+        if (pre && place_sent(r, &img0, ci, sent, n_ci, res) > 0 && kr_track_set_layout(r->trk, ci, n_ci) != KR_OK) {
             st = set_err(c, KR_ERR_INVALID, "clip: tracker: %s", kr_track_last_error(r->trk));
             goto fail;
         }
         lap(&tm, KR_CLIP_PH_TRACK_START);
-    }
-    if (use_ring) { /* decoding and encoding threads from here (the held frame first) */
-        if ((st = ring_start(&ring, rd, wr, ow, oh, end_us, held ? &f : NULL)) != KR_OK) {
-            set_err(c, st, "clip: cannot start the decoding and encoding threads");
-            goto fail;
-        }
-        held = 0;
     }
     int tracked_first = 0;
     int64_t first_us = -1, last_us = -1, prev_us = start_us - 1, n_frames = 0, n_dec = 0;
     rs = KR_OK;
     for (;;) {
         kr_image_t img; /* the even-sized view that is tracked, drawn and encoded */
-        if (use_ring) {
+        if (pre) {
+            img = img0;
+            pre = 0;
+        } else if (use_ring) {
             if (!ring_take(&ring, &img, &f))
                 break;
         } else {
@@ -1168,6 +1215,7 @@ fail:
         pthread_join(ac.th, NULL);
     kr_calib_destroy(ac.calib);
     ring_free(&ring); /* before the reader and writer it uses */
+    free(plate_px);
     if (st != KR_OK && mp4_done)
         remove(out_mp4);
     kr_media_writer_destroy(wr); /* removes the temporary MP4 unless closed */
