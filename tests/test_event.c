@@ -34,6 +34,8 @@ typedef struct run {
     int n_obs;
     int early;       /* observations that came out with t_us before the horizon reported before them */
     int64_t horizon; /* kr_event_horizon() after the last frame */
+    int64_t max_lag_us[1]; /* largest frame time - horizon within [lag_from, lag_to) */
+    int64_t lag_from, lag_to;
 } run;
 
 static void run_start_at(run *r, int64_t kami_t)
@@ -81,6 +83,8 @@ static void run_frame(run *r, int64_t t_us, const shot *s)
         r->obs[r->n_obs++] = o[i];
     }
     r->horizon = kr_event_horizon(r->ev);
+    if (t_us >= r->lag_from && t_us < r->lag_to && t_us - r->horizon > r->max_lag_us[0])
+        r->max_lag_us[0] = t_us - r->horizon;
     /* the horizon never passes the frame just fed */
     if (fr->ready)
         CU_ASSERT_TRUE(r->horizon <= t_us);
@@ -182,6 +186,8 @@ static void test_press_counts_once(void)
 {
     run r;
     run_start(&r);
+    r.lag_from = 600000; /* the hand rests on card 5, its press reported */
+    r.lag_to = 700000;
     /* A's hand comes to card 5 (0, -51.5) and rests on it for 300 ms, then leaves */
     for (int64_t t = 0; t < 1200000; t += DT) {
         shot s = {0, 0, 0, 0, 0, -100, 51.5};
@@ -208,6 +214,12 @@ static void test_press_counts_once(void)
         /* the hand stops at 450 ms; a press is timed a descent (50 ms default) later */
         CU_ASSERT_DOUBLE_EQUAL((double)o->rec.t_us, 450000.0 + 50000.0, 2.5 * DT);
     }
+    /* a hand resting on a card it is known to touch holds nothing back: the horizon stays
+     * within a speed window (and a sweep's half window) of the newest frame (before: the
+     * covered card's last clear frame held it, 100 ms and growing) */
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("press: horizon lag at rest %lld us\n", (long long)r.max_lag_us[0]);
+    CU_ASSERT_TRUE(r.max_lag_us[0] <= 60000);
     run_end(&r);
 }
 
@@ -256,11 +268,11 @@ static void test_two_presses_count_twice(void)
 /* A press decelerating evenly onto card 5 (1 m/s to rest over 200 ms): its stop is
  * measured between frames, so the touch (stop + press_descent_us) keeps within 1.5
  * frames of it whatever the phase of the stop between frames. */
-static double press_decel_case(int64_t t_stop)
+static double press_decel_case_at(int64_t t_stop, int64_t dt)
 {
     run r;
     run_start(&r);
-    for (int64_t t = 0; t < 1100000; t += DT) {
+    for (int64_t t = 0; t < 1100000; t += dt) {
         shot s = {0, 0, 0, 0, 0, -100, 51.5};
         double ts = (t_stop - t) / 1e6;
         if (t > 200000 && t < 900000) {
@@ -285,10 +297,51 @@ static double press_decel_case(int64_t t_stop)
     if (o) {
         e = (double)(o->rec.t_us - (t_stop + cfg.press_descent_us));
         if (getenv("KR_TEST_VERBOSE"))
-            printf("press stop %lld err %.0f us\n", (long long)t_stop, e);
+            printf("press stop %lld period %lld err %.0f us\n", (long long)t_stop, (long long)dt, e);
     }
     run_end(&r);
     return e;
+}
+
+static double press_decel_case(int64_t t_stop) { return press_decel_case_at(t_stop, DT); }
+
+/* The same press at 30 and 120 frames per second: speeds and rests are measured over
+ * time, not frames, and the stop is fitted on the whole approach once the hold is over,
+ * so the press is timed as well at either rate (before: the speed over three frames and
+ * the stop fitted when the rest was first seen put it 25-40 ms early at 120 fps). */
+static void test_press_timing_any_frame_rate(void)
+{
+    int64_t dts[] = {8333, 33333};
+    int64_t offs[] = {2000, 7000, 12000};
+    for (int d = 0; d < 2; d++) {
+        double worst = 0;
+        for (int i = 0; i < 3; i++) {
+            double e = fabs(press_decel_case_at(500000 + offs[i], dts[d]));
+            if (e > worst)
+                worst = e;
+        }
+        CU_ASSERT_TRUE(worst < 12000);
+    }
+}
+
+/* A leading point that appears over card 5 by a jump (the tracker switching to a left-over
+ * blob of foreground) and stays there did not brake onto the card: with no shadow either,
+ * it is not a press (before: a touch of confidence 0.5, a phantom fault). */
+static void test_jump_onto_a_card_is_not_a_press(void)
+{
+    run r;
+    run_start(&r);
+    for (int64_t t = 0; t < 1100000; t += DT) {
+        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        if (t > 250000 && t < 900000) {
+            s.arm = 1;
+            s.tx = 0;
+            s.ty = t < 400000 ? -300 : -60;
+        }
+        run_frame(&r, t, &s);
+    }
+    CU_ASSERT_EQUAL(count(&r, KR_REC_TOUCH), 0);
+    run_end(&r);
 }
 
 static void test_press_stop_between_frames(void)
@@ -301,11 +354,11 @@ static void test_press_stop_between_frames(void)
         if (e > worst)
             worst = e;
     }
-    /* the old "rest seen + 50 ms" was off by about 3.5 frames here. The stop is fitted when
-     * the rest is first seen, before the hand has quite stopped, so it comes out early by
-     * about a frame in this drawn case (measured: 12-24 ms) */
-    CU_ASSERT_TRUE(sum / 3 < 1.5 * DT);
-    CU_ASSERT_TRUE(worst < 1.5 * DT);
+    /* the old "rest seen + 50 ms" was off by about 3.5 frames here; a stop fitted when the
+     * rest was first seen came out 12-24 ms early; fitted once the hold is over on the last
+     * 100 mm of the approach: within 7 ms in this drawn case */
+    CU_ASSERT_TRUE(sum / 3 < 0.5 * DT);
+    CU_ASSERT_TRUE(worst < 0.75 * DT);
 }
 
 static void test_hover_is_not_a_touch(void)
@@ -507,6 +560,8 @@ int main(void)
     CU_add_test(s, "hover_is_not_a_touch", test_hover_is_not_a_touch);
     CU_add_test(s, "two_presses_count_twice", test_two_presses_count_twice);
     CU_add_test(s, "press_stop_between_frames", test_press_stop_between_frames);
+    CU_add_test(s, "press_timing_any_frame_rate", test_press_timing_any_frame_rate);
+    CU_add_test(s, "jump_onto_a_card_is_not_a_press", test_jump_onto_a_card_is_not_a_press);
     CU_add_test(s, "nothing_before_the_reading", test_nothing_before_the_reading);
     CU_add_test(s, "flag_reasons", test_flag_reasons);
     CU_add_test(s, "horizon_holds_for_early_entry", test_horizon_holds_for_early_entry);

@@ -11,8 +11,21 @@
 
 #define MAX_OUT 64
 #define MAX_MARKS 1024
-#define HIST 8   /* per card and player: signed distances kept; path entries are searched this far */
-#define LHIST 32 /* leading points kept per player (a press's approach is fitted on them) */
+#define HIST 8   /* per card and player: signed distances kept */
+#define LHIST 64 /* leading points kept per player (a press's approach is fitted on them) */
+/* Frame-rate independence: what the detector measures over a stretch of footage is
+ * measured over a stretch of time, never a count of frames (at 120 fps three frames are
+ * 25 ms, within the leading point's pixel noise), with a floor of a few samples at low
+ * rates so a speed is never taken from two noisy points alone. */
+#define SPEED_SPAN_US 50000  /* the leading point's speed: least squares over this long */
+#define SPEED_MIN_N 3        /* ... and at least this many samples */
+#define PATH_SPAN_US 120000  /* a sweep's contact: the path is searched back this long */
+#define PATH_MIN_N 8         /* ... and at least this many samples */
+#define SWEEP_BACK_US 100000 /* a card seen moving: its contact is at most this long before (when
+                                no path entry dates it; a long-covered card's midpoint is no time) */
+#define STOP_BEFORE_US 50000 /* a press's fitted stop is at most this long before its rest window */
+#define APPROACH_MM 30.0     /* a press's approach: its last sample this far from the rest point ... */
+#define DECEL_MAX_MM_S2 80000.0 /* ... reached it no faster than a hand braking this hard can (8 g) */
 
 /* Contact-time derivation (sweeps). Let the leading point move with speed v and
  * s(t) be its signed distance to the card outline (> 0 outside). Between frames
@@ -35,9 +48,9 @@ typedef struct cp_state {    /* per card and player */
     int64_t t[HIST];
     int     n;               /* valid history entries */
     int     contact;         /* in contact (one touch per contact start) */
-    int64_t rest_t;          /* start of rest over the card; -1 none */
-    int64_t stop_t;          /* when the leading point stopped there (fitted between frames) */
+    int64_t rest_t;          /* start of rest over the card (its speed window's start); -1 none */
     int64_t away_t;          /* since when the hand is away; -1 none */
+    int64_t free_t;          /* the horizon when its last contact ended: a new one is not earlier */
 } cp_state;
 
 typedef struct sweep_cand { /* a card seen starting to move, with the hand blamed */
@@ -56,6 +69,7 @@ typedef struct card_state {
     double  rest0_x, rest0_y; /* rest centre before the current displacement */
     int     last_toucher;    /* -1 none */
     int     moving_run;      /* consecutive frames flagged moving */
+    int64_t moving_t;        /* first frame of that run */
     int64_t obscured_t;      /* since when it looks changed with no hand on it and not moved; -1 */
     int     mover;           /* player whose hand set it moving (last sweep); -1 */
     int64_t lost_t;          /* after play: lost from sight since (flag pending); -1 */
@@ -118,6 +132,8 @@ struct kr_event {
     double  lx[2][LHIST], ly[2][LHIST]; /* leading points, newest first */
     int64_t lt[2][LHIST];
     int     lpresent[2][LHIST];
+    double  lspeed[2];       /* leading point's speed over the last SPEED_SPAN_US (mm/s); 1e9 unknown */
+    int64_t lwin_t[2];       /* start of that window */
     unsigned flags[MAX_MARKS]; /* per reading seq */
 };
 
@@ -351,7 +367,10 @@ static int64_t path_entry(const kr_event_t *ev, int p, const kr_track_card *c, d
 {
     int64_t best = -1;
     double hx = KR_TRACK_CARD_W_MM / 2 + margin, hy = KR_TRACK_CARD_H_MM / 2 + margin;
-    for (int k = HIST - 2; k >= 0; k--) {
+    int kmax = 0; /* segments k (sample k+1 -> k) searched: the last PATH_SPAN_US, >= PATH_MIN_N - 1 */
+    while (kmax + 1 < LHIST && (kmax < PATH_MIN_N - 1 || ev->lt[p][kmax] >= ev->lt[p][0] - PATH_SPAN_US))
+        kmax++;
+    for (int k = kmax - 1; k >= 0; k--) {
         if (!ev->lpresent[p][k] || !ev->lpresent[p][k + 1] || ev->lt[p][k] < t_min)
             continue;
         double u = seg_entry(ev->lx[p][k + 1], ev->ly[p][k + 1], ev->lx[p][k], ev->ly[p][k], c->rest_x_mm,
@@ -370,27 +389,122 @@ static int64_t path_entry(const kr_event_t *ev, int p, const kr_track_card *c, d
 }
 
 
+/* Median of n values (n <= LHIST), sorted in place. */
+static double median(double *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* A single-frame excursion of the leading point (the tracker's blob briefly merged with
+ * the other arm or a shadow: out by 20 mm or more and straight back) is not motion: the
+ * previous sample is put midway between its neighbours, so speeds, rests and a press's
+ * approach are not thrown by one bad frame. Seen one frame late (it needs the next). */
+static void despike(kr_event_t *ev, int p)
+{
+    if (!ev->lpresent[p][0] || !ev->lpresent[p][1] || !ev->lpresent[p][2])
+        return;
+    double d01 = sqrt(sqr(ev->lx[p][0] - ev->lx[p][1]) + sqr(ev->ly[p][0] - ev->ly[p][1]));
+    double d12 = sqrt(sqr(ev->lx[p][1] - ev->lx[p][2]) + sqr(ev->ly[p][1] - ev->ly[p][2]));
+    double d02 = sqrt(sqr(ev->lx[p][0] - ev->lx[p][2]) + sqr(ev->ly[p][0] - ev->ly[p][2]));
+    double m = d01 < d12 ? d01 : d12;
+    if (m > 20 && d02 < 0.5 * m) {
+        ev->lx[p][1] = (ev->lx[p][0] + ev->lx[p][2]) / 2;
+        ev->ly[p][1] = (ev->ly[p][0] + ev->ly[p][2]) / 2;
+    }
+}
+
+/* The leading point's speed over the last SPEED_SPAN_US (at least SPEED_MIN_N samples,
+ * all present): least-squares slope of x(t) and y(t), so more frames mean less noise
+ * rather than a shorter baseline. Sets ev->lspeed[p] (1e9 unknown) and ev->lwin_t[p]. */
+static void lead_speed(kr_event_t *ev, int p)
+{
+    double st = 0, sx = 0, sy = 0, stt = 0, stx = 0, sty = 0;
+    int n = 0;
+    int64_t t0 = ev->lt[p][0];
+    ev->lspeed[p] = 1e9;
+    ev->lwin_t[p] = t0;
+    for (int k = 0; k < LHIST && ev->lpresent[p][k]; k++) {
+        if (k >= SPEED_MIN_N && t0 - ev->lt[p][k] > SPEED_SPAN_US)
+            break;
+        double t = (ev->lt[p][k] - t0) / 1e6;
+        st += t;
+        stt += t * t;
+        sx += ev->lx[p][k];
+        sy += ev->ly[p][k];
+        stx += t * ev->lx[p][k];
+        sty += t * ev->ly[p][k];
+        ev->lwin_t[p] = ev->lt[p][k];
+        n++;
+    }
+    double den = n * stt - st * st;
+    if (n < SPEED_MIN_N || den <= 0)
+        return;
+    double vx = (n * stx - st * sx) / den, vy = (n * sty - st * sy) / den;
+    ev->lspeed[p] = sqrt(vx * vx + vy * vy);
+}
+
 /* Press timing (the hand stops over the card, then comes down). The stop is measured
  * between frames: decelerating at a constant rate a onto its rest point P, the leading
  * point's distance is d(t) = a/2 (t_stop - t)^2, so sqrt(d) is a straight line in t that
- * reaches 0 at t_stop. It is fitted (least squares) when the rest is first seen, on the
- * approach frames of the last HIST, 4 mm < d < 200 mm (nearer is pixel noise), P the mean
- * of the two newest points; kept within the frames it was fitted on, else `fallback`. */
-static int64_t fit_stop(const kr_event_t *ev, int p, int64_t fallback)
+ * reaches 0 at t_stop. It is fitted (least squares) once the hold is over: P is the
+ * median of the leading points since the rest began (rest_t), the approach is every
+ * sample with noise < d < 100 mm (the last of the approach, where the hand brakes), the
+ * noise floor 2.5 times the rest's median scatter
+ * (at least 4 mm). The rest is seen before the hand has quite stopped (its speed is
+ * under rest_speed_mm_s a little before), so the stop may lie after rest_t: the result
+ * is kept within the samples fitted and no earlier than STOP_BEFORE_US before rest_t
+ * (what the horizon counts on); rest_t when there is nothing to fit. *jumped: the
+ * leading point did not brake onto P (see below). */
+static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped)
 {
-    if (!ev->lpresent[p][0] || !ev->lpresent[p][1])
-        return fallback;
-    double px = (ev->lx[p][0] + ev->lx[p][1]) / 2, py = (ev->ly[p][0] + ev->ly[p][1]) / 2;
+    int64_t now = ev->lt[p][0];
+    *jumped = 1;
+    double xs[LHIST], ys[LHIST];
+    int nr = 0;
+    for (int k = 0; k < LHIST && ev->lpresent[p][k] && ev->lt[p][k] >= rest_t; k++) {
+        xs[nr] = ev->lx[p][k];
+        ys[nr] = ev->ly[p][k];
+        nr++;
+    }
+    if (nr < 2)
+        return rest_t;
+    double px = median(xs, nr), py = median(ys, nr);
+    for (int k = 0; k < nr; k++) /* the rest's scatter, robust to its first samples still arriving */
+        xs[k] = sqrt(sqr(ev->lx[p][k] - px) + sqr(ev->ly[p][k] - py));
+    double scatter = median(xs, nr);
+    double floor = 2.5 * scatter > 4 ? 2.5 * scatter : 4, arrive = 2 * scatter > 6 ? 2 * scatter : 6;
+    /* decelerating onto the card: walking back from the rest, the first sample APPROACH_MM
+     * away must be at least sqrt(2 d / DECEL_MAX) before the hand first arrived (within
+     * the floor). A leading point that jumps there (a left-over blob of foreground, the
+     * tracker switching to another part of the arm) or that was never seen coming did
+     * not brake onto the card. */
+    int64_t t_arr = -1;
+    for (int k = 0; k < LHIST && ev->lpresent[p][k]; k++) {
+        double d = sqrt(sqr(ev->lx[p][k] - px) + sqr(ev->ly[p][k] - py));
+        if (d > APPROACH_MM) {
+            if (t_arr >= 0 && t_arr - ev->lt[p][k] >= (int64_t)(sqrt(2 * d / DECEL_MAX_MM_S2) * 1e6))
+                *jumped = 0;
+            break;
+        }
+        if (d <= arrive)
+            t_arr = ev->lt[p][k];
+    }
     double st = 0, sy = 0, stt = 0, sty = 0;
     int n = 0;
-    int64_t t0 = ev->lt[p][0], t_first = t0;
-    for (int k = 1; k < HIST && ev->lpresent[p][k]; k++) {
+    int64_t t_first = now;
+    for (int k = 0; k < LHIST && ev->lpresent[p][k]; k++) {
         double d = sqrt(sqr(ev->lx[p][k] - px) + sqr(ev->ly[p][k] - py));
-        if (d > 200)
+        if (d > 100)
             break;
-        if (d <= 4)
+        if (d <= floor)
             continue;
-        double t = (ev->lt[p][k] - t0) / 1e6, y = sqrt(d);
+        double t = (ev->lt[p][k] - now) / 1e6, y = sqrt(d);
         st += t;
         sy += y;
         stt += t * t;
@@ -400,15 +514,21 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t fallback)
     }
     double den = n * stt - st * st;
     if (n < 2 || den <= 0)
-        return fallback;
+        return rest_t;
     double b = (n * sty - st * sy) / den, a = (sy - b * st) / n; /* y = a + b t, b < 0 approaching */
     if (b >= 0)
-        return fallback;
-    int64_t ts = t0 + (int64_t)(-a / b * 1e6);
+        return rest_t;
+    int64_t ts = now + (int64_t)(-a / b * 1e6);
+    /* no later than the model allows from where it was first seen arrived (a hand that
+     * comes in fast and stops short bends the sqrt line; this keeps it near the arrival) */
+    if (t_arr >= 0 && ts > t_arr + (int64_t)(sqrt(arrive) / -b * 1e6))
+        ts = t_arr + (int64_t)(sqrt(arrive) / -b * 1e6);
     if (ts < t_first)
         ts = t_first;
-    if (ts > t0)
-        ts = t0;
+    if (ts < rest_t - STOP_BEFORE_US)
+        ts = rest_t - STOP_BEFORE_US;
+    if (ts > now)
+        ts = now;
     return ts;
 }
 
@@ -462,8 +582,10 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
  * return, from each way an observation comes out after its time:
  * - early entry: a hand's first entry outside play since the last shimo_start, within
  *   the window of a kami_start still to come, is reported at its entry time;
- * - press: at the fitted stop + descent; a stop fitted later lies at a frame of the
- *   history then kept where the hand was seen, or at the rest start (>= lt[1] now);
+ * - press: at the fitted stop + descent, the stop no earlier than STOP_BEFORE_US before
+ *   its rest window's start: a rest being held has its start; one not seen yet starts
+ *   no earlier than the next frame's speed window (>= T - SPEED_SPAN_US, or lt[1] when
+ *   SPEED_MIN_N samples span longer);
  * - sweep: contact is put where the leading point's path entered the card in the history
  *   kept (segments that survive the next shift), or mid-way between the card's last
  *   still frame and the frame it is seen moved; never before it last came to rest
@@ -484,13 +606,14 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
             h = min64(h, ev->pre_entry_t[p]);
     if (ev->in_play) {
         int64_t tb = INT64_MAX;
-        for (int p = 0; p < 2; p++) { /* a stop fitted later lies at a frame of its history where
-                                          the hand was seen, or at its rest start (>= lt[1] now) */
-            int64_t e = ev->lt[p][1];
-            for (int j = 0; j + 2 < HIST; j++)
-                if (ev->lpresent[p][j] && ev->lt[p][j] < e)
-                    e = ev->lt[p][j];
-            tb = min64(tb, e + cfg->press_descent_us);
+        for (int p = 0; p < 2; p++) {
+            /* the next rest window: present samples only, so not before this present run */
+            int64_t w = min64(T - SPEED_SPAN_US, ev->lt[p][SPEED_MIN_N - 2]), run = T + 1;
+            for (int j = 0; j < LHIST && ev->lpresent[p][j]; j++)
+                run = ev->lt[p][j];
+            if (w < run)
+                w = run;
+            tb = min64(tb, w - STOP_BEFORE_US + cfg->press_descent_us);
         }
         double hx = KR_TRACK_CARD_W_MM / 2 + cfg->touch_margin_mm + 10;
         double hy = KR_TRACK_CARD_H_MM / 2 + cfg->touch_margin_mm + 10;
@@ -499,18 +622,28 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
             const kr_track_card *c = &fr->cards[k];
             for (int p = 0; p < 2; p++)
                 if (cs->cp[p].rest_t >= 0 && !cs->cp[p].contact)
-                    tb = min64(tb, cs->cp[p].stop_t + cfg->press_descent_us);
-            if (!cs->was_moving && !cs->was_out) {
-                tb = min64(tb, cs->still_t + (T - cs->still_t) / 2);
+                    tb = min64(tb, cs->cp[p].rest_t - STOP_BEFORE_US + cfg->press_descent_us);
+            /* a sweep's touch needs a player not in contact with the card already */
+            if (!cs->was_moving && !cs->was_out && (!cs->cp[0].contact || !cs->cp[1].contact)) {
+                /* no path entry: the middle of (still_t, seen moving), that window at most
+                 * SWEEP_BACK_US long, so at least SWEEP_BACK_US / 2 before the next frame */
+                int64_t mid = cs->still_t + (T - cs->still_t) / 2;
+                tb = min64(tb, mid > T - SWEEP_BACK_US / 2 ? mid : T - SWEEP_BACK_US / 2);
                 for (int p = 0; p < 2; p++)
-                    for (int j = 0; j + 2 < HIST; j++) {
+                    for (int j = 0; !cs->cp[p].contact && j + 2 < LHIST && (j < PATH_MIN_N - 2 || ev->lt[p][j] >= T - PATH_SPAN_US);
+                         j++) {
                         if (!ev->lpresent[p][j] || !ev->lpresent[p][j + 1])
                             continue;
                         double u = seg_entry(ev->lx[p][j + 1], ev->ly[p][j + 1], ev->lx[p][j], ev->ly[p][j],
                                              c->rest_x_mm, c->rest_y_mm, hx, hy);
-                        if (u < 0 && fabs(ev->lx[p][j + 1] - c->rest_x_mm) <= hx &&
-                            fabs(ev->ly[p][j + 1] - c->rest_y_mm) <= hy)
-                            u = 0; /* starts inside the grown outline: its start bounds it */
+                        /* starting inside the grown outline, its start bounds it; but one that
+                         * starts well inside the outline path_entry uses (10 mm in: more than its
+                         * rest point moves) enters nothing (a hand resting over the card) */
+                        double ax = fabs(ev->lx[p][j + 1] - c->rest_x_mm), ay = fabs(ev->ly[p][j + 1] - c->rest_y_mm);
+                        if (ax <= hx - 20 && ay <= hy - 20)
+                            continue;
+                        if (u < 0 && ax <= hx && ay <= hy)
+                            u = 0;
                         if (u < 0)
                             continue;
                         int64_t te = ev->lt[p][j + 1] + (int64_t)(u * (ev->lt[p][j] - ev->lt[p][j + 1]));
@@ -601,6 +734,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         ev->ly[p][0] = fr->hands[p].lead_y_mm;
         ev->lt[p][0] = fr->t_us;
         ev->lpresent[p][0] = fr->hands[p].present;
+        despike(ev, p);
+        lead_speed(ev, p);
     }
     apply_marks(ev, fr);
     /* per card: motion, contact cues */
@@ -616,6 +751,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         /* in motion: just started, or displaced and still travelling (a card that left its
          * footprint keeps `moving` set until the background absorbs the bare spot) */
         cs->moving_run = c->moving ? cs->moving_run + 1 : 0;
+        if (cs->moving_run == 1)
+            cs->moving_t = fr->t_us;
         /* covered by something the tracker does not take for a hand (an arm it lost) */
         if (ev->in_play && c->change >= 0.5 && !c->moving && !c->displaced && !c->out_of_field && !c->lost &&
             c->hand_cover[0] + c->hand_cover[1] < 0.1) {
@@ -625,7 +762,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 set_flag(ev, KR_EVENT_FLAG_OBSCURED);
         } else
             cs->obscured_t = -1;
-        if ((c->moving && !c->displaced && (cs->moving_run >= 3 || c->hand_cover[0] + c->hand_cover[1] > 0.05)) ||
+        if ((c->moving && !c->displaced && ((cs->moving_run >= 3 && fr->t_us - cs->moving_t >= 33000) ||
+                                                 c->hand_cover[0] + c->hand_cover[1] > 0.05)) ||
             (c->displaced && !c->lost && !c->out_of_field && sqrt(sqr(cs->vx) + sqr(cs->vy)) > 40))
             any_moving = 1; /* a card flickering "moving" for a frame or two with no hand on it is noise */
         /* send / rearrange: a displaced card has come to rest again somewhere else */
@@ -675,25 +813,23 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             if (!over) {
                 if (s->away_t < 0)
                     s->away_t = fr->t_us;
-                if (s->contact && fr->t_us - s->away_t > 80000 && sd > cfg->touch_margin_mm + 12)
+                if (s->contact && fr->t_us - s->away_t > 80000 && sd > cfg->touch_margin_mm + 12) {
                     s->contact = 0;
+                    s->free_t = ev->horizon; /* the horizon left this pair out while in contact */
+                }
                 s->rest_t = -1;
             } else {
                 s->away_t = -1;
             }
-            /* press: the leading point comes to rest over the card (speed over the last
-             * three frames, the single-frame speed is mostly pixel noise), the card stays.
+            /* press: the leading point comes to rest over the card (its speed over
+             * SPEED_SPAN_US; the single-frame speed is mostly pixel noise), the card stays.
              * Seen from above, a press stops first and then comes down: contact is put
              * press_descent_us after the stop, with that much uncertainty. */
-            double s3 = 1e9;
-            if (ev->lpresent[p][0] && ev->lpresent[p][3] && ev->lt[p][0] > ev->lt[p][3])
-                s3 = sqrt(sqr(ev->lx[p][0] - ev->lx[p][3]) + sqr(ev->ly[p][0] - ev->ly[p][3])) /
-                     ((ev->lt[p][0] - ev->lt[p][3]) / 1e6);
+            double s3 = ev->lspeed[p];
             (void)speed;
             if (over && !s->contact && s3 < cfg->rest_speed_mm_s && !c->moving && sd <= cfg->touch_margin_mm) {
                 if (s->rest_t < 0) {
-                    s->rest_t = ev->lt[p][2];
-                    s->stop_t = fit_stop(ev, p, s->rest_t);
+                    s->rest_t = ev->lwin_t[p];
                 }
                 if (fr->t_us - s->rest_t >= cfg->press_hold_us) {
                     /* the other player's hand at the same card: cannot tell whose is down */
@@ -703,7 +839,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     /* no shadow anywhere near the leading point: a hand low over the mat
                      * casts one, a left-over blob of foreground does not */
                     int no_shadow = h->shadow_px <= 0 && h->shadow_dist_mm < 0;
-                    int64_t stop = s->stop_t;
+                    int jumped;
+                    int64_t stop = fit_stop(ev, p, s->rest_t, &jumped);
                     /* came to rest while drawing back towards its own line (the way home
                      * after play): seen from above a hand settling at its guard over its own
                      * cards and one pressing one look alike, so a judge decides */
@@ -715,7 +852,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                             break;
                         }
                     touch(ev, fr, k, p, stop + cfg->press_descent_us, cfg->press_descent_us / 2 + dt / 4,
-                          no_shadow ? 0.5 : other || fr->hand_contact || back ? 0.6 : 0.92, 2);
+                          jumped && no_shadow ? 0.25 /* no cue of a hand: below min_confidence */
+                          : no_shadow || jumped ? 0.5 : other || fr->hand_contact || back ? 0.6 : 0.92, 2);
                 }
             } else if (s3 >= cfg->rest_speed_mm_s || !over) {
                 s->rest_t = -1;
@@ -759,9 +897,12 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                         bt = tc; /* still_t may lag: a small shift does not show */
                         berr = err;
                     } else {
-                        bt = lo + (hi - lo) / 2;
-                        berr = (int64_t)((hi - lo) / sqrt(12.0)) + 1000;
+                        int64_t lo2 = lo > hi - SWEEP_BACK_US ? lo : hi - SWEEP_BACK_US;
+                        bt = lo2 + (hi - lo2) / 2;
+                        berr = (int64_t)((hi - lo2) / sqrt(12.0)) + 1000;
                     }
+                    if (bt < s->free_t)
+                        bt = s->free_t;
                 }
             }
             /* confidence: both players' hands at the card (one may hover above the other's
@@ -769,7 +910,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             double conf = 0.95;
             if (ncand > 1 || fr->hand_contact || ev->was_contact)
                 conf = 0.6;
-            else if (hi - lo > 3 * dt)
+            else if (hi - lo > 50000)
                 conf = 0.8;
             /* moved with no hand on it (its path never entered, nothing covers it): knocked
              * by another card; the hand that sent that card is blamed for a push-out only */
@@ -902,10 +1043,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
     double s3[2];
     for (int p = 0; p < 2; p++) {
         const kr_track_hand *h = &fr->hands[p];
-        s3[p] = 0;
-        if (ev->lpresent[p][0] && ev->lpresent[p][3] && ev->lt[p][0] > ev->lt[p][3])
-            s3[p] = sqrt(sqr(ev->lx[p][0] - ev->lx[p][3]) + sqr(ev->ly[p][0] - ev->ly[p][3])) /
-                    ((ev->lt[p][0] - ev->lt[p][3]) / 1e6);
+        s3[p] = ev->lspeed[p] < 1e9 ? ev->lspeed[p] : 0;
         if (h->present) {
             /* deep in the field, or beside it; behind: out of the field past its own line */
             double ay = fabs(h->lead_y_mm), ax = fabs(h->lead_x_mm);
