@@ -197,7 +197,9 @@ static int label_class(kr_track_t *t, unsigned want)
     int32_t next = 1;
     int vmin = H, vmax = -1; /* rows holding labelled pixels */
     par[0] = 0;
-    for (int v = 0; v < H; v++)
+    for (int v = 0; v < H; v++) {
+        if (!t->rowfg[v])
+            continue; /* no foreground (nor what it was refined into) in this row */
         for (int u = 0; u < W; u++) {
             int i = v * W + u;
             if (!WANTED(t->cls[i]))
@@ -218,6 +220,7 @@ static int label_class(kr_track_t *t, unsigned want)
             } else
                 lab[i] = l ? l : up;
         }
+    }
     /* compact roots to component indices */
     int nc = 0;
     for (int32_t k = 1; k < next; k++) {
@@ -368,34 +371,38 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
          * background creeps). Foreground and shadow are tested every frame. */
         const int coherent = t->frames > cfg->warmup_frames && fabs(g - t->g_prev) <= GAIN_STEADY;
         const unsigned phase = (unsigned)(t->frames & 3);
-        for (int i = 0; i < n; i++) {
-            const uint8_t *I = mat + (size_t)i * 3;
-            if (coherent && ((unsigned)i & 3u) != phase && raw[i] == KR_CLS_BG) {
-                const uint8_t *P = prev + (size_t)i * 3;
-                if (I[0] == P[0] && I[1] == P[1] && I[2] == P[2]) {
-                    cls[i] = raw[i];
-                    continue;
+        uint8_t *restrict rowfg = t->rowfg;
+        memset(rowfg, 0, (size_t)t->h);
+        for (int v = 0, i = 0; v < t->h; v++)
+            for (int u = 0; u < t->w; u++, i++) {
+                const uint8_t *I = mat + (size_t)i * 3;
+                if (coherent && ((unsigned)i & 3u) != phase && raw[i] == KR_CLS_BG) {
+                    const uint8_t *P = prev + (size_t)i * 3;
+                    if (I[0] == P[0] && I[1] == P[1] && I[2] == P[2]) {
+                        cls[i] = raw[i];
+                        continue;
+                    }
                 }
+                const float *b = bg + (size_t)i * 3;
+                float r0 = gf * b[0], r1 = gf * b[1], r2 = gf * b[2];
+                float i0 = I[0], i1 = I[1], i2 = I[2];
+                float rr = r0 * r0 + r1 * r1 + r2 * r2 + 1.0f;
+                float d = i0 * r0 + i1 * r1 + i2 * r2;
+                float ii = i0 * i0 + i1 * i1 + i2 * i2;
+                float cc = i0 + i1 + i2 < 150 ? cc1 : cc0; /* dark pixels: wider chroma test */
+                int fg = (ii * rr - d * d > cc * rr * rr) | (d > bh * rr) | (d < sl * rr);
+                int sh = d < shh * rr;
+                /* skin is redder than tatami or paper: (R - G) / sum rises by more than 0.03
+                 * even where a blurred hand is mixed with the mat (multiplied out) */
+                float is = (float)(I[0] + I[1] + I[2]) + 1.0f, bs = b[0] + b[1] + b[2] + 1.0f;
+                fg |= ((float)I[2] - (float)I[1]) * bs - (b[2] - b[1]) * is > 0.03f * is * bs;
+                /* FG 5, SHADOW 4, BG 0; OUT (255) where the lut has no camera pixel */
+                cls[i] = raw[i] = (uint8_t)((4 * (fg | sh) + fg) | (lut[i] >> 31));
+                rowfg[v] |= (uint8_t)fg;
             }
-            const float *b = bg + (size_t)i * 3;
-            float r0 = gf * b[0], r1 = gf * b[1], r2 = gf * b[2];
-            float i0 = I[0], i1 = I[1], i2 = I[2];
-            float rr = r0 * r0 + r1 * r1 + r2 * r2 + 1.0f;
-            float d = i0 * r0 + i1 * r1 + i2 * r2;
-            float ii = i0 * i0 + i1 * i1 + i2 * i2;
-            float cc = i0 + i1 + i2 < 150 ? cc1 : cc0; /* dark pixels: wider chroma test */
-            int fg = (ii * rr - d * d > cc * rr * rr) | (d > bh * rr) | (d < sl * rr);
-            int sh = d < shh * rr;
-            /* skin is redder than tatami or paper: (R - G) / sum rises by more than 0.03
-             * even where a blurred hand is mixed with the mat (multiplied out) */
-            float is = (float)(I[0] + I[1] + I[2]) + 1.0f, bs = b[0] + b[1] + b[2] + 1.0f;
-            fg |= ((float)I[2] - (float)I[1]) * bs - (b[2] - b[1]) * is > 0.03f * is * bs;
-            /* FG 5, SHADOW 4, BG 0; OUT (255) where the lut has no camera pixel */
-            cls[i] = raw[i] = (uint8_t)((4 * (fg | sh) + fg) | (lut[i] >> 31));
-        }
     }
-    if (refs)
-        for (int i = 0; i < n; i++) {
+    for (int v = 0; v < t->h && refs; v++)
+        for (int i = v * t->w, e = i + t->w; i < e && t->rowfg[v]; i++) {
             if (t->cls[i] != KR_CLS_FG)
                 continue;
             const uint8_t *I = t->mat + (size_t)i * 3;
@@ -472,8 +479,10 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
     float rate2 = (float)(2 * cfg->bg_rate);
     float ig = (float)(1.0 / g);
     double sbn = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0, m3 = 0; i < n; i++) {
         uint8_t cl = t->cls[i];
+        const int third = m3 == 0; /* i % 3 == 0 */
+        m3 = m3 == 2 ? 0 : m3 + 1;
         if (cl == KR_CLS_OUT)
             continue;
         const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
@@ -486,7 +495,7 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
             if (!(((unsigned)i ^ (unsigned)t->frames) & 1u)) /* half the pixels per frame, at twice the rate */
                 for (int c = 0; c < 3; c++)
                     b[c] += rate2 * (I[c] * ig - b[c]);
-            if (i % 3 == 0)
+            if (third)
                 sbn += b[0] + b[1] + b[2]; /* next frame's gain sum (see GAIN_SUM) */
         } else if ((cl != KR_CLS_HAND_A && cl != KR_CLS_HAND_B && st > SNAP_FRAMES) || st > SNAP_HAND_FRAMES ||
                    (st > GHOST_FRAMES && refs && kr_track_near_colour_(I, t->mat_rgb, g, 0.75, 1.30, 0.030))) {
