@@ -61,12 +61,17 @@ struct kr_media_reader {
     char                   err[512];
     /* decode_ahead: decode_one runs in a thread of our own, frames move through a ring */
     AVFrame               *cur;         /* the frame next() returned (frame without the thread) */
+    int                    cur_pre;     /* cur was scaled in YUV by the decode thread ... */
+    int                    cur_spc, cur_full; /* ... with the source's colour (kr_media_frame_colour) */
+    int                    yuv_spc, yuv_full; /* the colour of the yuv view */
+    kr_media_sws           pysws;       /* the decode thread's YUV scaler */
     pthread_t              th;
     int                    th_running, sync_ok;
     pthread_mutex_t        mu;
     pthread_cond_t         cv_ready, cv_space;
     struct ring_slot {
-        AVFrame  *f;
+        AVFrame  *f;                /* decoded frame, or (pre) the frame scaled to the output size */
+        int       pre, spc, full;
         int64_t   t_us, damage;
         kr_status st;               /* KR_OK: a frame; else the end (EOF or error) */
         int       has_msg;
@@ -280,8 +285,11 @@ static kr_status convert(kr_media_reader_t *r, kr_image_t *img)
     memset(&r->yuv, 0, sizeof r->yuv);
     r->have_bgr = 0;
     if (r->cfg.yuv && kr_media_is_420(f)) { /* the planes; BGR only when asked (kr_media_reader_bgr) */
-        int spc, full;
-        kr_media_frame_colour(f, &spc, &full);
+        int spc = r->cur_spc, full = r->cur_full; /* cur_pre: scaled by the decode thread */
+        if (!r->cur_pre)
+            kr_media_frame_colour(f, &spc, &full);
+        r->yuv_spc = spc;
+        r->yuv_full = full;
         const AVFrame *src = f;
         if (!same) {
             char        d[128];
@@ -597,13 +605,30 @@ static void *decode_thread(void *arg)
         }
         r->prod_waiting = 0;
         int stop = r->stop;
+        /* the next free slot: the caller never touches it before it is counted in */
+        struct ring_slot *sl = &r->ring[(r->ring_head + r->ring_n) % r->ring_cap];
         pthread_mutex_unlock(&r->mu);
         if (stop)
             break;
         av_frame_unref(r->frame);
         kr_status st = decode_one(r);
+        sl->pre = 0;
+        if (st == KR_OK && r->cfg.yuv && kr_media_is_420(r->frame) &&
+            (r->frame->width != r->out_w || r->frame->height != r->out_h)) {
+            /* the YUV scaling here, beside the caller's analysis (it is the biggest cost
+             * after decoding); the slot's own picture is reused frame after frame */
+            char        d[128];
+            const char *what = "";
+            kr_media_frame_colour(r->frame, &sl->spc, &sl->full);
+            int ret = kr_media_scale_420(&r->pysws, &sl->f, r->frame, 1, r->out_w, r->out_h, &what);
+            if (ret < 0)
+                st = set_derr(r, ret == AVERROR(ENOMEM) ? KR_ERR_NOMEM : KR_ERR_CODEC, "%s: %s failed: %s", r->path,
+                              what, kr_media_averr(ret, d, sizeof d));
+            else
+                sl->pre = 1;
+            av_frame_unref(r->frame);
+        }
         pthread_mutex_lock(&r->mu);
-        struct ring_slot *sl = &r->ring[(r->ring_head + r->ring_n) % r->ring_cap];
         sl->st = st;
         sl->t_us = r->last_t_us;
         sl->damage = r->damage;
@@ -612,9 +637,10 @@ static void *decode_thread(void *arg)
             memcpy(sl->msg, r->derr, sizeof sl->msg);
             r->derr_new = 0;
         }
-        if (st == KR_OK)
+        if (st == KR_OK && !sl->pre) {
+            av_frame_unref(sl->f);
             av_frame_move_ref(sl->f, r->frame);
-        else
+        } else if (st != KR_OK)
             r->ended = 1;
         r->ring_n++;
         if (r->cons_waiting && (st != KR_OK || r->ring_n >= (r->ring_cap + 3) / 4))
@@ -651,6 +677,7 @@ static kr_status next_threaded(kr_media_reader_t *r, int64_t *t_us)
         if (r->pending) { /* open's (or the seek's) first frame goes first */
             av_frame_move_ref(r->ring[0].f, r->frame);
             r->ring[0] = (struct ring_slot){.f = r->ring[0].f, .t_us = r->last_t_us, .damage = r->damage, .st = KR_OK};
+            r->ring[0].pre = 0;
             r->ring_head = 0;
             r->ring_n = 1;
             r->pending = 0;
@@ -672,8 +699,16 @@ static kr_status next_threaded(kr_media_reader_t *r, int64_t *t_us)
     r->damage_seen = sl->damage;
     *t_us = sl->t_us;
     if (st == KR_OK) { /* the end stays in the ring: later calls give it again */
-        av_frame_unref(r->cur);
-        av_frame_move_ref(r->cur, sl->f);
+        /* swap: the slot gets back the picture handed out last time (next() is past it);
+         * a scaled one keeps its buffer for the decode thread to scale into again */
+        AVFrame *old = r->cur;
+        if (!r->cur_pre)
+            av_frame_unref(old);
+        r->cur = sl->f;
+        sl->f = old;
+        r->cur_pre = sl->pre;
+        r->cur_spc = sl->spc;
+        r->cur_full = sl->full;
         r->ring_head = (r->ring_head + 1) % r->ring_cap;
         r->ring_n--;
         if (r->prod_waiting && r->ring_n <= r->ring_cap / 2)
@@ -728,6 +763,7 @@ kr_status kr_media_reader_seek(kr_media_reader_t *r, int64_t t_us)
     if (r->cfg.decode_ahead) {
         stop_thread(r);
         av_frame_unref(r->cur);
+        r->cur_pre = 0;
     }
     av_frame_unref(r->frame);
     r->pending = 0;
@@ -760,9 +796,7 @@ kr_status kr_media_reader_bgr(kr_media_reader_t *r, kr_image_t *out)
         const AVFrame *src = r->cur->width == r->out_w && r->cur->height == r->out_h ? r->cur : r->mid;
         char           d[128];
         const char    *what = "";
-        int            spc, full;
-        kr_media_frame_colour(r->cur, &spc, &full);
-        int ret = kr_media_to_bgr(&r->ysws, &r->tsws, &r->mid, src, spc, full, r->cfg.threads, r->out_frame,
+        int ret = kr_media_to_bgr(&r->ysws, &r->tsws, &r->mid, src, r->yuv_spc, r->yuv_full, r->cfg.threads, r->out_frame,
                                   r->out_w, r->out_h, &what);
         if (ret < 0)
             return set_err(r, ret == AVERROR(ENOMEM) ? KR_ERR_NOMEM : KR_ERR_CODEC, "%s: %s failed: %s", r->path,
@@ -800,6 +834,8 @@ void kr_media_reader_destroy(kr_media_reader_t *r)
     }
     if (r->cur != r->frame)
         av_frame_free(&r->cur);
+    kr_media_sws_free(&r->sws);
+    kr_media_sws_free(&r->pysws);
     kr_media_sws_free(&r->tsws);
     kr_media_sws_free(&r->ysws);
     av_frame_free(&r->luma);
