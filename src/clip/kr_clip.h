@@ -139,7 +139,7 @@ typedef struct kr_clip_result {
  * the frames that could be read (kr_clip_last_error then holds a warning). Buffers are
  * allocated once per export: the frame loop allocates nothing itself (OpenCV's contour
  * finding and text drawing may, inside kr_cv). With cfg.threads != 1 decoding and encoding run
- * in two threads of their own for the duration of the call (a ring of up to 24 frames, 64 MB, between
+ * in two threads of their own for the duration of the call (a ring of 24 MB of frames between
  * them and the calling thread, which tracks and draws). */
 kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const char *out_mp4,
                          kr_clip_result *res);
