@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kr_track_internal.h" /* n_edge_scores: the pose fits' cost */
 #include "test_track_scene.h"
 
 static const kr_track_card_init layout[] = {
@@ -469,6 +470,69 @@ static void test_yuv_entry_matches_bgr_entry(void)
     }
 }
 
+/* A dark object put down on the mat (not a hand, not a card) is taken into the
+ * background after the same time (about 0.3 s) at 60 and at 120 frames per second: the
+ * tracker's frame-count thresholds are times. */
+static void test_absorption_delay_is_a_time(void)
+{
+    for (int fps = 60; fps <= 120; fps += 60) {
+        kr_track_t *t = make_tracker();
+        const int64_t step = 1000000 / fps;
+        int64_t ts = 0;
+        for (int i = 0; i < 8; i++, ts += step) {
+            still_scene(frame, 1.0);
+            feed(t, ts);
+        }
+        double u, v;
+        kr_track_mm_to_mat(t, 300, 80, &u, &v);
+        int fg_at_200ms = 0, fg_at_450ms = 1;
+        for (int64_t dt = 0; dt <= 450000; dt += step, ts += step) {
+            still_scene(frame, 1.0);
+            for (int y = -12; y <= 12; y++)
+                for (int x = -12; x <= 12; x++) {
+                    double px, py;
+                    map_fn(NULL, 300 + x, 80 + y, &px, &py);
+                    put(frame, (int)px, (int)py, 110, 40, 30);
+                }
+            feed(t, ts);
+            kr_image_t cls;
+            CU_ASSERT_EQUAL_FATAL(kr_track_mat_view(t, NULL, &cls), KR_OK);
+            int c = cls.px[(int)v * cls.stride + (int)u];
+            if (dt <= 200000)
+                fg_at_200ms = c != 0; /* still foreground at 0.2 s */
+            else
+                fg_at_450ms = c != 0;
+        }
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("%d fps: foreground at 0.2 s %d, at 0.45 s %d\n", fps, fg_at_200ms, fg_at_450ms);
+        CU_ASSERT_TRUE(fg_at_200ms);
+        CU_ASSERT_FALSE(fg_at_450ms);
+        kr_track_destroy(t);
+    }
+}
+
+/* The start-up pose fit of every card (a tracker started mid-match pays it on its first
+ * ready frame) costs at most 120 edge scores a card (the position by line searches, not
+ * a grid: 233 before), and still finds the cards to a millimetre. */
+static void test_start_fit_is_cheap_and_accurate(void)
+{
+    kr_track_t *t = make_tracker();
+    int64_t ts = 0;
+    warm(t, &ts);
+    double per_card = (double)t->n_edge_scores / NCARDS;
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("start-up fit: %.1f edge scores per card\n", per_card);
+    CU_ASSERT_TRUE(per_card > 20 && per_card <= 120);
+    still_scene(frame, 1.0);
+    const kr_track_frame *fr = feed(t, ts);
+    for (int k = 0; k < NCARDS; k++) {
+        CU_ASSERT_DOUBLE_EQUAL(fr->cards[k].x_mm, layout[k].x_mm + (k == 2 ? 2.0 : 0), 1.0);
+        CU_ASSERT_DOUBLE_EQUAL(fr->cards[k].y_mm, layout[k].y_mm, 1.0);
+        CU_ASSERT_DOUBLE_EQUAL(fr->cards[k].angle_deg, 0.0, 0.6);
+    }
+    kr_track_destroy(t);
+}
+
 int main(void)
 {
     draw_mat();
@@ -488,6 +552,8 @@ int main(void)
     CU_add_test(s, "arm_in_white_sleeve_is_a_hand", test_arm_in_white_sleeve_is_a_hand);
     CU_add_test(s, "card_leaving_a_pale_mat_is_displaced", test_card_leaving_a_pale_mat_is_displaced);
     CU_add_test(s, "yuv_entry_matches_bgr_entry", test_yuv_entry_matches_bgr_entry);
+    CU_add_test(s, "absorption_delay_is_a_time", test_absorption_delay_is_a_time);
+    CU_add_test(s, "start_fit_is_cheap_and_accurate", test_start_fit_is_cheap_and_accurate);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

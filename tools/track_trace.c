@@ -131,6 +131,24 @@ int main(int argc, char **argv)
             goto fail;
         }
         kr_track_write_trace(of.fp, tf);
+        /* KR_TRACE_PPM_AT=S: the debug overlay of the first frame at or after S seconds as
+         * /tmp/track_trace_overlay.ppm (class colours, hands, cards; debugging) */
+        const char *at = getenv("KR_TRACE_PPM_AT");
+        if (at && f.t_us >= (int64_t)(atof(at) * 1e6) && f.t_us - (int64_t)(atof(at) * 1e6) < 40000) {
+            kr_image_t ov;
+            FILE *pf = fopen("/tmp/track_trace_overlay.ppm", "wb");
+            if (pf && kr_track_draw_overlay(trk, tf, 3, &ov) == KR_OK) {
+                fprintf(pf, "P6 %d %d 255\n", ov.w, ov.h);
+                for (int y = 0; y < ov.h; y++)
+                    for (int x = 0; x < ov.w; x++) {
+                        const uint8_t *q = ov.px + (size_t)y * ov.stride + (size_t)x * 3;
+                        uint8_t rgb[3] = {q[2], q[1], q[0]};
+                        fwrite(rgb, 1, 3, pf);
+                    }
+            }
+            if (pf)
+                fclose(pf);
+        }
     }
     if (s != KR_ERR_EOF) {
         fprintf(stderr, "%s: %s\n", argv[1], kr_media_reader_error(rd));

@@ -10,10 +10,11 @@
 #include <string.h>
 
 #define DEG 0.017453292519943295
-#define REST_STILL_FRAMES 8 /* followed card steady (< 1.5 mm per frame) this long: at rest */
+/* times in frames of 60 fps footage (1/60 s each), scaled to the frame rate */
+#define REST_STILL_FRAMES 8 /* followed card steady (< 1.5 mm per 1/60 s) this long: at rest */
 #define LOST_AFTER_US 150000
-#define REACQ_EVERY 4 /* frames between searches for a lost card */
-#define EVIDENCE_STILL_MAX 20 /* pixels unchanged this many frames are no evidence of a moving card */
+#define REACQ_EVERY 4 /* between searches for a lost card */
+#define EVIDENCE_STILL_MAX 20 /* pixels unchanged this long are no evidence of a moving card */
 
 static double sqr(double a) { return a * a; }
 
@@ -72,11 +73,12 @@ static double frame_at(const kr_track_t *t, const kr_track_src *f, double x, dou
 /* Edge contrast of a card outline at pose (x, y, a degrees): mean brightness in thin
  * bands 1-4 mm inside the four edges minus the same just outside. Unlike an
  * inside-minus-surround test, it changes with every sub-millimetre shift of an edge. */
-static double edge_score(const kr_track_t *t, const kr_track_src *f, double x, double y, double a)
+static double edge_score(kr_track_t *t, const kr_track_src *f, double x, double y, double a)
 {
     static const double dd[3] = {1.2, 2.6, 4.0};
     double ca = cos(a * DEG), sa = sin(a * DEG), hx = KR_TRACK_CARD_W_MM / 2, hy = KR_TRACK_CARD_H_MM / 2;
     double sum = 0;
+    t->n_edge_scores++;
     int n = 0;
     for (int e = 0; e < 4; e++) {
         /* edge e: outward normal (nx, ny) in the card's frame, half length L, distance D */
@@ -97,27 +99,7 @@ static double edge_score(const kr_track_t *t, const kr_track_src *f, double x, d
     return n >= 40 ? sum / n : -1e30;
 }
 
-/* Grid search of edge_score around (x, y) within +-r mm at step s, angle fixed. */
-static double search_xy(const kr_track_t *t, const kr_track_src *f, double *x, double *y, double a, double r,
-                        double s, double x0, double y0, double prior_mm)
-{
-    double best = -1e30, bx = *x, by = *y, cx = *x, cy = *y;
-    for (double dy = -r; dy <= r + 1e-9; dy += s)
-        for (double dx = -r; dx <= r + 1e-9; dx += s) {
-            double px = cx + dx, py = cy + dy;
-            double sc = edge_score(t, f, px, py, a) - prior_mm * (sqr(px - x0) + sqr(py - y0));
-            if (sc > best) {
-                best = sc;
-                bx = px;
-                by = py;
-            }
-        }
-    *x = bx;
-    *y = by;
-    return best;
-}
-
-static double search_a(const kr_track_t *t, const kr_track_src *f, double x, double y, double *a, double r,
+static double search_a(kr_track_t *t, const kr_track_src *f, double x, double y, double *a, double r,
                        double s)
 {
     double best = -1e30, ba = *a, ca = *a;
@@ -132,23 +114,59 @@ static double search_a(const kr_track_t *t, const kr_track_src *f, double x, dou
     return best;
 }
 
+/* Line search of edge_score along x (axis 0) or y (axis 1) around the current (x, y)
+ * within +-r mm at step s, angle fixed; keeps the current point unless another scores
+ * higher. */
+static double search_line(kr_track_t *t, const kr_track_src *f, double *x, double *y, double a, int axis,
+                          double r, double s, double x0, double y0, double prior_mm)
+{
+    double best = -1e30, bx = *x, by = *y, cx = *x, cy = *y;
+    for (double e = -r; e <= r + 1e-9; e += s) {
+        double px = cx + (axis == 0 ? e : 0), py = cy + (axis == 1 ? e : 0);
+        double sc = edge_score(t, f, px, py, a) - prior_mm * (sqr(px - x0) + sqr(py - y0));
+        if (sc > best) {
+            best = sc;
+            bx = px;
+            by = py;
+        }
+    }
+    *x = bx;
+    *y = by;
+    return best;
+}
+
+/* The position search of fit_pose: x and y in turn (the left and right edges move with
+ * x, the near and far ones with y, so the score is nearly separable), `rounds` times;
+ * about 2r/s x 2 x rounds scores instead of (2r/s)^2 for the full grid. */
+static double search_xy_sep(kr_track_t *t, const kr_track_src *f, double *x, double *y, double a, double r,
+                            double s, double x0, double y0, double prior_mm, int rounds)
+{
+    double sc = -1e30;
+    for (int k = 0; k < rounds; k++) {
+        search_line(t, f, x, y, a, 0, r, s, x0, y0, prior_mm);
+        sc = search_line(t, f, x, y, a, 1, r, s, x0, y0, prior_mm);
+    }
+    return sc;
+}
+
 /* Fits a card's pose on the camera frame: position within +-r_xy mm, angle within
- * +-r_a degrees of the start, coarse to fine to 0.25 mm and 0.25 degree. */
-static double fit_pose(const kr_track_t *t, const kr_track_src *f, double *x, double *y, double *a, double r_xy,
+ * +-r_a degrees of the start, coarse to fine to 0.125 mm and 0.1 degree. About 100 edge
+ * scores (the position by line searches, search_xy_sep). */
+static double fit_pose(kr_track_t *t, const kr_track_src *f, double *x, double *y, double *a, double r_xy,
                        double r_a)
 {
     double x0 = *x, y0 = *y;
     double prior = 0.02; /* brightness units per mm^2: ties go to the start */
-    search_xy(t, f, x, y, *a, r_xy, r_xy > 6 ? 2.0 : r_xy > 3 ? 1.5 : 0.75, x0, y0, prior);
+    search_xy_sep(t, f, x, y, *a, r_xy, r_xy > 6 ? 2.0 : r_xy > 3 ? 1.5 : 0.75, x0, y0, prior, 2);
     if (r_a > 0)
         search_a(t, f, *x, *y, a, r_a, r_a > 4 ? 1.0 : 0.5);
-    search_xy(t, f, x, y, *a, 1.5, 0.5, x0, y0, prior);
+    search_xy_sep(t, f, x, y, *a, 1.5, 0.5, x0, y0, prior, 1);
     if (r_a > 0)
         search_a(t, f, *x, *y, a, 1.0, 0.25);
-    search_xy(t, f, x, y, *a, 0.75, 0.25, x0, y0, prior);
+    search_xy_sep(t, f, x, y, *a, 0.75, 0.25, x0, y0, prior, 1);
     if (r_a > 0)
         search_a(t, f, *x, *y, a, 0.3, 0.1);
-    double sc = search_xy(t, f, x, y, *a, 0.25, 0.125, x0, y0, prior);
+    double sc = search_xy_sep(t, f, x, y, *a, 0.25, 0.125, x0, y0, prior, 1);
     *a = fold_angle(*a);
     return sc;
 }
@@ -156,7 +174,7 @@ static double fit_pose(const kr_track_t *t, const kr_track_src *f, double *x, do
 /* Pose of a card come to rest anywhere at any angle: a coarse joint search over every
  * angle (6 degree steps) and +-r_xy mm (3 mm steps), then fit_pose around the best.
  * About 2500 edge scores: run once per card coming to rest, not per frame. */
-static double fit_pose_wide(const kr_track_t *t, const kr_track_src *f, double *x, double *y, double *a, double r_xy)
+static double fit_pose_wide(kr_track_t *t, const kr_track_src *f, double *x, double *y, double *a, double r_xy)
 {
     double best = -1e30, bx = *x, by = *y, ba = *a;
     for (double da = -90; da < 90; da += 6)
@@ -306,7 +324,7 @@ typedef struct { double dn[3], dd, mn[3]; } card_axis;
 static int card_evidence(const kr_track_t *t, const card_axis *ax, int i, double g)
 {
     uint8_t cl = t->cls[i];
-    if (t->still[i] > EVIDENCE_STILL_MAX) {
+    if (t->still[i] > kr_track_nframes_(t, EVIDENCE_STILL_MAX)) {
         /* unchanged for long (t->still counts up to the previous frame; look at this one):
          * not the card in motion but a resting sleeve or a knee */
         const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
@@ -421,7 +439,7 @@ static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax
     double speed = sqrt(sqr(c->vx) + sqr(c->vy));
     /* just displaced (no velocity yet): a swept card may already be a card length away */
     int first = c->vx == 0 && c->vy == 0;
-    double r = first ? 100 : 42 + 0.6 * speed * dt + 20 * c->misses;
+    double r = first ? 100 : 42 + 0.6 * speed * dt + 20 * c->misses * t->fscale; /* 20 mm per 1/60 s missed */
     if (r > 220)
         r = 220;
     double fx = px, fy = py, mom[3] = {0, 0, 0};
@@ -458,12 +476,12 @@ static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax
     if (found) {
         if (dt > 0) {
             double nvx = (fx - c->last_x) / dt, nvy = (fy - c->last_y) / dt;
-            double keep = c->misses ? 0.0 : 0.4;
+            double keep = c->misses ? 0.0 : t->fscale == 1.0 ? 0.4 : pow(0.4, t->fscale); /* 0.4 per 1/60 s */
             c->vx = keep * c->vx + (1 - keep) * nvx;
             c->vy = keep * c->vy + (1 - keep) * nvy;
         }
         double step = sqrt(sqr(fx - c->last_x) + sqr(fy - c->last_y));
-        c->still_frames = step < 1.5 ? c->still_frames + 1 : 0;
+        c->still_frames = step < 1.5 * t->fscale ? c->still_frames + 1 : 0;
         /* angle from the second moments while slow enough not to be smeared */
         double tr = mom[0] + mom[1], det = mom[0] * mom[1] - mom[2] * mom[2];
         double disc = sqrt(fmax(tr * tr / 4 - det, 0)), l1 = tr / 2 + disc, l2 = tr / 2 - disc;
@@ -481,12 +499,12 @@ static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax
     } else {
         c->misses++;
         /* hold it where it should be for a few frames (blur, a hand over it) */
-        if (c->misses <= 3) {
+        if (c->misses <= kr_track_nframes_(t, 3)) {
             o->x_mm = px;
             o->y_mm = py;
         }
         int covered = o->hand_cover[0] + o->hand_cover[1] > 0.05;
-        if (!in_view(t, px, py) || (beyond_field(px, py) && c->misses > 1))
+        if (!in_view(t, px, py) || (beyond_field(px, py) && c->misses > kr_track_nframes_(t, 1)))
             o->lost = 1; /* left the camera's view or slid off the field */
         else if (t_us - c->last_t > LOST_AFTER_US && !covered)
             o->lost = 1;
@@ -499,7 +517,7 @@ static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax
         o->out_of_field = 1;
     o->moved_mm = sqrt(sqr(o->x_mm - o->rest_x_mm) + sqr(o->y_mm - o->rest_y_mm));
     /* at rest again, no hand on it: new rest pose (fitted on this frame) */
-    if (found && c->still_frames >= REST_STILL_FRAMES && hand_px < 0.03 * card_px) {
+    if (found && c->still_frames >= kr_track_nframes_(t, REST_STILL_FRAMES) && hand_px < 0.03 * card_px) {
         int was_out = o->out_of_field;
         if (o->moved_mm > 4) {
             double x = o->x_mm, y = o->y_mm, a = o->angle_deg;
@@ -538,7 +556,7 @@ static void reacquire(kr_track_t *t, const card_axis *ax, double g, int64_t t_us
                 if (iu < 0 || iv < 0 || iu >= t->w || iv >= t->h)
                     continue;
                 int i = iv * t->w + iu;
-                if (!card_evidence(t, ax, i, g) || t->still[i] < 3 || t->fpmask[i])
+                if (!card_evidence(t, ax, i, g) || t->still[i] < kr_track_nframes_(t, 3) || t->fpmask[i])
                     continue;
                 double cx = x, cy = y;
                 double w = 0;
@@ -682,6 +700,6 @@ void kr_track_cards_update_(kr_track_t *t, const kr_track_src *frame, double g, 
             any_lost = 1;
         kr_track_card_outline_(o);
     }
-    if (any_lost && t->frames % REACQ_EVERY == 0)
+    if (any_lost && t->frames % kr_track_nframes_(t, REACQ_EVERY) == 0)
         reacquire(t, &ax, g, t_us);
 }

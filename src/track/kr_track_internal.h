@@ -62,7 +62,11 @@ struct kr_track {
     uint8_t *yuv_prev;       /* 3n: the Y, U, V each mat pixel was converted from last frame */
     int      yuv_prev_key;   /* -1: yuv_prev not valid for this frame's gather, else yuv_key */
     double   g_prev;         /* last frame's global gain */
-    double   sb_next;        /* background B+G+R summed over the gain's sample for the next frame */
+    double   period_acc;     /* smoothed frame period x 60 */
+    double   fscale;         /* frame period x 60 (1 at 60 fps, 0.5 at 120), from the frame times;
+                                exactly 1 within 2 % of 60 fps */
+    double   sb_next;
+    long     n_edge_scores;  /* pose-fit edge scores computed so far (cost statistic, tests) */        /* background B+G+R summed over the gain's sample for the next frame */
     uint16_t *still;         /* n frames each pixel has been unchanged */
     uint8_t *zone;           /* n: 1 A entry band, 2 B entry band */
     uint8_t *fpmask;         /* n: 1 inside some card's rest footprint */
@@ -85,6 +89,15 @@ struct kr_track {
     uint8_t *ovl;            /* overlay buffer (debug) */
     size_t   ovl_cap;
 };
+
+/* The number of frames spanning n60 frame times of 60 fps footage (n60 / 60 s) at this
+ * tracker's frame rate, at least 1: the frame-count thresholds were tuned at 60 fps and
+ * are times. */
+static inline int kr_track_nframes_(const kr_track_t *t, double n60)
+{
+    double n = n60 / t->fscale;
+    return n < 1 ? 1 : (int)(n + 0.5);
+}
 
 /* Sets c->corners_mm from its centre and angle: the 52 x 73 mm outline rotated by
  * angle_deg counter-clockwise, corners counter-clockwise from the lower left. */

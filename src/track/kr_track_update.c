@@ -10,9 +10,11 @@
 #include <string.h>
 
 #define STILL_DIFF 24       /* sum of |BGR| change below which a pixel is unchanged */
-#define SNAP_FRAMES 18      /* unchanged non-hand foreground absorbed after this many frames */
+/* times below in frames of 60 fps footage (1/60 s each), scaled to the frame rate */
+#define SNAP_FRAMES 18      /* unchanged non-hand foreground absorbed after this long */
 #define SNAP_HAND_FRAMES 600
-#define GHOST_FRAMES 30     /* still mat-coloured hand pixels absorbed after this many frames */
+#define GHOST_FRAMES 30     /* still mat-coloured hand pixels absorbed after this long */
+#define DETACHED_STILL 6.0  /* a detached piece unchanged this long on average is not a hand */
 #define GAIN_STEADY 0.004   /* gain change between frames below which unchanged pixels keep their class */
 
 /* Sum for the global gain over every third pixel that was background last frame: B+G+R
@@ -325,6 +327,12 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
 {
     const kr_track_config *cfg = &t->cfg;
     double dt_s = t->frames > 0 ? (t_us - t->last_t) / 1e6 : 0;
+    if (dt_s > 0.001 && dt_s < 0.2 && gap_us <= 0) {
+        /* the frame period, smoothed; thresholds counted in frames follow it */
+        double s = dt_s * 60.0;
+        t->period_acc = t->frames < 2 ? s : t->period_acc + 0.1 * (s - t->period_acc);
+        t->fscale = fabs(t->period_acc - 1.0) < 0.02 ? 1.0 : t->period_acc;
+    }
     const int n = t->n;
     /* warm-up: background is the running mean of the first frames */
     if (t->frames < cfg->warmup_frames) {
@@ -463,7 +471,7 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
         /* ... nor a piece that has not changed for a while (a hand moves; bare mat where a
          * card lay, or a dropped sleeve, does not) */
         if ((cp->owner == 0 || cp->owner == 1) && !cp->zone_a && !cp->zone_b &&
-            (!attached[cp->owner] || cp->still_sum > 6.0 * cp->area))
+            (!attached[cp->owner] || cp->still_sum > DETACHED_STILL / t->fscale * cp->area))
             cp->owner = -1;
     }
     for (int p = 0; p < 2; p++)
@@ -476,7 +484,10 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
     } else if (t->cards_ready)
         kr_track_cards_update_(t, frame, g, t_us);
     /* background update */
-    float rate2 = (float)(2 * cfg->bg_rate);
+    /* bg_rate is per 1/60 s */
+    float rate2 = (float)(2 * (t->fscale == 1.0 ? cfg->bg_rate : 1.0 - pow(1.0 - cfg->bg_rate, t->fscale)));
+    const int snap = kr_track_nframes_(t, SNAP_FRAMES), snap_hand = kr_track_nframes_(t, SNAP_HAND_FRAMES),
+              ghost = kr_track_nframes_(t, GHOST_FRAMES);
     float ig = (float)(1.0 / g);
     double sbn = 0;
     for (int i = 0, m3 = 0; i < n; i++) {
@@ -497,8 +508,8 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
                     b[c] += rate2 * (I[c] * ig - b[c]);
             if (third)
                 sbn += b[0] + b[1] + b[2]; /* next frame's gain sum (see GAIN_SUM) */
-        } else if ((cl != KR_CLS_HAND_A && cl != KR_CLS_HAND_B && st > SNAP_FRAMES) || st > SNAP_HAND_FRAMES ||
-                   (st > GHOST_FRAMES && refs && kr_track_near_colour_(I, t->mat_rgb, g, 0.75, 1.30, 0.030))) {
+        } else if ((cl != KR_CLS_HAND_A && cl != KR_CLS_HAND_B && st > snap) || st > snap_hand ||
+                   (st > ghost && refs && kr_track_near_colour_(I, t->mat_rgb, g, 0.75, 1.30, 0.030))) {
             /* (the last: an arm-attached patch that has looked like bare mat, unchanged,
              * for a while is a ghost of something absorbed into the background there) */
             for (int c = 0; c < 3; c++)
