@@ -32,8 +32,10 @@ static void usage(FILE *f)
             "  --calib FILE     camera-to-mat calibration (default: calibrate from the video)\n"
             "  --tie-us N       simultaneous-touch tolerance for the rules engine (default 0)\n"
             "  --threads N      decoding and colour conversion threads (default 0: automatic)\n"
-            "  --bgr-frames     track whole BGR frames (the path before YUV frames; same results,\n"
-            "                   slower: for comparison)\n"
+            "  --bgr-frames     the reader makes the BGR frames (scaling them in YUV on this thread\n"
+            "                   without --decode-ahead); same results, for comparison\n"
+            "  --track-yuv      the tracker reads the decoded planes (kr_track_update_yuv) instead\n"
+            "                   of BGR frames converted from them; same results\n"
             "  --decode-ahead N frames decoded ahead in a decoding thread (default 16; 0: decode\n"
             "                   between frames, with the decoder's own threads)\n"
 
@@ -128,7 +130,7 @@ int kr_cmd_analyze(int argc, char **argv)
 {
     const char *video = NULL, *match = NULL, *calib_path = NULL, *out_dir = NULL, *debug_dir = NULL;
     const char *trace_path = NULL;
-    int debug_every = 10, threads = 0, bgr_frames = 0, decode_ahead = 16;
+    int debug_every = 10, threads = 0, bgr_frames = 0, track_yuv = 0, decode_ahead = 16;
     kr_pipe_config pcfg;
     kr_pipe_config_default(&pcfg);
     /* released at the detector's horizon, as live does: the same code, the same results */
@@ -162,6 +164,8 @@ int kr_cmd_analyze(int argc, char **argv)
             }
         } else if (!strcmp(a, "--bgr-frames")) {
             bgr_frames = 1;
+        } else if (!strcmp(a, "--track-yuv")) {
+            track_yuv = 1;
         } else if (!strcmp(a, "--decode-ahead") && has) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
@@ -312,7 +316,11 @@ int kr_cmd_analyze(int argc, char **argv)
     kr_media_reader_config_default(&mcfg);
     kr_app_track_size(info.w, info.h, &mcfg.out_w, &mcfg.out_h);
     mcfg.threads = threads;
-    mcfg.yuv = !bgr_frames; /* the tracker reads the decoded planes: no whole-frame BGR */
+    /* frames as planes, scaled by the decode thread; then either the tracker reads them
+     * (--track-yuv) or swscale's SIMD converter makes the BGR frame here: at the tracking
+     * size (640x360 for 720p) that costs less than the tracker's per-pixel conversion
+     * (tools/bench_analyze.sh: same events and rulings either way) */
+    mcfg.yuv = !bgr_frames;
     mcfg.decode_ahead = decode_ahead; /* decoding beside the analysis, few wakeups */
     if (kr_media_reader_open2(video, &mcfg, &rd) != KR_OK) {
         kr_log(KR_LOG_ERROR, "%s", kr_media_reader_error(NULL));
@@ -373,7 +381,12 @@ int kr_cmd_analyze(int argc, char **argv)
             break;
         }
         const kr_track_frame *tf;
-        if (kr_pipe_feed(pipe, &f, &tf) != KR_OK) {
+        if (f.yuv.y && !track_yuv && kr_media_reader_bgr(rd, &f.img) != KR_OK) {
+            snprintf(broke, sizeof broke, "%s", kr_media_reader_error(rd));
+            break;
+        }
+        if ((track_yuv ? kr_pipe_feed(pipe, &f, &tf) : kr_pipe_frame(pipe, &f.img, f.t_us, f.gap_us, &tf)) !=
+            KR_OK) {
             kr_log(KR_LOG_ERROR, "%s: %s (%s)", match, kr_pipe_error(pipe), video);
             goto fail;
         }

@@ -796,7 +796,10 @@ kr_status kr_media_reader_bgr(kr_media_reader_t *r, kr_image_t *out)
         const AVFrame *src = r->cur->width == r->out_w && r->cur->height == r->out_h ? r->cur : r->mid;
         char           d[128];
         const char    *what = "";
-        int ret = kr_media_to_bgr(&r->ysws, &r->tsws, &r->mid, src, r->yuv_spc, r->yuv_full, r->cfg.threads, r->out_frame,
+        /* with decode_ahead on this thread alone: the decode thread is the parallelism,
+         * swscale's slice threads would only add wakeups */
+        int ret = kr_media_to_bgr(&r->ysws, &r->tsws, &r->mid, src, r->yuv_spc, r->yuv_full,
+                                  r->cfg.decode_ahead ? 1 : r->cfg.threads, r->out_frame,
                                   r->out_w, r->out_h, &what);
         if (ret < 0)
             return set_err(r, ret == AVERROR(ENOMEM) ? KR_ERR_NOMEM : KR_ERR_CODEC, "%s: %s failed: %s", r->path,

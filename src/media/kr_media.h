@@ -12,6 +12,8 @@ extern "C" {
  *   kr_media_reader_open(path, &r)           or kr_media_reader_open2(path, &cfg, &r)
  *   kr_media_reader_info(r, &info)           size, nominal fps, duration
  *   while ((s = kr_media_reader_next(r, &f)) == KR_OK) use f.img, f.t_us
+ *     (cfg.yuv: use f.yuv, the decoded planes; kr_media_reader_bgr(r, &img) when a BGR
+ *      picture is needed; cfg.decode_ahead: decoding runs in the reader's own thread)
  *   s == KR_ERR_EOF: clean end; anything else: kr_media_reader_error(r) says where it broke
  *   kr_media_reader_destroy(r)
  * Getting started (writing):
@@ -19,7 +21,8 @@ extern "C" {
  *   kr_media_writer_write(w, &bgr, t_us) per frame, t_us strictly increasing
  *   kr_media_writer_close(w)   -> path appears complete; then kr_media_writer_destroy(w)
  *   destroy without close      -> nothing appears at path
- * Threading: one object per thread; objects are independent. Error texts for
+ * Threading: one object per thread (with decode_ahead the reader runs one more thread of
+ * its own, invisible to the caller); objects are independent. Error texts for
  * failed open/create are thread-local (pass NULL to the _error functions). */
 
 /* One decoded frame. */
