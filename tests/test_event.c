@@ -486,6 +486,61 @@ static void test_settle_soon_after_hands_back(void)
     run_end(&r);
 }
 
+/* After play (the sweep scene's settle), A takes hold of its own card 5 and lets go; visit:
+ * on the way it crosses into B's territory (where a send would end). */
+static unsigned handled_flags(int visit)
+{
+    run r;
+    run_start(&r);
+    const int64_t tc = 400000;
+    for (int64_t t = 0; t < 3600000; t += DT) {
+        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        double dtc = (t - tc) / 1e6;
+        if (t > 250000 && t < 1100000) { /* sweep_back_scene's play */
+            double y = 15 + 2000 * dtc;
+            if (y > 60)
+                y = 60;
+            if (t > 700000)
+                y = 60 - 2000 * (t - 700000) / 1e6;
+            s.arm = y > -330;
+            s.tx = -100;
+            s.ty = y;
+            s.sx = 4;
+            s.sy = -4;
+        }
+        if (dtc > 0)
+            s.c64y = 51.5 + 2500 * dtc;
+        if (t >= 1600000 && t < 2600000) {
+            double y = -60;
+            if (t < 1800000)
+                y = -330 + (t - 1600000) / 200000.0 * 270;
+            else if (visit && t >= 2000000 && t < 2200000)
+                y = -60 + 180 * sin((t - 2000000) / 200000.0 * 3.14159265);
+            else if (t >= 2400000)
+                y = -60 - (t - 2400000) / 200000.0 * 270;
+            s.arm = 1;
+            s.tx = 0;
+            s.ty = y;
+            s.sx = 3;
+            s.sy = -3;
+        }
+        run_frame(&r, t, &s);
+    }
+    CU_ASSERT_EQUAL(count(&r, KR_REC_SETTLE), 1);
+    unsigned f = kr_event_reading_flags(r.ev, 1);
+    run_end(&r);
+    return f;
+}
+
+/* A card its owner took hold of after play and let go without a move seen: if the hand
+ * never went into the other territory no send can be missing (a rearrangement changes no
+ * count), so no reason for the judge; if it did, the judge is told (before: told always). */
+static void test_handled_needs_a_possible_send(void)
+{
+    CU_ASSERT_EQUAL(handled_flags(0) & KR_EVENT_FLAG_HANDLED, 0);
+    CU_ASSERT_NOT_EQUAL(handled_flags(1) & KR_EVENT_FLAG_HANDLED, 0);
+}
+
 /* A hand lost from view deep in the field is not back: no settle for a second, and the
  * reading gets a reason for the judge. */
 static void test_hand_lost_in_field_is_not_back(void)
@@ -568,6 +623,7 @@ int main(void)
     CU_add_test(s, "early_entry_withdrawn", test_early_entry_withdrawn);
     CU_add_test(s, "settle_soon_after_hands_back", test_settle_soon_after_hands_back);
     CU_add_test(s, "hand_lost_in_field_is_not_back", test_hand_lost_in_field_is_not_back);
+    CU_add_test(s, "handled_needs_a_possible_send", test_handled_needs_a_possible_send);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # tools/eval_events.sh [--fps "30 60 120"] [--work DIR] [--holdout] [--no-render] [--results FILE]
-#                      [--skip NAME]... [NAME...]
+#                      [--lag] [--skip NAME]... [NAME...]
 #   Renders synthetic scenarios (karuta-synth, cached in WORK/FPS/NAME), runs
 #   `karuta-ref analyze` on each, compares with the truth (tools/eval_events.py) and
 #   prints a markdown table per frame rate (held-out scenarios in their own table).
 #   Builds into $KR_BUILD (default build). Default WORK: out/eval. --no-render: scenarios
 #   not rendered yet are left out (a shared cache being filled by someone else). --results:
-#   name of the per-rate results file in WORK/FPS (default results.jsonl).
+#   name of the per-rate results file in WORK/FPS (default results.jsonl). --lag: also runs
+#   tools/event_lag on each scenario (WORK/FPS/lag.jsonl) and prints how long after its time
+#   each observation was released (newest frame's time minus its t_us), all scenarios pooled.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${KR_BUILD:-build}
 work=out/eval
 fpss="60"
 holdout=0
+lag=0
 render=1
 resname=results.jsonl
 skip=()
@@ -23,6 +26,7 @@ while [ $# -gt 0 ]; do
     --work) work=$2; shift 2 ;;
     --holdout) holdout=1; shift ;;
     --no-render) render=0; shift ;;
+    --lag) lag=1; shift ;;
     --results) resname=$2; shift 2 ;;
     --skip) skip+=("$2"); shift 2 ;;
     -h|--help) sed -n 2,10p "$0"; exit 0 ;;
@@ -30,7 +34,7 @@ while [ $# -gt 0 ]; do
     *) names+=("$1"); shift ;;
   esac
 done
-ninja -C "$build" src/app/karuta-ref tools/synth/karuta-synth >&2
+ninja -C "$build" src/app/karuta-ref tools/synth/karuta-synth tools/event_lag >&2
 files=()
 if [ ${#names[@]} -gt 0 ]; then
   for n in "${names[@]}"; do
@@ -46,6 +50,7 @@ for fps in $fpss; do
   res="$work/$fps/$resname"
   mkdir -p "$work/$fps"
   : > "$res"
+  [ $lag = 1 ] && : > "$work/$fps/lag.jsonl"
   for f in "${files[@]}"; do
     n=$(basename "$f" .json)
     for s in "${skip[@]+"${skip[@]}"}"; do [ "$s" = "$n" ] && continue 2; done
@@ -62,6 +67,11 @@ for fps in $fpss; do
     else
       echo "{\"scenario\":\"$n\",\"failed\":\"$(tr -d '"\n' < "$d/analyze.err" | cut -c1-200)\"}" >> "$res"
     fi
+    if [ $lag = 1 ]; then
+      echo "== event_lag $n @ $fps" >&2
+      "$build/tools/event_lag" "$d/video.mp4" "$d/match.jsonl" >> "$work/$fps/lag.jsonl" || true
+    fi
   done
   python3 tools/eval_events_table.py "$res" --title "$fps fps"
+  [ $lag = 1 ] && python3 tools/eval_events_table.py --lag "$work/$fps/lag.jsonl" --title "$fps fps"
 done

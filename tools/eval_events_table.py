@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 # eval_events_table.py RESULTS.jsonl [--title T] - markdown tables (scenarios, then
 # held-out scenarios) from tools/eval_events.py lines, with totals.
+# eval_events_table.py --lag LAG.jsonl [--title T] - release lag pooled over the scenarios
+# (held-out apart) from tools/event_lag lines.
 # SPDX-License-Identifier: MIT
 import argparse
 import json
+import os
 
 
 def f(x, fmt="%.2f"):
@@ -56,12 +59,34 @@ def table(rows, title):
     return out
 
 
+def lag_table(rows, title):
+    """Per kind (observations but early entries, touches, settles): count, median, p95, worst."""
+    out = ["", "### " + title, "",
+           "| observations | n | median ms | p95 ms | worst ms |", "| --- | --- | --- | --- | --- |"]
+    for kind, name in (("obs", "all (but early entries)"), ("touch", "touch"), ("settle", "settle")):
+        v = sorted(x for r in rows for x in r[kind]["ms"])
+        q = lambda p: v[min(len(v) - 1, int(round(p * (len(v) - 1))))]
+        if v:
+            out.append("| %s | %d | %.1f | %.1f | %.1f |" % (name, len(v), q(0.5), q(0.95), v[-1]))
+        else:
+            out.append("| %s | 0 | - | - | - |" % name)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("results")
     ap.add_argument("--title", default="")
+    ap.add_argument("--lag", action="store_true", help="RESULTS is tools/event_lag output")
     a = ap.parse_args()
     rows = [json.loads(l) for l in open(a.results) if l.strip()]
+    if a.lag:
+        hold = lambda r: os.path.basename(os.path.dirname(r["video"])).startswith("h_")
+        lines = lag_table([r for r in rows if not hold(r)], a.title + " - release lag, scenarios")
+        if any(hold(r) for r in rows):
+            lines += lag_table([r for r in rows if hold(r)], a.title + " - release lag, held-out scenarios")
+        print("\n".join(lines))
+        return
     main_rows = [r for r in rows if not r.get("holdout")]
     hold = [r for r in rows if r.get("holdout")]
     lines = table(main_rows, a.title + " - scenarios")

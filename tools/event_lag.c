@@ -55,15 +55,19 @@ static int cmp64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* "name":{"n":N,"p50_ms":..,"p95_ms":..,"max_ms":..,"ms":[every lag]} */
 static void print_stats(const char *name, int64_t *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, cmp64);
     if (!n) {
-        printf("\"%s\":{\"n\":0}", name);
+        printf("\"%s\":{\"n\":0,\"ms\":[]}", name);
         return;
     }
-    printf("\"%s\":{\"n\":%d,\"p50_ms\":%.1f,\"p95_ms\":%.1f,\"max_ms\":%.1f}", name, n, v[n / 2] / 1e3,
+    printf("\"%s\":{\"n\":%d,\"p50_ms\":%.1f,\"p95_ms\":%.1f,\"max_ms\":%.1f,\"ms\":[", name, n, v[n / 2] / 1e3,
            v[(int)(0.95 * (n - 1) + 0.5)] / 1e3, v[n - 1] / 1e3);
+    for (int i = 0; i < n; i++)
+        printf("%s%.1f", i ? "," : "", v[i] / 1e3);
+    printf("]}");
 }
 
 /* Every record of the match log into the pipe; 0 ok. */

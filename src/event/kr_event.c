@@ -120,6 +120,10 @@ struct kr_event {
     int     let_k[2];        /* a card let go after play, not yet seen moved; -1 */
     int     moved_by[2];     /* a send or rearrangement by the player seen after this play */
     int64_t let_t[2];
+    int     may_send[2];     /* since play ended: the player's hand was seen in the other territory
+                                (or lost from view deep in the field), so a send of theirs is
+                                possible; without it a card of theirs moved unseen was at most
+                                rearranged, which changes no count */
     int64_t horizon;         /* kr_event_horizon(); INT64_MIN before the first frame */
     unsigned n_late;         /* observations that came out before the horizon (a bug; clamped) */
     int     finished;
@@ -290,17 +294,18 @@ static void apply_marks(kr_event_t *ev, const kr_track_frame *fr)
                 if (ev->pend_k[p] >= 0 && ev->pend_k[p] < ev->n_cards)
                     send_by_hand(ev, p, ev->pend_k[p]);
                 if (ev->let_k[p] >= 0 && ev->let_k[p] < ev->n_cards && !ev->cards[ev->let_k[p]].moved_after &&
-                    !ev->moved_by[p])
+                    !ev->moved_by[p] && ev->may_send[p])
                     set_flag(ev, KR_EVENT_FLAG_HANDLED);
                 ev->let_k[p] = -1;
                 ev->moved_by[p] = 0;
             }
             for (int k = 0; k < ev->n_cards; k++)
                 if (ev->cards[k].lost_t >= 0) {
-                    if (!ev->cards[k].moved_after)
+                    if (!ev->cards[k].moved_after && ev->may_send[ev->cards[k].territory])
                         set_flag(ev, KR_EVENT_FLAG_CARD_LOST);
                     ev->cards[k].lost_t = -1;
                 }
+            ev->may_send[0] = ev->may_send[1] = 0;
             for (int k = 0; k < ev->n_cards; k++)
                 ev->cards[k].moved_after = 0; /* a new reading: any card may be sent again */
             ev->in_play = 1;
@@ -973,7 +978,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             !cs->moved_after)
             cs->lost_t = fr->t_us;
         if (cs->lost_t >= 0 && (cs->moved_after || fr->t_us - cs->lost_t >= 1500000)) {
-            if (!cs->moved_after)
+            if (!cs->moved_after && ev->may_send[cs->territory])
                 set_flag(ev, KR_EVENT_FLAG_CARD_LOST);
             cs->lost_t = -1;
         }
@@ -1099,6 +1104,10 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
      * a card let go with no move seen within a second is left to the judge. */
     for (int p = 0; p < 2; p++) {
         const kr_track_hand *h = &fr->hands[p];
+        if (!ev->in_play && ev->any_kami &&
+            ((h->present && h->in_field && (p == 0 ? h->lead_y_mm > 15 : h->lead_y_mm < -15)) ||
+             (!h->present && ev->seen_deep[p])))
+            ev->may_send[p] = 1;
         int k = ev->carry_k[p];
         if (ev->settled && k >= 0 && k < fr->n_cards) {
             card_state *cs = &ev->cards[k];
@@ -1135,7 +1144,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             if (ev->cards[k].moved_after)
                 ev->let_k[p] = -1;
             else if (fr->t_us - ev->let_t[p] >= 1000000) {
-                if (!ev->moved_by[p]) /* a move of that player's was seen: it explains the hold */
+                if (!ev->moved_by[p] && ev->may_send[p]) /* a move of that player's was seen: it explains
+                                                            the hold; never in the other territory: no send */
                     set_flag(ev, KR_EVENT_FLAG_HANDLED);
                 ev->let_k[p] = -1;
             }
