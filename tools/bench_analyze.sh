@@ -6,10 +6,13 @@
 #   the analyze / ffmpeg ratios (CPU is the steadier figure on a shared machine) and
 #   speed in multiples of real time; then the tracker + event detector alone on decoded
 #   frames (one thread, decode excluded; tools/bench_analyze_track).
+#   KR_COMPARE="OPTIONS": also runs analyze with those options in the same interleaved
+#   loop (e.g. KR_COMPARE="--bgr-frames --decode-ahead 0", the path before YUV frames
+#   and the decode thread) and prints it as a second line.
 #   Builds into $KR_BUILD (default build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -ge 2 ] || { sed -n 2,9p "$0"; exit 2; }
+[ $# -ge 2 ] || { sed -n 2,13p "$0"; exit 2; }
 video=$1; match=$2; shift 2
 calib=
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then calib=$1; shift; fi
@@ -27,11 +30,18 @@ args=("$video" --match "$match" --out "$out/a")
 args+=("${extra[@]}")
 # "user sys wall" of a command, appended to the file named by $1
 run() { local f=$1; shift; /usr/bin/time -a -f "%U %S %e" -o "$f" "$@"; }
+cmp_opts=${KR_COMPARE:-}
+: > "$out/cmp"
 for i in $(seq "$runs"); do
   run "$out/ff" ffmpeg -nostdin -loglevel error -i "$video" -f null -
   run "$out/an" "$build/src/app/karuta-ref" analyze "${args[@]}" 2>"$out/err" || { cat "$out/err" >&2; exit 1; }
+  if [ -n "$cmp_opts" ]; then
+    # shellcheck disable=SC2086
+    run "$out/cmp" "$build/src/app/karuta-ref" analyze "${args[@]}" $cmp_opts --out "$out/c" 2>"$out/err" ||
+      { cat "$out/err" >&2; exit 1; }
+  fi
 done
-python3 - "$dur" "$info" "$out/ff" "$out/an" "$runs" "${extra[*]:-}" <<'PY'
+python3 - "$dur" "$info" "$out/ff" "$out/an" "$runs" "${extra[*]:-}" "$out/cmp" "$cmp_opts" <<'PY'
 import sys
 dur = float(sys.argv[1]); info = sys.argv[2]; runs = sys.argv[5]; extra = sys.argv[6]
 def best(p):
@@ -44,6 +54,10 @@ print("ffmpeg -f null (decode only): %6.2f s wall = %5.1fx real time; cpu %6.2f 
 print("karuta-ref analyze %s: %6.2f s wall = %5.1fx real time; cpu %6.2f s" % (extra, wan, dur / wan, can))
 print("analyze / decode-only: wall %.2fx, cpu %.2fx; real time per cpu-second on 2 cores: %.1fx" %
       (wan / wff, can / cff, dur / (can / 2)))
+if sys.argv[8]:
+    ccm, wcm = best(sys.argv[7])
+    print("compare: analyze %s: %6.2f s wall = %5.1fx real time; cpu %6.2f s; / decode-only: wall %.2fx, cpu %.2fx" %
+          (sys.argv[8], wcm, dur / wcm, ccm, wcm / wff, ccm / cff))
 with open('/proc/loadavg') as f:
     print('machine load average: %s' % f.read().split()[0])
 PY
