@@ -76,6 +76,7 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
     t->mat = calloc(n * 3, 1);
     t->raw = malloc(n);
     t->rowfg = calloc((size_t)t->h, 1);
+    t->learned = calloc(n, 1);
     t->yuv_prev = malloc(n * 3);
     t->prev = calloc(n * 3, 1);
     t->bg = malloc(n * 3 * sizeof *t->bg);
@@ -90,7 +91,7 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
     t->yuv_key = -1;
     t->yuv_prev_key = -1;
     t->fscale = 1.0; /* until two frames are seen */
-    if (!t->lut_off || !t->lut_w || !t->camxy || !t->mat || !t->raw || !t->rowfg || !t->yuv_prev || !t->prev || !t->bg || !t->cls || !t->still ||
+    if (!t->lut_off || !t->lut_w || !t->camxy || !t->mat || !t->raw || !t->rowfg || !t->learned || !t->yuv_prev || !t->prev || !t->bg || !t->cls || !t->still ||
         !t->label || !t->parent || !t->comp || !t->zone || !t->fpmask)
         goto fail;
     /* Gather table: for every mat pixel centre, the camera pixel it comes from, as the
@@ -168,6 +169,7 @@ void kr_track_destroy(kr_track_t *t)
     free(t->prev);
     free(t->raw);
     free(t->rowfg);
+    free(t->learned);
     free(t->yuv_prev);
     free(t->bg);
     free(t->cls);

@@ -14,6 +14,7 @@
 #define SNAP_FRAMES 18      /* unchanged non-hand foreground absorbed after this long */
 #define SNAP_HAND_FRAMES 600
 #define GHOST_FRAMES 30     /* still mat-coloured hand pixels absorbed after this long */
+#define GHOST_FAST_FRAMES 6 /* the same where non-hand foreground was learned (t->learned) */
 #define DETACHED_STILL 6.0  /* a detached piece unchanged this long on average is not a hand */
 #define GAIN_STEADY 0.004   /* gain change between frames below which unchanged pixels keep their class */
 
@@ -176,6 +177,20 @@ static void yuv_tables(kr_track_t *t, int full_range, int bt709)
         t->yuv_tab[4][k] = hi16(8 * (k - 128) * ub);
     }
     t->yuv_key = key;
+}
+
+/* Is mat pixel i within a card's reach (45 mm) of a displaced card's centre? (a card
+ * carried or put down by a hand, not a sleeve) */
+static int near_moved_card(const kr_track_t *t, int i)
+{
+    double x, y;
+    kr_track_mat_to_mm(t, i % t->w + 0.5, i / t->w + 0.5, &x, &y);
+    for (int k = 0; k < t->n_cards; k++) {
+        const kr_track_card *o = &t->cards[k];
+        if (o->displaced && !o->lost && (o->x_mm - x) * (o->x_mm - x) + (o->y_mm - y) * (o->y_mm - y) < 45.0 * 45.0)
+            return 1;
+    }
+    return 0;
 }
 
 /* Union-find with path halving over t->parent. */
@@ -487,7 +502,7 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
     /* bg_rate is per 1/60 s */
     float rate2 = (float)(2 * (t->fscale == 1.0 ? cfg->bg_rate : 1.0 - pow(1.0 - cfg->bg_rate, t->fscale)));
     const int snap = kr_track_nframes_(t, SNAP_FRAMES), snap_hand = kr_track_nframes_(t, SNAP_HAND_FRAMES),
-              ghost = kr_track_nframes_(t, GHOST_FRAMES);
+              ghost = kr_track_nframes_(t, GHOST_FRAMES), ghost_fast = kr_track_nframes_(t, GHOST_FAST_FRAMES);
     float ig = (float)(1.0 / g);
     double sbn = 0;
     for (int i = 0, m3 = 0; i < n; i++) {
@@ -508,12 +523,23 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
                     b[c] += rate2 * (I[c] * ig - b[c]);
             if (third)
                 sbn += b[0] + b[1] + b[2]; /* next frame's gain sum (see GAIN_SUM) */
-        } else if ((cl != KR_CLS_HAND_A && cl != KR_CLS_HAND_B && st > snap) || st > snap_hand ||
-                   (st > ghost && refs && kr_track_near_colour_(I, t->mat_rgb, g, 0.75, 1.30, 0.030))) {
-            /* (the last: an arm-attached patch that has looked like bare mat, unchanged,
-             * for a while is a ghost of something absorbed into the background there) */
-            for (int c = 0; c < 3; c++)
-                b[c] = I[c] * ig;
+        } else {
+            const int hand = cl == KR_CLS_HAND_A || cl == KR_CLS_HAND_B;
+            /* a light sleeve (card-like) on an arm is the arm: not learned quickly either
+             * (learned, it would cut the hand off its player's edge, and leave a ghost of
+             * itself when the arm goes) */
+            const int arm = hand || (cl == KR_CLS_CARDLIKE && t->comp[t->label[i]].owner >= 0 &&
+                                     t->comp[t->label[i]].area >= t->min_area_px && !t->fpmask[i] &&
+                                     !near_moved_card(t, i));
+            const int matlike = refs && st > ghost_fast && kr_track_near_colour_(I, t->mat_rgb, g, 0.75, 1.30, 0.030);
+            if ((!arm && st > snap) || st > snap_hand || (matlike && (st > ghost || (hand && t->learned[i])))) {
+                /* (the last: an arm-attached patch that has looked like bare mat, unchanged,
+                 * for a while is a ghost of something absorbed into the background there;
+                 * soon where a resting sleeve or other non-hand foreground was learned) */
+                for (int c = 0; c < 3; c++)
+                    b[c] = I[c] * ig;
+                t->learned[i] = (uint8_t)(!arm && !matlike);
+            }
         }
     }
     t->sb_next = sbn;
