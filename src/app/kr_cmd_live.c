@@ -478,14 +478,19 @@ static bool replay_init(replayer *r, int src_w, int src_h, double fps, const cha
     return true;
 }
 
+/* Frame thread: 1 when a frame at t_us would be kept (a 1/REPLAY_FPS since the last one). */
+static bool replay_due(const replayer *r, int64_t t_us)
+{
+    return r->started && (r->last_t == INT64_MIN || t_us - r->last_t >= 1000000 / REPLAY_FPS - 2000);
+}
+
 /* Frame thread: keeps the frame, shrunk to the replay size, if a 1/REPLAY_FPS has passed
  * since the last kept one. The slot is marked empty under the lock, written outside it
  * (the encoder thread copies only slots with a time), then given its time: the lock is
  * held for microseconds, never while shrinking or encoding. */
 static void replay_store(replayer *r, const kr_image_t *img, int64_t t_us)
 {
-    if (!r->started || img->w != r->src_w || img->h != r->src_h || img->channels != 3 ||
-        (r->last_t != INT64_MIN && t_us - r->last_t < 1000000 / REPLAY_FPS - 2000))
+    if (!replay_due(r, t_us) || img->w != r->src_w || img->h != r->src_h || img->channels != 3)
         return;
     int k = (int)(r->n_stored % (uint64_t)r->n_slots);
     pthread_mutex_lock(&r->lock);
@@ -935,6 +940,7 @@ static kr_status open_source(live *L)
     kr_capture_config_default(&cc);
     cc.sync = !L->o.no_sync;
     cc.ff_convert = 1;
+    cc.yuv = 1; /* the tracker reads the planes; BGR only for the frames the page shows */
     if (L->o.no_sync) { /* as fast as it decodes: a short queue that holds the decoder back */
         cc.max_buffers = 8;
         cc.drop = 0;
@@ -1002,7 +1008,8 @@ static kr_status open_source(live *L)
             notice(L, false, "layout of %d cards read from the source's first frame", L->rec->n_cards);
         }
         kr_app_track_size(full.w, full.h, &L->track_w, &L->track_h);
-        if (kr_capture_set_out_size(L->cap, L->track_w, L->track_h, &f.img) != KR_OK) {
+        if (kr_capture_set_out_size(L->cap, L->track_w, L->track_h, NULL) != KR_OK ||
+            kr_capture_current(L->cap, &f) != KR_OK) { /* the first frame's planes at that size */
             kr_log(KR_LOG_ERROR, "live: %s", kr_capture_error(L->cap));
             return KR_ERR_FORMAT;
         }
@@ -1335,7 +1342,7 @@ int kr_cmd_live(int argc, char **argv)
             /* the shared pipeline: tracker, detector (--reading-delay-ms behind), the
              * records due in time order to the files and the engine */
             const kr_track_frame *tf;
-            if (kr_pipe_frame(L->pipe, &f.img, f.t_us, f.gap_us, &tf) != KR_OK) {
+            if (kr_pipe_feed(L->pipe, &f, &tf) != KR_OK) {
                 kr_log(KR_LOG_ERROR, "live: %s: %s", L->o.match, kr_pipe_error(L->pipe));
                 goto fail;
             }
@@ -1374,11 +1381,12 @@ int kr_cmd_live(int argc, char **argv)
                        f.gap_us / 1000.0, f.t_us / 1e6,
                        L->behind ? " (analysis behind real time: the oldest queued frames were dropped)" : "");
             }
-            if (L->srv)
-                replay_store(&L->replay, &f.img, f.t_us);
-            if (L->srv && now - last_snap > 300000) {
+            kr_image_t bgr; /* converted from the planes only for the frames the page shows */
+            if (L->srv && replay_due(&L->replay, f.t_us) && kr_capture_frame_bgr(L->cap, &bgr) == KR_OK)
+                replay_store(&L->replay, &bgr, f.t_us);
+            if (L->srv && now - last_snap > 300000 && kr_capture_frame_bgr(L->cap, &bgr) == KR_OK) {
                 last_snap = now;
-                snap_offer(&L->snap, &f.img, tf);
+                snap_offer(&L->snap, &bgr, tf);
             }
             if (now - last_status > 1000000) {
                 last_status = now;
