@@ -541,6 +541,52 @@ static void test_handled_needs_a_possible_send(void)
     CU_ASSERT_NOT_EQUAL(handled_flags(1) & KR_EVENT_FLAG_HANDLED, 0);
 }
 
+/* A sweeps the read card 64 at 400 ms, its hand stays in the field (no settle), and 1.2 s
+ * later comes forward onto its own card 5 and rests: as a fault it would decide the ruling, yet it may be the
+ * tidying after play of a settle not seen, so a judge looks (before: confidence 0.92). */
+static void test_late_own_card_touch_is_weak(void)
+{
+    run r;
+    run_start(&r);
+    const int64_t tc = 400000;
+    for (int64_t t = 0; t < 2200000; t += DT) {
+        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        double dtc = (t - tc) / 1e6;
+        if (t > 250000) {
+            double x = -100, y = 15 + 2000 * dtc;
+            if (y > 60)
+                y = 60;
+            if (t > 1000000) { /* down between cards 17 and 5, still deep in the field */
+                double f = fmin(1.0, (t - 1000000) / 300000.0);
+                y = 60 - 180 * f * f * (3 - 2 * f);
+            }
+            if (t > 1300000) { /* then forward onto card 5 (0, -51.5), braking, at rest from 1.6 s */
+                double f = fmin(1.0, (t - 1300000) / 300000.0);
+                f = f * f * (3 - 2 * f);
+                x = -100 + 100 * f;
+                y = -120 + 60 * f;
+            }
+            s.arm = 1;
+            s.tx = x;
+            s.ty = y;
+            s.sx = 4;
+            s.sy = -4;
+        }
+        if (dtc > 0)
+            s.c64y = 51.5 + 2500 * dtc;
+        run_frame(&r, t, &s);
+    }
+    int n = 0;
+    for (int i = 0; i < r.n_obs; i++)
+        if (r.obs[i].rec.type == KR_REC_TOUCH && r.obs[i].rec.card == 5) {
+            n++;
+            CU_ASSERT_TRUE(r.obs[i].rec.confidence < 0.9);
+        }
+    CU_ASSERT_EQUAL(n, 1);
+    CU_ASSERT_EQUAL(count(&r, KR_REC_SETTLE), 0);
+    run_end(&r);
+}
+
 /* A hand lost from view deep in the field is not back: no settle for a second, and the
  * reading gets a reason for the judge. */
 static void test_hand_lost_in_field_is_not_back(void)
@@ -624,6 +670,7 @@ int main(void)
     CU_add_test(s, "settle_soon_after_hands_back", test_settle_soon_after_hands_back);
     CU_add_test(s, "hand_lost_in_field_is_not_back", test_hand_lost_in_field_is_not_back);
     CU_add_test(s, "handled_needs_a_possible_send", test_handled_needs_a_possible_send);
+    CU_add_test(s, "late_own_card_touch_is_weak", test_late_own_card_touch_is_weak);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

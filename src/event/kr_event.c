@@ -23,6 +23,7 @@
 #define PATH_MIN_N 8         /* ... and at least this many samples */
 #define SWEEP_BACK_US 100000 /* a card seen moving: its contact is at most this long before (when
                                 no path entry dates it; a long-covered card's midpoint is no time) */
+#define LATE_OWN_US 1000000   /* an own-card touch this long after play began: judged (see touch) */
 #define STOP_BEFORE_US 50000 /* a press's fitted stop is at most this long before its rest window */
 #define APPROACH_MM 30.0     /* a press's approach: its last sample this far from the rest point ... */
 #define DECEL_MAX_MM_S2 80000.0 /* ... reached it no faster than a hand braking this hard can (8 g) */
@@ -101,6 +102,7 @@ struct kr_event {
     int64_t kami_t;
     int32_t seq, read_card;
     int     played;          /* a touch or push-out in this reading */
+    int64_t first_play_t;    /* t_us of its first touch or push-out */
     int64_t quiet_t;         /* hands out and cards still since; -1 none */
     /* hands */
     int     in_field[2];
@@ -554,6 +556,12 @@ static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_
     }
     if (t < ev->kami_t)
         t = ev->kami_t; /* contact before the reading started is not an observation of this one */
+    /* a player's own card (not the read one) touched well after play began may be the
+     * tidying or the send that follows play (a settle seen late: a hand the tracker
+     * kept deep in the field); as a fault it would decide the ruling on weak evidence */
+    if (ev->played && t - ev->first_play_t > LATE_OWN_US && cs->territory == p && c->id != ev->read_card &&
+        conf > 0.6)
+        conf = 0.6;
     kr_event_obs *o = emit(ev, KR_REC_TOUCH, t);
     if (!o)
         return;
@@ -565,6 +573,8 @@ static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_
     o->rec.confidence = conf;
     o->cue = cue;
     o->hidden = c->occluded;
+    if (!ev->played)
+        ev->first_play_t = t;
     ev->played = 1;
 }
 
@@ -968,6 +978,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     o->rec.confidence = c->out_of_field && !guessed ? 0.95 : 0.7;
                     o->rec.t_err_us = (int64_t)(dt / sqrt(12.0));
                     o->line_margin_mm = over;
+                    if (!ev->played)
+                        ev->first_play_t = t;
                     ev->played = 1;
                 }
             }
