@@ -14,7 +14,9 @@ extern "C" {
  *   kr_clip_events_t *ev; kr_clip_events_load(&ev, "events.jsonl", NULL)   contacts, layout,
  *                                                                        rearranges (optional)
  *   kr_clip_config cfg; kr_clip_config_default(&cfg); cfg.before_us = ...;
- *   kr_clip_create(&cfg, calib, ev, &c)   calib, ev borrowed (either may be NULL)
+ *   kr_clip_create(&cfg, calib, ev, &c)   calib, ev borrowed (either may be NULL; with
+ *                                         calib NULL and cfg.auto_calib each export
+ *                                         calibrates from the video's first frame)
  *   kr_clip_export(c, "video.mp4", at_us, "out/clip.mp4", &res)   as often as wanted
  *   kr_clip_destroy(c); kr_clip_events_destroy(ev)
  * Card and hand outlines need both a calibration and a layout (in ev); the tracker
