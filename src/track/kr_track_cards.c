@@ -72,8 +72,10 @@ static double frame_at(const kr_track_t *t, const kr_track_src *f, double x, dou
 
 /* Edge contrast of a card outline at pose (x, y, a degrees): mean brightness in thin
  * bands 1-4 mm inside the four edges minus the same just outside. Unlike an
- * inside-minus-surround test, it changes with every sub-millimetre shift of an edge. */
-static double edge_score(kr_track_t *t, const kr_track_src *f, double x, double y, double a)
+ * inside-minus-surround test, it changes with every sub-millimetre shift of an edge.
+ * coarse: every 5 mm along the edges at two depths (a third of the samples), for the
+ * first, coarse steps of a search. */
+static double edge_score(kr_track_t *t, const kr_track_src *f, double x, double y, double a, int coarse)
 {
     static const double dd[3] = {1.2, 2.6, 4.0};
     double ca = cos(a * DEG), sa = sin(a * DEG), hx = KR_TRACK_CARD_W_MM / 2, hy = KR_TRACK_CARD_H_MM / 2;
@@ -84,8 +86,8 @@ static double edge_score(kr_track_t *t, const kr_track_src *f, double x, double 
         /* edge e: outward normal (nx, ny) in the card's frame, half length L, distance D */
         double nx = e == 0 ? 1 : e == 1 ? -1 : 0, ny = e == 2 ? 1 : e == 3 ? -1 : 0;
         double L = nx != 0 ? hy : hx, D = nx != 0 ? hx : hy;
-        for (double s = -L + 5; s <= L - 5; s += 2.5)
-            for (int k = 0; k < 3; k++) {
+        for (double s = -L + 5; s <= L - 5; s += coarse ? 5.0 : 2.5)
+            for (int k = 0; k < 3; k += coarse ? 2 : 1) {
                 double lx_in = nx * (D - dd[k]) + ny * s, ly_in = ny * (D - dd[k]) + nx * s;
                 double lx_out = nx * (D + dd[k]) + ny * s, ly_out = ny * (D + dd[k]) + nx * s;
                 double vi = frame_at(t, f, x + ca * lx_in - sa * ly_in, y + sa * lx_in + ca * ly_in);
@@ -100,11 +102,11 @@ static double edge_score(kr_track_t *t, const kr_track_src *f, double x, double 
 }
 
 static double search_a(kr_track_t *t, const kr_track_src *f, double x, double y, double *a, double r,
-                       double s)
+                       double s, int coarse)
 {
     double best = -1e30, ba = *a, ca = *a;
     for (double da = -r; da <= r + 1e-9; da += s) {
-        double sc = edge_score(t, f, x, y, ca + da);
+        double sc = edge_score(t, f, x, y, ca + da, coarse);
         if (sc > best) {
             best = sc;
             ba = ca + da;
@@ -118,12 +120,12 @@ static double search_a(kr_track_t *t, const kr_track_src *f, double x, double y,
  * within +-r mm at step s, angle fixed; keeps the current point unless another scores
  * higher. */
 static double search_line(kr_track_t *t, const kr_track_src *f, double *x, double *y, double a, int axis,
-                          double r, double s, double x0, double y0, double prior_mm)
+                          double r, double s, double x0, double y0, double prior_mm, int coarse)
 {
     double best = -1e30, bx = *x, by = *y, cx = *x, cy = *y;
     for (double e = -r; e <= r + 1e-9; e += s) {
         double px = cx + (axis == 0 ? e : 0), py = cy + (axis == 1 ? e : 0);
-        double sc = edge_score(t, f, px, py, a) - prior_mm * (sqr(px - x0) + sqr(py - y0));
+        double sc = edge_score(t, f, px, py, a, coarse) - prior_mm * (sqr(px - x0) + sqr(py - y0));
         if (sc > best) {
             best = sc;
             bx = px;
@@ -139,48 +141,49 @@ static double search_line(kr_track_t *t, const kr_track_src *f, double *x, doubl
  * x, the near and far ones with y, so the score is nearly separable), `rounds` times;
  * about 2r/s x 2 x rounds scores instead of (2r/s)^2 for the full grid. */
 static double search_xy_sep(kr_track_t *t, const kr_track_src *f, double *x, double *y, double a, double r,
-                            double s, double x0, double y0, double prior_mm, int rounds)
+                            double s, double x0, double y0, double prior_mm, int rounds, int coarse)
 {
     double sc = -1e30;
     for (int k = 0; k < rounds; k++) {
-        search_line(t, f, x, y, a, 0, r, s, x0, y0, prior_mm);
-        sc = search_line(t, f, x, y, a, 1, r, s, x0, y0, prior_mm);
+        search_line(t, f, x, y, a, 0, r, s, x0, y0, prior_mm, coarse);
+        sc = search_line(t, f, x, y, a, 1, r, s, x0, y0, prior_mm, coarse);
     }
     return sc;
 }
 
 /* Fits a card's pose on the camera frame: position within +-r_xy mm, angle within
  * +-r_a degrees of the start, coarse to fine to 0.125 mm and 0.1 degree. About 100 edge
- * scores (the position by line searches, search_xy_sep). */
+ * scores (the position by line searches, search_xy_sep), the first 49 of them coarse. */
 static double fit_pose(kr_track_t *t, const kr_track_src *f, double *x, double *y, double *a, double r_xy,
                        double r_a)
 {
     double x0 = *x, y0 = *y;
     double prior = 0.02; /* brightness units per mm^2: ties go to the start */
-    search_xy_sep(t, f, x, y, *a, r_xy, r_xy > 6 ? 2.0 : r_xy > 3 ? 1.5 : 0.75, x0, y0, prior, 2);
+    search_xy_sep(t, f, x, y, *a, r_xy, r_xy > 6 ? 2.0 : r_xy > 3 ? 1.5 : 0.75, x0, y0, prior, 2, 1);
     if (r_a > 0)
-        search_a(t, f, *x, *y, a, r_a, r_a > 4 ? 1.0 : 0.5);
-    search_xy_sep(t, f, x, y, *a, 1.5, 0.5, x0, y0, prior, 1);
+        search_a(t, f, *x, *y, a, r_a, r_a > 4 ? 1.0 : 0.5, 1);
+    search_xy_sep(t, f, x, y, *a, 1.5, 0.5, x0, y0, prior, 1, 0);
     if (r_a > 0)
-        search_a(t, f, *x, *y, a, 1.0, 0.25);
-    search_xy_sep(t, f, x, y, *a, 0.75, 0.25, x0, y0, prior, 1);
+        search_a(t, f, *x, *y, a, 1.0, 0.25, 0);
+    search_xy_sep(t, f, x, y, *a, 0.75, 0.25, x0, y0, prior, 1, 0);
     if (r_a > 0)
-        search_a(t, f, *x, *y, a, 0.3, 0.1);
-    double sc = search_xy_sep(t, f, x, y, *a, 0.25, 0.125, x0, y0, prior, 1);
+        search_a(t, f, *x, *y, a, 0.3, 0.1, 0);
+    double sc = search_xy_sep(t, f, x, y, *a, 0.25, 0.125, x0, y0, prior, 1, 0);
     *a = fold_angle(*a);
     return sc;
 }
 
 /* Pose of a card come to rest anywhere at any angle: a coarse joint search over every
  * angle (6 degree steps) and +-r_xy mm (3 mm steps), then fit_pose around the best.
- * About 2500 edge scores: run once per card coming to rest, not per frame. */
+ * About 2500 edge scores, coarse ones (a third of the samples) but for the final fit: run
+ * once per card coming to rest, not per frame. */
 static double fit_pose_wide(kr_track_t *t, const kr_track_src *f, double *x, double *y, double *a, double r_xy)
 {
     double best = -1e30, bx = *x, by = *y, ba = *a;
     for (double da = -90; da < 90; da += 6)
         for (double dy = -r_xy; dy <= r_xy + 1e-9; dy += 3)
             for (double dx = -r_xy; dx <= r_xy + 1e-9; dx += 3) {
-                double sc = edge_score(t, f, *x + dx, *y + dy, *a + da);
+                double sc = edge_score(t, f, *x + dx, *y + dy, *a + da, 1);
                 if (sc > best) {
                     best = sc;
                     bx = *x + dx;
