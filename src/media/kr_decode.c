@@ -607,16 +607,20 @@ static void *decode_thread(void *arg)
         int stop = r->stop;
         /* the next free slot: the caller never touches it before it is counted in */
         struct ring_slot *sl = &r->ring[(r->ring_head + r->ring_n) % r->ring_cap];
+        int               ahead = r->ring_n;
         pthread_mutex_unlock(&r->mu);
         if (stop)
             break;
         av_frame_unref(r->frame);
         kr_status st = decode_one(r);
         sl->pre = 0;
-        if (st == KR_OK && r->cfg.yuv && kr_media_is_420(r->frame) &&
+        if (st == KR_OK && r->cfg.yuv && kr_media_is_420(r->frame) && 2 * ahead >= r->ring_cap &&
             (r->frame->width != r->out_w || r->frame->height != r->out_h)) {
             /* the YUV scaling here, beside the caller's analysis (it is the biggest cost
-             * after decoding); the slot's own picture is reused frame after frame */
+             * after decoding), while this thread is ahead (the ring at least half full);
+             * when the caller waits for frames, it scales them itself (the same swscale
+             * settings, the same bytes): the load balances between the two threads. The
+             * slot's own picture is reused frame after frame */
             char        d[128];
             const char *what = "";
             kr_media_frame_colour(r->frame, &sl->spc, &sl->full);
