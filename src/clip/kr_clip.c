@@ -6,6 +6,8 @@
 #include "kr_clip_internal.h"
 #include "kr_cv.h"
 #include "kr_media.h"
+#include "kr_recog.h"
+#include "kr_recog_scene.h"
 #include "kr_track.h"
 
 #include <errno.h>
@@ -526,9 +528,57 @@ static int layout_at(const kr_clip_events_t *ev, int64_t t_us, kr_track_card_ini
  * view; card outlines from kr_calib_detect_cards): outlines that no card with a known
  * place accounts for (centre within 30 mm), of a card's size, inside the receiving
  * territory. A territory that received k cards and shows exactly k such outlines: with
- * k == 1 the card is placed there; otherwise (which is which is not known) the cards are
- * left out rather than drawn at a guessed place. Returns the cards placed. */
+ * k == 1 the card is placed there; with k > 1 the outlines are read (kr_recog, the
+ * default card model) and the sent cards assigned to them jointly, each only with a
+ * score of at least the model's min_score. Anything else (more or fewer outlines, an
+ * unreadable one) leaves the cards out rather than drawn at a guessed place. Returns the
+ * cards placed. Allocates (once per export, only when cards were sent). */
 #define SENT_MAX_QUADS 128
+#define SENT_MAX_CAND 8 /* candidate outlines kept per territory */
+
+typedef struct sent_cand {
+    double x_mm, y_mm;   /* centre */
+    double corners[4][2]; /* output px, clockwise from the top-left (image y down) */
+} sent_cand;
+
+/* Reads the candidates of one territory and assigns the cards sent there (ids[0..n-1])
+ * to them: cand_of[i] the candidate of card i, -1 none. 0 when nothing could be read. */
+static int read_sent(const kr_image_t *img, const sent_cand *cand, int n_cand, const int *ids, int n, int *cand_of)
+{
+    int ok = 0;
+    kr_recog_model_t *m = NULL;
+    char err[256];
+    uint8_t *patch = malloc((size_t)KR_RECOG_PATCH_W * KR_RECOG_PATCH_H);
+    kr_recog_feat *feat = malloc(sizeof *feat);
+    double *w = malloc(sizeof *w * (size_t)n * (size_t)n_cand);
+    int *assign = malloc(sizeof *assign * (size_t)n);
+    if (!patch || !feat || !w || !assign || n > n_cand ||
+        kr_recog_model_load(kr_recog_default_model(), &m, err, sizeof err) != KR_OK)
+        goto done;
+    kr_recog_config rc;
+    kr_recog_config_default(&rc);
+    for (int j = 0; j < n_cand; j++) {
+        if (kr_recog_extract(img, cand[j].corners, patch) != KR_OK || kr_recog_features(patch, feat) != KR_OK)
+            goto done;
+        for (int i = 0; i < n; i++) {
+            double sc = kr_recog_score(m, &rc, feat, ids[i], NULL);
+            w[i * n_cand + j] = sc < rc.min_score ? -2e9 : sc; /* below min_score: forbidden */
+        }
+    }
+    if (kr_recog_assign(w, n, n_cand, assign, NULL) != KR_OK)
+        goto done;
+    for (int i = 0; i < n; i++)
+        cand_of[i] = assign[i];
+    ok = 1;
+done:
+    kr_recog_model_destroy(m);
+    free(patch);
+    free(feat);
+    free(w);
+    free(assign);
+    return ok;
+}
+
 static int place_sent(const clip_run *r, const kr_image_t *img, kr_track_card_init *ci, const int *sent, int n,
                       kr_clip_result *res)
 {
@@ -544,12 +594,14 @@ static int place_sent(const clip_run *r, const kr_image_t *img, kr_track_card_in
     int nq = 0;
     if (kr_calib_detect_cards(&ccfg, img, quads, SENT_MAX_QUADS, &nq) != KR_OK)
         return 0;
-    double cand[2][2][2]; /* per territory, up to 2 candidate centres (mm) */
+    sent_cand cand[2][SENT_MAX_CAND];
     int n_cand[2] = {0, 0};
     for (int q = 0; q < nq; q++) {
-        double mm[4][2], cx = 0, cy = 0;
+        double mm[4][2], cx = 0, cy = 0, ux = 0, uy = 0;
         int ok = 1;
         for (int j = 0; j < 4 && ok; j++) { /* output px -> raw px -> mat mm */
+            ux += quads[8 * q + 2 * j] / 4;
+            uy += quads[8 * q + 2 * j + 1] / 4;
             double u = (quads[8 * q + 2 * j] + 0.5) / r->sx - 0.5, v = (quads[8 * q + 2 * j + 1] + 0.5) / r->sy - 0.5;
             ok = kr_calib_px_to_mm(r->calib, u, v, &mm[j][0], &mm[j][1]) == 0;
             cx += mm[j][0] / 4;
@@ -571,26 +623,62 @@ static int place_sent(const clip_run *r, const kr_image_t *img, kr_track_card_in
         if (claimed)
             continue;
         int side = cy < 0 ? KR_TRACK_A : KR_TRACK_B; /* A's territory is y < 0 */
-        if (n_cand[side] < 2) {
-            cand[side][n_cand[side]][0] = cx;
-            cand[side][n_cand[side]][1] = cy;
+        if (n_cand[side] < SENT_MAX_CAND) {
+            sent_cand *sc = &cand[side][n_cand[side]];
+            sc->x_mm = cx;
+            sc->y_mm = cy;
+            /* corners clockwise on screen (y down) from the top-left one (least x + y) */
+            double ang[4];
+            int ord[4] = {0, 1, 2, 3};
+            for (int j = 0; j < 4; j++)
+                ang[j] = atan2(quads[8 * q + 2 * j + 1] - uy, quads[8 * q + 2 * j] - ux);
+            for (int i = 1; i < 4; i++)
+                for (int j = i; j > 0 && ang[ord[j]] < ang[ord[j - 1]]; j--) {
+                    int t = ord[j];
+                    ord[j] = ord[j - 1];
+                    ord[j - 1] = t;
+                }
+            int first = 0;
+            for (int j = 1; j < 4; j++)
+                if (quads[8 * q + 2 * ord[j]] + quads[8 * q + 2 * ord[j] + 1] <
+                    quads[8 * q + 2 * ord[first]] + quads[8 * q + 2 * ord[first] + 1])
+                    first = j;
+            for (int j = 0; j < 4; j++) {
+                int o = ord[(first + j) % 4];
+                sc->corners[j][0] = quads[8 * q + 2 * o];
+                sc->corners[j][1] = quads[8 * q + 2 * o + 1];
+            }
         }
         n_cand[side]++;
     }
     int placed = 0;
-    for (int k = 0; k < n; k++) {
-        int side = sent[k];
-        if (side < 0 || want[side] != 1 || n_cand[side] != 1)
+    for (int side = 0; side < 2; side++) {
+        if (!want[side] || n_cand[side] != want[side] || n_cand[side] > SENT_MAX_CAND)
             continue;
-        ci[k].x_mm = cand[side][0][0];
-        ci[k].y_mm = cand[side][0][1];
-        if (res && res->n_placed < KR_CLIP_MAX_PLACED) {
-            res->placed[res->n_placed].card = ci[k].id;
-            res->placed[res->n_placed].x_mm = ci[k].x_mm;
-            res->placed[res->n_placed].y_mm = ci[k].y_mm;
-            res->n_placed++;
+        int idx[KR_CLIP_MAX_CARD], ids[KR_CLIP_MAX_CARD], cand_of[KR_CLIP_MAX_CARD], m = 0;
+        for (int k = 0; k < n; k++)
+            if (sent[k] == side) {
+                idx[m] = k;
+                ids[m] = ci[k].id;
+                cand_of[m] = 0;
+                m++;
+            }
+        if (m > 1 && !read_sent(img, cand[side], n_cand[side], ids, m, cand_of))
+            continue;
+        for (int i = 0; i < m; i++) {
+            if (cand_of[i] < 0)
+                continue;
+            kr_track_card_init *cc = &ci[idx[i]];
+            cc->x_mm = cand[side][cand_of[i]].x_mm;
+            cc->y_mm = cand[side][cand_of[i]].y_mm;
+            if (res && res->n_placed < KR_CLIP_MAX_PLACED) {
+                res->placed[res->n_placed].card = cc->id;
+                res->placed[res->n_placed].x_mm = cc->x_mm;
+                res->placed[res->n_placed].y_mm = cc->y_mm;
+                res->n_placed++;
+            }
+            placed++;
         }
-        placed++;
     }
     return placed;
 }
