@@ -533,11 +533,10 @@ static void test_start_fit_is_cheap_and_accurate(void)
     kr_track_destroy(t);
 }
 
-/* An arm in a white (card-coloured) sleeve resting still for a second stays a hand (its
- * sleeve is not taken into the background, which would cut the hand off its player's
- * edge), and once it leaves, what was learned under it (its shadow) is a hand for at most
- * about 0.1 s (before: the hand was lost after 0.3 s and a ghost stayed 17 frames). */
-static void test_resting_sleeved_arm_stays_and_leaves_no_ghost(void)
+/* An arm in a white (card-coloured) sleeve resting still for a second stays a hand: its
+ * sleeve is not taken into the background after 0.3 s like other still foreground, which
+ * cut the hand off its player's edge (before: the hand was lost after 0.3 s). */
+static void test_resting_sleeved_arm_stays_a_hand(void)
 {
     kr_track_t *t = make_tracker();
     int64_t ts = 0;
@@ -551,15 +550,6 @@ static void test_resting_sleeved_arm_stays_and_leaves_no_ghost(void)
         present_all &= fr->hands[KR_TRACK_A].present && fabs(fr->hands[KR_TRACK_A].lead_y_mm + 20) < 10;
     }
     CU_ASSERT_TRUE(present_all);
-    int phantom = 0;
-    for (int i = 0; i < 20; i++, ts += 16667) {
-        still_scene(frame, 1.0);
-        fr = feed(t, ts);
-        phantom += i >= 3 && fr->hands[KR_TRACK_A].present && fr->hands[KR_TRACK_A].in_field;
-    }
-    if (getenv("KR_TEST_VERBOSE"))
-        printf("resting sleeve: present throughout %d, phantom frames after it left %d\n", present_all, phantom);
-    CU_ASSERT_TRUE(phantom <= 8);
     kr_track_destroy(t);
 }
 
@@ -584,7 +574,7 @@ int main(void)
     CU_add_test(s, "yuv_entry_matches_bgr_entry", test_yuv_entry_matches_bgr_entry);
     CU_add_test(s, "absorption_delay_is_a_time", test_absorption_delay_is_a_time);
     CU_add_test(s, "start_fit_is_cheap_and_accurate", test_start_fit_is_cheap_and_accurate);
-    CU_add_test(s, "resting_sleeved_arm_stays_and_leaves_no_ghost", test_resting_sleeved_arm_stays_and_leaves_no_ghost);
+    CU_add_test(s, "resting_sleeved_arm_stays_a_hand", test_resting_sleeved_arm_stays_a_hand);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

@@ -58,8 +58,8 @@ struct kr_track {
     float   *bg;             /* 3n background */
     uint8_t *cls;            /* n classes */
     uint8_t *raw;            /* n: the colour test's class (BG, SHADOW, FG) when last computed */
-    uint8_t *learned;        /* n: 1 where non-hand foreground (a resting sleeve, ...) was taken
-                                into the background: bare mat there later is a ghost */
+    uint8_t *learned;        /* n: 1 where non-hand foreground other than shadow was taken into
+                                the background: bare mat there later is a ghost */
     uint8_t *rowfg;          /* h: 1 where a row has foreground this frame (labelling skips the rest) */
     uint8_t *yuv_prev;       /* 3n: the Y, U, V each mat pixel was converted from last frame */
     int      yuv_prev_key;   /* -1: yuv_prev not valid for this frame's gather, else yuv_key */

