@@ -6,9 +6,7 @@
 #include "kr_calib.h"
 #include "kr_clip.h"
 #include "kr_core.h"
-#include "kr_media.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
