@@ -483,6 +483,32 @@ static void test_settle_soon_after_hands_back(void)
             CU_ASSERT_TRUE(r.obs_frame_t[i] <= back + 250000);
         }
     CU_ASSERT_EQUAL(kr_event_reading_flags(r.ev, 1) & KR_EVENT_FLAG_HAND_UNSEEN, 0);
+    CU_ASSERT_EQUAL(kr_event_reading_flags(r.ev, 1) & KR_EVENT_FLAG_BESIDE, 0);
+    run_end(&r);
+}
+
+/* During play A's hand comes to rest beside the field's right side line (x > 435 mm): no
+ * card there, so its fingertip may have been put off the card it presses: the judge is
+ * told (before: nothing, and a missed fault was ruled without review at 120 fps). */
+static void test_rest_beside_the_field_is_flagged(void)
+{
+    run r;
+    run_start(&r);
+    for (int64_t t = 0; t < 1000000; t += DT) {
+        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        if (t > 250000 && t < 900000) {
+            double f = fmin(1.0, (t - 250000) / 250000.0);
+            f = f * f * (3 - 2 * f);
+            s.arm = 1;
+            s.tx = 480;
+            s.ty = -330 + 200 * f;
+            s.sx = 3;
+            s.sy = -3;
+        }
+        run_frame(&r, t, &s);
+    }
+    CU_ASSERT_NOT_EQUAL(kr_event_reading_flags(r.ev, 1) & KR_EVENT_FLAG_BESIDE, 0);
+    CU_ASSERT_EQUAL(count(&r, KR_REC_TOUCH), 0);
     run_end(&r);
 }
 
@@ -638,7 +664,7 @@ static void test_flag_reasons(void)
     CU_ASSERT(strstr(r, "card") != NULL);
     unsigned all[] = {KR_EVENT_FLAG_CARD_LOST, KR_EVENT_FLAG_HAND_UNSEEN, KR_EVENT_FLAG_SEND_BY_HAND,
                       KR_EVENT_FLAG_HANDLED, KR_EVENT_FLAG_UNBLAMED, KR_EVENT_FLAG_OBSCURED,
-                      KR_EVENT_FLAG_KNOCK_ORDER};
+                      KR_EVENT_FLAG_KNOCK_ORDER, KR_EVENT_FLAG_BESIDE};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         CU_ASSERT_PTR_NOT_NULL(kr_event_flag_reason(all[i]));
         for (size_t j = 0; j < i; j++)
@@ -671,6 +697,7 @@ int main(void)
     CU_add_test(s, "hand_lost_in_field_is_not_back", test_hand_lost_in_field_is_not_back);
     CU_add_test(s, "handled_needs_a_possible_send", test_handled_needs_a_possible_send);
     CU_add_test(s, "late_own_card_touch_is_weak", test_late_own_card_touch_is_weak);
+    CU_add_test(s, "rest_beside_the_field_is_flagged", test_rest_beside_the_field_is_flagged);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

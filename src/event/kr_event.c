@@ -113,6 +113,7 @@ struct kr_event {
     int64_t seen_t[2];       /* last frame the hand was present */
     int     seen_deep[2];    /* ... and then its leading point was deep inside the field, or out of it sideways */
     int64_t jump_t[2];       /* last frame the leading point jumped (faster than a hand moves) */
+    int64_t beside_t[2];     /* in play, at rest beside the field's side lines since; -1 none */
     /* after play settled, until the next reading: a card taken hold of, carried */
     int     settled;         /* this reading's play settled */
     int     carry_k[2];      /* card index held by the player's hand after play; -1 none */
@@ -175,6 +176,7 @@ kr_status kr_event_create(const kr_event_config *cfg, kr_event_t **out)
     ev->pre_entry_t[0] = ev->pre_entry_t[1] = -1;
     ev->shimo_t = INT64_MIN;
     ev->jump_t[0] = ev->jump_t[1] = INT64_MIN / 2;
+    ev->beside_t[0] = ev->beside_t[1] = -1;
     *out = ev;
     return KR_OK;
 }
@@ -1081,6 +1083,17 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             }
         } else if (ev->seen_deep[p] && ev->in_play && fr->t_us - ev->seen_t[p] >= cfg->unseen_us)
             set_flag(ev, KR_EVENT_FLAG_HAND_UNSEEN);
+        /* at rest beside the side lines in play: no card lies there, so either the hand waits
+         * there or its fingertip was put off the card it presses (an arm's blob stretched by
+         * its shadow): a judge looks */
+        if (ev->in_play && h->present && fabs(h->lead_x_mm) > KR_TRACK_FIELD_HALF_W_MM &&
+            fabs(h->lead_y_mm) < KR_TRACK_FIELD_HALF_H_MM && s3[p] < cfg->rest_speed_mm_s) {
+            if (ev->beside_t[p] < 0)
+                ev->beside_t[p] = fr->t_us;
+            if (fr->t_us - ev->beside_t[p] >= cfg->press_hold_us)
+                set_flag(ev, KR_EVENT_FLAG_BESIDE);
+        } else
+            ev->beside_t[p] = -1;
     }
     /* settle: something was played, then each hand is back (out of the field, or still
      * at its guard near its own line, or unseen after it was last seen there) and no card
@@ -1227,6 +1240,9 @@ const char *kr_event_flag_reason(unsigned bit)
     case KR_EVENT_FLAG_KNOCK_ORDER:
         return "two adjacent cards started moving together: one may have been knocked by the other rather than "
                "touched (a take by push-out)";
+    case KR_EVENT_FLAG_BESIDE:
+        return "a hand rested beside the field during play: its fingertip may be on a card it was not seen on (a touch "
+               "may be missing)";
     case KR_EVENT_FLAG_UNBLAMED:
         return "a card moved during play with no hand found on it: a touch may be missing";
     default:

@@ -94,6 +94,10 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
 /* KR_EVENT_FLAG_KNOCK_ORDER - a card the hand swept was found moving after an adjacent one
  * it knocked, which was then taken for a touch: the touch may be a knock (a push-out). */
 #define KR_EVENT_FLAG_KNOCK_ORDER 64u
+/* KR_EVENT_FLAG_BESIDE - during play a hand came to rest (press_hold_us) with its leading
+ * point beside the field's side lines: the tracker may have put the fingertip off a card
+ * the hand is pressing, so a touch may be missing. */
+#define KR_EVENT_FLAG_BESIDE 128u
 unsigned kr_event_reading_flags(const kr_event_t *ev, int32_t seq);
 
 /* The review reason in words for one flag bit (static string), NULL for an unknown bit.
