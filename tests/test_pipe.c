@@ -139,7 +139,7 @@ static void to_yuv(const uint8_t *bgr)
 }
 
 /* A's hand sweeps card 64 (B's territory) at 2 m/s, contact at tc = 400 ms; the card
- * flies over B's far edge; the hand leaves and all is still until 2.5 s. readings_at:
+ * flies over B's far edge; the hand rests, goes back out at 1 s and all is still until 2.5 s. readings_at:
  * the frame index before which the reading records are added (0: before the frames). */
 static void run(const kr_pipe_config *cfg, int readings_at, seen *s)
 {
@@ -168,8 +168,8 @@ static void run(const kr_pipe_config *cfg, int readings_at, seen *s)
         double dtc = (t - tc) / 1e6, c64y = 51.5 + (dtc > 0 ? vc * dtc : 0);
         if (c64y < 400)
             draw_card(frame, -100, c64y);
-        if (t > 250000 && t < 1000000) {
-            double y = 15 + v * dtc;
+        if (t > 250000 && t < 1240000) { /* in, rests over the card's place, back out */
+            double y = t < 1000000 ? 15 + v * dtc : 60 - v * (t - 1000000) / 1e6;
             draw_arm(frame, -60, -100, y > 60 ? 60 : y, 4, -4, 1);
         }
         kr_image_t im = {FW, FH, FW * 3, 3, frame};

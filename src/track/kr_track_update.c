@@ -535,13 +535,11 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
             if ((!arm && st > snap) || st > snap_hand || (matlike && (st > ghost || (hand && t->learned[i])))) {
                 /* (the last: an arm-attached patch that has looked like bare mat, unchanged,
                  * for a while is a ghost of something absorbed into the background there;
-                 * soon where non-hand foreground other than shadow was learned. Learned
-                 * shadows (of a resting arm) are most phantoms, but absorbing them soon
-                 * shortens the hands' presence that test_pipe's live run relies on:
-                 * left for the pipe owner to look at) */
+                 * soon where non-hand foreground was learned, a resting arm's shadow
+                 * included: those ghosts were most phantom hands) */
                 for (int c = 0; c < 3; c++)
                     b[c] = I[c] * ig;
-                t->learned[i] = (uint8_t)(!arm && !matlike && cl != KR_CLS_SHADOW);
+                t->learned[i] = (uint8_t)(!arm && !matlike);
             }
         }
     }
