@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,12 @@ static void progress(int64_t t_us, int64_t dur_us, int64_t t0)
             "", f * 100, el > 0 ? t_us / 1e6 / el : 0);
 }
 
+/* SIGINT / SIGTERM while frames run: stop between frames, write nothing (the temporaries
+ * are removed), say so in one line. An ignored SIGINT stays ignored. The caller's handlers
+ * are put back on return (review runs analyze in process and has steps after it). */
+static volatile sig_atomic_t g_interrupted;
+static void on_interrupt(int sig) { g_interrupted = sig; }
+
 static const char *side_name(kr_rules_side s) { return s == KR_SIDE_A ? "A" : s == KR_SIDE_B ? "B" : NULL; }
 
 int kr_cmd_analyze(int argc, char **argv)
@@ -224,6 +231,15 @@ int kr_cmd_analyze(int argc, char **argv)
     kr_outfile_t of_ev = {0}, of_ru = {0}, of_su = {0}, of_tr = {0};
     char broke[512] = "";
     char path[4096];
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    g_interrupted = 0;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    if (old_int.sa_handler == SIG_IGN) /* started in the background: Ctrl-C is not for us */
+        sigaction(SIGINT, &old_int, NULL);
     if (!rec) {
         kr_log(KR_LOG_ERROR, "analyze: out of memory");
         goto fail;
@@ -373,6 +389,12 @@ int kr_cmd_analyze(int argc, char **argv)
     int64_t t0 = kr_clock_us(), last_prog = 0;
     for (;;) {
         kr_frame_t f;
+        if (g_interrupted) {
+            kr_log(KR_LOG_ERROR, "%s: interrupted by %s after %.3f s of video; nothing written to %s", video,
+                   g_interrupted == SIGINT ? "SIGINT" : "SIGTERM", kr_pipe_get_stats(pipe)->last_t_us / 1e6,
+                   out_dir);
+            goto fail;
+        }
         s = kr_media_reader_next(rd, &f);
         if (s == KR_ERR_EOF)
             break;
@@ -484,5 +506,7 @@ fail:
     kr_pipe_destroy(pipe);
     kr_media_reader_destroy(rd);
     kr_calib_destroy(calib);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     return rc;
 }
