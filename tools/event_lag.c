@@ -145,11 +145,9 @@ int main(int argc, char **argv)
     }
     kr_media_reader_destroy(rd);
     rd = NULL;
-    /* analyze's tracking size (kr_app_track_size): half size from 1200 px wide up */
     kr_media_reader_config mcfg;
     kr_media_reader_config_default(&mcfg);
-    mcfg.out_w = info.w >= 1200 ? (info.w / 2) & ~1 : info.w;
-    mcfg.out_h = info.w >= 1200 ? (info.h / 2) & ~1 : info.h;
+    kr_track_frame_size(info.w, info.h, &mcfg.out_w, &mcfg.out_h); /* as analyze */
     mcfg.yuv = 1;
     if (kr_media_reader_open2(argv[1], &mcfg, &rd) != KR_OK) {
         fprintf(stderr, "%s\n", kr_media_reader_error(NULL));

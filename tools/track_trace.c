@@ -100,11 +100,10 @@ int main(int argc, char **argv)
     }
     kr_media_reader_destroy(rd);
     rd = NULL;
-    /* analyze's tracking size: half size from 1200 px wide up */
     kr_media_reader_config mcfg;
     kr_media_reader_config_default(&mcfg);
-    mcfg.out_w = info.w >= 1200 && !getenv("KR_TRACE_FULL") ? (info.w / 2) & ~1 : info.w;
-    mcfg.out_h = info.w >= 1200 && !getenv("KR_TRACE_FULL") ? (info.h / 2) & ~1 : info.h;
+    if (!getenv("KR_TRACE_FULL")) /* as analyze, unless asked for the full size */
+        kr_track_frame_size(info.w, info.h, &mcfg.out_w, &mcfg.out_h);
     if (kr_media_reader_open2(argv[1], &mcfg, &rd) != KR_OK) {
         fprintf(stderr, "%s\n", kr_media_reader_error(NULL));
         goto fail;

@@ -22,11 +22,6 @@ struct kr_rules_record;
 int kr_app_layout_from_video(const char *video, const char *calib_path, double at_s,
                              struct kr_rules_record *out);
 
-/* The frame size the tracker works on for a w x h camera image: half size (even) from
- * 1200 px wide (the mat image is coarser anyway), else w x h. analyze and live both use
- * it, so they track the same pictures. */
-void kr_app_track_size(int w, int h, int *out_w, int *out_h);
-
 /* As kr_app_layout_from_video, from one full-size camera frame already in memory (live:
  * the source's first frame). bgr: borrowed; calib_path as there (NULL: calibrate from
  * the frame); what names the source in messages. The frame goes through a lossless

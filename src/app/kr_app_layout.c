@@ -79,13 +79,3 @@ static int layout_read(const layout_src *src, const char *what, const char *cali
     return 0;
 }
 
-void kr_app_track_size(int w, int h, int *out_w, int *out_h)
-{
-    if (w >= 1200) {
-        *out_w = (w / 2) & ~1;
-        *out_h = (h / 2) & ~1;
-    } else {
-        *out_w = w;
-        *out_h = h;
-    }
-}

@@ -330,7 +330,7 @@ int kr_cmd_analyze(int argc, char **argv)
     /* track on a half-size picture when the source is large: the mat image is coarser anyway */
     kr_media_reader_config mcfg;
     kr_media_reader_config_default(&mcfg);
-    kr_app_track_size(info.w, info.h, &mcfg.out_w, &mcfg.out_h);
+    kr_track_frame_size(info.w, info.h, &mcfg.out_w, &mcfg.out_h);
     mcfg.threads = threads;
     /* frames as planes, scaled by the decode thread; then either the tracker reads them
      * (--track-yuv) or swscale's SIMD converter makes the BGR frame here: at the tracking

@@ -582,7 +582,7 @@ typedef struct live {
     kr_pipe_t       *pipe;
     struct { const kr_calib_t *calib; double sx, sy; } map; /* for the page's overlay */
     int              frame_w, frame_h;
-    int              track_w, track_h; /* the size frames are asked for (kr_app_track_size) */
+    int              track_w, track_h; /* the size frames are asked for (kr_track_frame_size) */
     int64_t          last_frame_t;  /* newest frame from the source */
     int64_t          frames;
     /* outputs */
@@ -931,7 +931,7 @@ static int map_scaled(void *ctx, double x, double y, double *px, double *py)
  * live and analyze see the same pixels. The first time, the full-size first frame gives
  * the calibration (from it, as analyze does, or --calib checked against its size) and,
  * when the match has no layout, the layout (refused on any doubt); then frames come at
- * the size analyze tracks (kr_app_track_size). The first frame waits in L->first. */
+ * the size analyze tracks (kr_track_frame_size). The first frame waits in L->first. */
 static bool setup_pipeline(live *L, const kr_frame_t *f0);
 
 static kr_status open_source(live *L)
@@ -1007,7 +1007,7 @@ static kr_status open_source(live *L)
             L->have_layout = true;
             notice(L, false, "layout of %d cards read from the source's first frame", L->rec->n_cards);
         }
-        kr_app_track_size(full.w, full.h, &L->track_w, &L->track_h);
+        kr_track_frame_size(full.w, full.h, &L->track_w, &L->track_h);
         if (kr_capture_set_out_size(L->cap, L->track_w, L->track_h, NULL) != KR_OK ||
             kr_capture_current(L->cap, &f) != KR_OK) { /* the first frame's planes at that size */
             kr_log(KR_LOG_ERROR, "live: %s", kr_capture_error(L->cap));

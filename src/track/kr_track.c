@@ -49,6 +49,13 @@ void kr_track_mat_to_mm(const kr_track_t *t, double u, double v, double *x_mm, d
     *y_mm = t->y0_mm - v * t->cfg.mm_per_px;
 }
 
+void kr_track_frame_size(int w, int h, int *out_w, int *out_h)
+{
+    int half = w >= 1200;
+    *out_w = half ? (w / 2) & ~1 : w;
+    *out_h = half ? (h / 2) & ~1 : h;
+}
+
 kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void *map_ctx,
                           int frame_w, int frame_h, kr_track_t **out)
 {

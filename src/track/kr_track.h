@@ -115,6 +115,11 @@ typedef struct kr_track_frame {
 
 typedef struct kr_track kr_track_t; /* opaque */
 
+/* The frame size to track a w x h camera image at: half size (even) from 1200 px wide (the
+ * mat image is coarser anyway), else w x h. analyze, live and the tools all use it, so
+ * they track the same pictures. */
+void kr_track_frame_size(int w, int h, int *out_w, int *out_h);
+
 /* Creates a tracker for frames of frame_w x frame_h pixels (BGR). map is called for
  * every mat pixel once here. cfg is copied. *out owned by the caller (kr_track_destroy). */
 kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void *map_ctx,
