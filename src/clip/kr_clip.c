@@ -696,6 +696,14 @@ static int place_sent(const clip_run *r, const kr_image_t *img, kr_track_card_in
 #define RING_MAX_SLOTS 24 /* 1280x720: 8 slots in RING_MAX_BYTES, 1920x1080: 4 */
 #define RING_MAX_BYTES (24u << 20)
 
+/* src's rows into dst, packed (stride src->w * 3): a BGR picture into a ring slot or plate. */
+static void copy_bgr(uint8_t *dst, const kr_image_t *src)
+{
+    const size_t row = (size_t)src->w * 3;
+    for (int y = 0; y < src->h; y++)
+        memcpy(dst + (size_t)y * row, src->px + (size_t)y * src->stride, row);
+}
+
 typedef struct frame_ring {
     pthread_t          dec_th, enc_th;
     int                dec_started, enc_started;
@@ -707,13 +715,9 @@ typedef struct frame_ring {
     int                w, h;  /* frame size, px (BGR, stride w * 3) */
     int                n;     /* slots */
     int64_t            end_us; /* the decoding thread stops after the first frame at or past it */
-    int64_t            yuv_before_us; /* frames before it (warm-up, only tracked) are kept as
-                                         their YUV planes, not converted to BGR (but the
-                                         ring's first frame, whose BGR finds sent cards) */
     uint8_t           *block;                /* owned: the slots, one allocation */
     uint8_t           *buf[RING_MAX_SLOTS]; /* slot k's pixels, inside block */
     kr_frame_t         meta[RING_MAX_SLOTS]; /* t_us, gap_us, index of each slot's frame (img unused) */
-    kr_yuv_t           yv[RING_MAX_SLOTS];   /* a YUV slot's planes (inside buf[k]); y NULL: BGR */
     int64_t            pts[RING_MAX_SLOTS];  /* encoder time of a processed slot, -1: not encoded */
     int64_t            decoded, taken, processed, released; /* sequence counters */
     kr_status          dec_status; /* KR_OK while decoding; then KR_ERR_EOF or an error */
@@ -737,31 +741,7 @@ static void *ring_decode_main(void *arg)
         if ((st = kr_media_reader_next(q->rd, &f)) != KR_OK)
             break;
         int k = (int)(q->decoded % q->n); /* free: only this thread writes it now */
-        memset(&q->yv[k], 0, sizeof q->yv[k]);
-        if (f.yuv.y && f.t_us < q->yuv_before_us && q->decoded > 0) { /* planes, tightly */
-            int cw = (q->w + 1) / 2, ch = (q->h + 1) / 2;
-            uint8_t *y0 = q->buf[k], *u0 = y0 + (size_t)q->w * q->h, *v0 = u0 + (size_t)cw * ch;
-            for (int y = 0; y < q->h; y++)
-                memcpy(y0 + (size_t)y * q->w, f.yuv.y + (size_t)y * f.yuv.stride_y, (size_t)q->w);
-            for (int y = 0; y < ch; y++) {
-                memcpy(u0 + (size_t)y * cw, f.yuv.u + (size_t)y * f.yuv.stride_c, (size_t)cw);
-                memcpy(v0 + (size_t)y * cw, f.yuv.v + (size_t)y * f.yuv.stride_c, (size_t)cw);
-            }
-            q->yv[k] = f.yuv;
-            q->yv[k].w = q->w;
-            q->yv[k].h = q->h;
-            q->yv[k].stride_y = q->w;
-            q->yv[k].stride_c = cw;
-            q->yv[k].y = y0;
-            q->yv[k].u = u0;
-            q->yv[k].v = v0;
-        } else {
-            kr_image_t bgr = f.img;
-            if (f.yuv.y && (st = kr_media_reader_bgr(q->rd, &bgr)) != KR_OK)
-                break;
-            for (int y = 0; y < q->h; y++)
-                memcpy(q->buf[k] + (size_t)y * q->w * 3, bgr.px + (size_t)y * bgr.stride, (size_t)q->w * 3);
-        }
+        copy_bgr(q->buf[k], &f.img); /* the ring's reader gives BGR frames (no yuv option) */
         q->meta[k] = f;
         q->meta[k].img.px = NULL;
         pthread_mutex_lock(&q->mu);
@@ -816,7 +796,7 @@ static void *ring_encode_main(void *arg)
 /* Starts both threads; `first` (may be NULL): a frame already read, queued first, with its
  * BGR picture first_img. */
 static kr_status ring_start(frame_ring *q, kr_media_reader_t *rd, kr_media_writer_t *wr, int w, int h,
-                           int64_t end_us, int64_t yuv_before_us, const kr_frame_t *first,
+                           int64_t end_us, const kr_frame_t *first,
                            const kr_image_t *first_img)
 {
     memset(q, 0, sizeof *q);
@@ -825,7 +805,6 @@ static kr_status ring_start(frame_ring *q, kr_media_reader_t *rd, kr_media_write
     q->w = w;
     q->h = h;
     q->end_us = end_us;
-    q->yuv_before_us = yuv_before_us;
     q->dec_status = KR_OK;
     size_t fb = (size_t)w * h * 3;
     q->n = (int)(RING_MAX_BYTES / fb);
@@ -852,8 +831,7 @@ static kr_status ring_start(frame_ring *q, kr_media_reader_t *rd, kr_media_write
     }
     q->sync_ok = 1;
     if (first) {
-        for (int y = 0; y < h; y++)
-            memcpy(q->buf[0] + (size_t)y * w * 3, first_img->px + (size_t)y * first_img->stride, (size_t)w * 3);
+        copy_bgr(q->buf[0], first_img);
         q->meta[0] = *first;
         q->meta[0].img.px = NULL;
         q->decoded = 1;
@@ -873,10 +851,10 @@ static kr_status ring_start(frame_ring *q, kr_media_reader_t *rd, kr_media_write
     return KR_OK;
 }
 
-/* The calling thread's next frame in order: its slot as an image in *img (BGR) or, for a
- * warm-up frame kept as planes, *yv (yv->y NULL otherwise), and its times in *f (img
- * unused); 0 when decoding has ended (q->dec_status says how) or the encoder failed. */
-static int ring_take(frame_ring *q, kr_image_t *img, kr_yuv_t *yv, kr_frame_t *f)
+/* The calling thread's next frame in order: its slot as an image in *img (BGR) and its
+ * times in *f (img unused); 0 when decoding has ended (q->dec_status says how) or the
+ * encoder failed. */
+static int ring_take(frame_ring *q, kr_image_t *img, kr_frame_t *f)
 {
     pthread_mutex_lock(&q->mu);
     while (q->taken >= q->decoded && !q->dec_done && !q->enc_failed)
@@ -885,7 +863,6 @@ static int ring_take(frame_ring *q, kr_image_t *img, kr_yuv_t *yv, kr_frame_t *f
     int k = (int)(q->taken % q->n);
     if (ok) {
         *f = q->meta[k];
-        *yv = q->yv[k];
         q->taken++;
     }
     pthread_mutex_unlock(&q->mu);
@@ -1140,8 +1117,7 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
                 st = set_err(c, KR_ERR_NOMEM, "clip: out of memory");
                 goto fail;
             }
-            for (int y = 0; y < oh; y++)
-                memcpy(plate_px + (size_t)y * ow * 3, first_bgr.px + (size_t)y * first_bgr.stride, (size_t)ow * 3);
+            copy_bgr(plate_px, &first_bgr);
             plate.px = plate_px;
             plate.stride = ow * 3;
         }
@@ -1153,7 +1129,7 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
     lap(&tm, KR_CLIP_PH_SEEK);
     if (use_ring) { /* decoding and encoding threads from here (the held frame first), so
                      * decoding overlaps the calibration's end and the tracker's start */
-        if ((st = ring_start(&ring, rd, wr, ow, oh, end_us, start_us, held ? &f : NULL, &first_bgr)) != KR_OK) {
+        if ((st = ring_start(&ring, rd, wr, ow, oh, end_us, held ? &f : NULL, &first_bgr)) != KR_OK) {
             set_err(c, st, "clip: cannot start the decoding and encoding threads");
             goto fail;
         }
@@ -1214,7 +1190,7 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
     kr_image_t img0 = {0, 0, 0, 0, NULL};
     if (r->trk) {
         if (use_ring) {
-            pre = ring_take(&ring, &img0, &yv, &f);
+            pre = ring_take(&ring, &img0, &f);
         } else {
             if (!held && (rs = kr_media_reader_next(rd, &f)) != KR_OK && rs != KR_ERR_EOF) {
                 st = set_err(c, rs, "clip: %s", kr_media_reader_error(rd));
@@ -1244,7 +1220,7 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
             img = img0;
             pre = 0;
         } else if (use_ring) {
-            if (!ring_take(&ring, &img, &yv, &f))
+            if (!ring_take(&ring, &img, &f))
                 break;
         } else {
             if (!held && (rs = kr_media_reader_next(rd, &f)) != KR_OK)
