@@ -24,6 +24,9 @@ struct kr_clip_t {
     kr_clip_config          cfg;
     const kr_calib_t       *calib; /* borrowed */
     const kr_clip_events_t *ev;    /* borrowed */
+    kr_recog_model_t       *model; /* owned: the card model that tells apart several cards sent
+                                      into one territory; loaded once, when ev has two sends or
+                                      more; NULL otherwise (or when it cannot be loaded) */
     char                    err[512];
 };
 
@@ -71,11 +74,20 @@ kr_status kr_clip_create(const kr_clip_config *cfg, const kr_calib_t *calib, con
         c->cfg.preset = "ultrafast";
     c->calib = calib;
     c->ev = ev;
+    char merr[256];
+    if (ev && ev->n_sends >= 2 && kr_recog_model_load(kr_recog_default_model(), &c->model, merr, sizeof merr) != KR_OK)
+        c->model = NULL; /* sent cards are then placed only where one alone went to a territory */
     *out = c;
     return KR_OK;
 }
 
-void kr_clip_destroy(kr_clip_t *c) { free(c); }
+void kr_clip_destroy(kr_clip_t *c)
+{
+    if (!c)
+        return;
+    kr_recog_model_destroy(c->model);
+    free(c);
+}
 
 const char *kr_clip_last_error(const kr_clip_t *c) { return c ? c->err : "clip: no clip object"; }
 
@@ -541,19 +553,18 @@ typedef struct sent_cand {
     double corners[4][2]; /* output px, clockwise from the top-left (image y down) */
 } sent_cand;
 
-/* Reads the candidates of one territory and assigns the cards sent there (ids[0..n-1])
- * to them: cand_of[i] the candidate of card i, -1 none. 0 when nothing could be read. */
-static int read_sent(const kr_image_t *img, const sent_cand *cand, int n_cand, const int *ids, int n, int *cand_of)
+/* Reads the candidates of one territory (n_cand >= n) and assigns the cards sent there
+ * (ids[0..n-1]) to them with the card model m (NULL: nothing read): cand_of[i] the
+ * candidate of card i, -1 none. 0 when nothing could be read. */
+static int read_sent(const kr_recog_model_t *m, const kr_image_t *img, const sent_cand *cand, int n_cand,
+                     const int *ids, int n, int *cand_of)
 {
     int ok = 0;
-    kr_recog_model_t *m = NULL;
-    char err[256];
     uint8_t *patch = malloc((size_t)KR_RECOG_PATCH_W * KR_RECOG_PATCH_H);
     kr_recog_feat *feat = malloc(sizeof *feat);
     double *w = malloc(sizeof *w * (size_t)n * (size_t)n_cand);
     int *assign = malloc(sizeof *assign * (size_t)n);
-    if (!patch || !feat || !w || !assign || n > n_cand ||
-        kr_recog_model_load(kr_recog_default_model(), &m, err, sizeof err) != KR_OK)
+    if (!m || !patch || !feat || !w || !assign)
         goto done;
     kr_recog_config rc;
     kr_recog_config_default(&rc);
@@ -571,7 +582,6 @@ static int read_sent(const kr_image_t *img, const sent_cand *cand, int n_cand, c
         cand_of[i] = assign[i];
     ok = 1;
 done:
-    kr_recog_model_destroy(m);
     free(patch);
     free(feat);
     free(w);
@@ -663,7 +673,7 @@ static int place_sent(const clip_run *r, const kr_image_t *img, kr_track_card_in
                 cand_of[m] = 0;
                 m++;
             }
-        if (m > 1 && !read_sent(img, cand[side], n_cand[side], ids, m, cand_of))
+        if (m > 1 && !read_sent(r->c->model, img, cand[side], n_cand[side], ids, m, cand_of))
             continue;
         for (int i = 0; i < m; i++) {
             if (cand_of[i] < 0)
