@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: MIT */
 #include "kr_calib.h"
 #include "kr_core.h"
+#include "kr_cv.h"
 #include "kr_json.h"
 #include "kr_media.h"
 #include "kr_track.h"
@@ -123,30 +124,25 @@ int main(int argc, char **argv)
     }
     kr_frame_t f;
     kr_status s;
+    /* KR_TRACE_PNG_AT=S: the debug overlay of the first frame at or after S seconds as
+     * /tmp/track_trace_overlay.png (class colours, hands, cards; debugging) */
+    const char *at = getenv("KR_TRACE_PNG_AT");
+    int64_t dump_us = at ? (int64_t)(atof(at) * 1e6) : -1;
     while ((s = kr_media_reader_next(rd, &f)) == KR_OK) {
         const kr_track_frame *tf;
         if (kr_track_update(trk, &f.img, f.t_us, f.gap_us, &tf) != KR_OK) {
             fprintf(stderr, "track_trace: %s\n", kr_track_last_error(trk));
             goto fail;
         }
-        kr_track_write_trace(of.fp, tf);
-        /* KR_TRACE_PPM_AT=S: the debug overlay of the first frame at or after S seconds as
-         * /tmp/track_trace_overlay.ppm (class colours, hands, cards; debugging) */
-        const char *at = getenv("KR_TRACE_PPM_AT");
-        if (at && f.t_us >= (int64_t)(atof(at) * 1e6) && f.t_us - (int64_t)(atof(at) * 1e6) < 40000) {
-            kr_image_t ov;
-            FILE *pf = fopen("/tmp/track_trace_overlay.ppm", "wb");
-            if (pf && kr_track_draw_overlay(trk, tf, 3, &ov) == KR_OK) {
-                fprintf(pf, "P6 %d %d 255\n", ov.w, ov.h);
-                for (int y = 0; y < ov.h; y++)
-                    for (int x = 0; x < ov.w; x++) {
-                        const uint8_t *q = ov.px + (size_t)y * ov.stride + (size_t)x * 3;
-                        uint8_t rgb[3] = {q[2], q[1], q[0]};
-                        fwrite(rgb, 1, 3, pf);
-                    }
-            }
-            if (pf)
-                fclose(pf);
+        if (kr_track_write_trace(of.fp, tf) != KR_OK) {
+            fprintf(stderr, "%s: cannot write\n", argv[3]);
+            goto fail;
+        }
+        kr_image_t ov;
+        if (dump_us >= 0 && f.t_us >= dump_us) {
+            dump_us = -1; /* once */
+            if (kr_track_draw_overlay(trk, tf, 3, &ov) == KR_OK)
+                kr_cv_write_image("/tmp/track_trace_overlay.png", &ov);
         }
     }
     if (s != KR_ERR_EOF) {

@@ -681,7 +681,6 @@ static kr_status next_threaded(kr_media_reader_t *r, int64_t *t_us)
         if (r->pending) { /* open's (or the seek's) first frame goes first */
             av_frame_move_ref(r->ring[0].f, r->frame);
             r->ring[0] = (struct ring_slot){.f = r->ring[0].f, .t_us = r->last_t_us, .damage = r->damage, .st = KR_OK};
-            r->ring[0].pre = 0;
             r->ring_head = 0;
             r->ring_n = 1;
             r->pending = 0;

@@ -640,7 +640,7 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
                 continue; /* (labelled: FG was in the label set) */
             int l = t->label[i];
             kr_track_comp *cp = &t->comp[l];
-            if (cp->area < t->min_area_px || (cp->owner != p && cp->owner != 2) || t->cls[i] != KR_CLS_FG)
+            if (cp->area < t->min_area_px || (cp->owner != p && cp->owner != 2))
                 continue;
             double d = sqr(u - bu) + sqr(v - bv);
             if (cp->owner == 2) {
