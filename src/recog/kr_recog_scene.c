@@ -253,20 +253,12 @@ kr_status kr_recog_scene_read(const char *video, double at_s, const char *calib_
             set_err(err, errlen, "%s at %.2f s: %s", video, at_s, kr_media_reader_error(r));
             goto fail;
         }
-        size_t row = (size_t)f.img.w * 3;
-        out->px = malloc(row * (size_t)f.img.h);
-        if (!out->px) {
-            s = KR_ERR_NOMEM;
-            goto fail;
-        }
-        for (int y = 0; y < f.img.h; y++)
-            memcpy(out->px + row * (size_t)y, f.img.px + (size_t)f.img.stride * (size_t)y, row);
-        out->frame = (kr_image_t){f.img.w, f.img.h, (int32_t)row, 3, out->px};
-        out->t_us = f.t_us;
+        /* that frame, as live reads one: copied, calibration loaded, cards read */
+        s = kr_recog_scene_from_frame(&f.img, f.t_us, video, calib_path, m, cfg, out, err, errlen);
         kr_media_reader_destroy(r);
-        r = NULL;
-        if ((s = load_calib(out, calib_path, video, err, errlen)) != KR_OK)
-            goto fail;
+        if (s == KR_OK)
+            out->read_us = kr_clock_us() - t_start; /* the reading of the video included */
+        return s;
     }
     if ((s = read_cards(out, video, m, cfg, err, errlen)) != KR_OK)
         goto fail;
