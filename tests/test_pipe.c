@@ -117,27 +117,6 @@ static const char *readings[] = {
 static int feed_mode;
 static uint8_t yp[FW * FH], up[(FW / 2) * (FH / 2)], vp[(FW / 2) * (FH / 2)];
 
-static uint8_t clamp8(double x) { return (uint8_t)(x < 0 ? 0 : x > 255 ? 255 : x + 0.5); }
-
-static void to_yuv(const uint8_t *bgr)
-{
-    for (int y = 0; y < FH; y++)
-        for (int x = 0; x < FW; x++) {
-            const uint8_t *q = bgr + ((size_t)y * FW + x) * 3;
-            yp[y * FW + x] = clamp8(16 + 0.257 * q[2] + 0.504 * q[1] + 0.098 * q[0]);
-        }
-    for (int y = 0; y < FH / 2; y++)
-        for (int x = 0; x < FW / 2; x++) {
-            double b = 0, g = 0, r = 0;
-            for (int k = 0; k < 4; k++) {
-                const uint8_t *q = bgr + ((size_t)(2 * y + k / 2) * FW + 2 * x + k % 2) * 3;
-                b += q[0] / 4.0, g += q[1] / 4.0, r += q[2] / 4.0;
-            }
-            up[y * (FW / 2) + x] = clamp8(128 - 0.148 * r - 0.291 * g + 0.439 * b);
-            vp[y * (FW / 2) + x] = clamp8(128 + 0.439 * r - 0.368 * g - 0.071 * b);
-        }
-}
-
 /* A's hand sweeps card 64 (B's territory) at 2 m/s, contact at tc = 400 ms; the card
  * flies over B's far edge; the hand rests, goes back out at 1 s and all is still until 2.5 s. readings_at:
  * the frame index before which the reading records are added (0: before the frames). */
@@ -179,7 +158,7 @@ static void run(const kr_pipe_config *cfg, int readings_at, seen *s)
         fr.t_us = t;
         fr.index = i;
         if (feed_mode == 2) {
-            to_yuv(frame);
+            scene_to_yuv(0, 0, yp, up, vp);
             fr.img = (kr_image_t){FW, FH, 0, 3, NULL};
             fr.yuv = (kr_yuv_t){FW, FH, FW, FW / 2, yp, up, vp, 0, 0};
         } else

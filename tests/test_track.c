@@ -358,29 +358,8 @@ static void test_card_leaving_a_pale_mat_is_displaced(void)
     draw_mat();
 }
 
-/* frame (BGR) -> planar 4:2:0 (limited or full range, BT.709 or BT.601), chroma the mean
- * of each 2x2 block */
 static uint8_t yuv_y[FW * FH], yuv_u[FW * FH / 4], yuv_v[FW * FH / 4], via_sws[FW * FH * 3];
-static void to_yuv(int full, int bt709)
-{
-    double kr = bt709 ? 0.2126 : 0.299, kb = bt709 ? 0.0722 : 0.114, kg = 1 - kr - kb;
-    double ys = full ? 255.0 / 255 : 219.0 / 255, yo = full ? 0 : 16, cs = full ? 255.0 / 255 : 224.0 / 255;
-    for (int y = 0; y < FH; y += 2)
-        for (int x = 0; x < FW; x += 2) {
-            double su = 0, sv = 0;
-            for (int k = 0; k < 4; k++) {
-                int xx = x + (k & 1), yy = y + (k >> 1);
-                const uint8_t *p = frame + ((size_t)yy * FW + xx) * 3;
-                double Y = kr * p[2] + kg * p[1] + kb * p[0];
-                yuv_y[yy * FW + xx] = (uint8_t)lround(yo + ys * Y);
-                su += (p[0] - Y) / (2 * (1 - kb));
-                sv += (p[2] - Y) / (2 * (1 - kr));
-            }
-            double u = 128 + cs * su / 4, v = 128 + cs * sv / 4;
-            yuv_u[(y / 2) * (FW / 2) + x / 2] = (uint8_t)(u < 0 ? 0 : u > 255 ? 255 : lround(u));
-            yuv_v[(y / 2) * (FW / 2) + x / 2] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : lround(v));
-        }
-}
+static void to_yuv(int full, int bt709) { scene_to_yuv(full, bt709, yuv_y, yuv_u, yuv_v); }
 
 /* The planes back to BGR24 with FFmpeg's swscale, set up as the media reader does */
 static void sws_to_bgr(int full, int bt709)

@@ -103,6 +103,29 @@ static inline void draw_card_rot(uint8_t *img, double cx, double cy, double a)
 /* A's arm from the bottom edge at (ax, -420) mm to the fingertip (tx, ty); shadow
  * offset by (sx, sy) mm, drawn first (darker mat colour, same chroma). with_arm: 0 shadow
  * only, 1 skin-coloured arm, 2 arm in a white (card-coloured) sleeve up to 60 % of its length. */
+/* frame (BGR) -> planar 4:2:0 into the caller's planes y (FW x FH), u, v (FW/2 x FH/2):
+ * limited or full range, BT.709 or BT.601, chroma the mean of each 2x2 block */
+static inline void scene_to_yuv(int full, int bt709, uint8_t *yuv_y, uint8_t *yuv_u, uint8_t *yuv_v)
+{
+    double kr = bt709 ? 0.2126 : 0.299, kb = bt709 ? 0.0722 : 0.114, kg = 1 - kr - kb;
+    double ys = full ? 255.0 / 255 : 219.0 / 255, yo = full ? 0 : 16, cs = full ? 255.0 / 255 : 224.0 / 255;
+    for (int y = 0; y < FH; y += 2)
+        for (int x = 0; x < FW; x += 2) {
+            double su = 0, sv = 0;
+            for (int k = 0; k < 4; k++) {
+                int xx = x + (k & 1), yy = y + (k >> 1);
+                const uint8_t *p = frame + ((size_t)yy * FW + xx) * 3;
+                double Y = kr * p[2] + kg * p[1] + kb * p[0];
+                yuv_y[yy * FW + xx] = (uint8_t)lround(yo + ys * Y);
+                su += (p[0] - Y) / (2 * (1 - kb));
+                sv += (p[2] - Y) / (2 * (1 - kr));
+            }
+            double u = 128 + cs * su / 4, v = 128 + cs * sv / 4;
+            yuv_u[(y / 2) * (FW / 2) + x / 2] = (uint8_t)(u < 0 ? 0 : u > 255 ? 255 : lround(u));
+            yuv_v[(y / 2) * (FW / 2) + x / 2] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : lround(v));
+        }
+}
+
 static inline void draw_arm(uint8_t *img, double ax, double tx, double ty, double sx, double sy, int with_arm)
 {
     for (int pass = 0; pass < 2; pass++) {
