@@ -74,13 +74,15 @@ extern "C" kr_status kr_cv_read_image(const char *path, kr_image_t *out, uint8_t
     KR_CV_CATCH
 }
 
-extern "C" kr_status kr_cv_resize(const kr_image_t *src, kr_image_t *dst)
+/* The one resize: area averaging when shrinking unless linear, bilinear otherwise;
+ * a channel change goes through a reused per-thread buffer. */
+static kr_status resize_impl(const kr_image_t *src, kr_image_t *dst, bool linear)
 {
     KR_CV_TRY
     if (!src || !dst || !src->px || !dst->px || src->w <= 0 || src->h <= 0 || dst->w <= 0 || dst->h <= 0)
         return KR_ERR_INVALID;
     cv::Mat s = view(src), d = view(dst);
-    int interp = (dst->w < src->w) ? cv::INTER_AREA : cv::INTER_LINEAR;
+    int interp = (!linear && dst->w < src->w) ? cv::INTER_AREA : cv::INTER_LINEAR;
     if (src->channels == dst->channels) {
         cv::resize(s, d, d.size(), 0, 0, interp);
     } else {
@@ -92,16 +94,16 @@ extern "C" kr_status kr_cv_resize(const kr_image_t *src, kr_image_t *dst)
     KR_CV_CATCH
 }
 
+extern "C" kr_status kr_cv_resize(const kr_image_t *src, kr_image_t *dst)
+{
+    return resize_impl(src, dst, false);
+}
+
 extern "C" kr_status kr_cv_resize_linear(const kr_image_t *src, kr_image_t *dst)
 {
-    KR_CV_TRY
-    if (!src || !dst || !src->px || !dst->px || src->w <= 0 || src->h <= 0 || dst->w <= 0 || dst->h <= 0 ||
-        src->channels != dst->channels)
+    if (src && dst && src->channels != dst->channels)
         return KR_ERR_INVALID;
-    cv::Mat s = view(src), d = view(dst);
-    cv::resize(s, d, d.size(), 0, 0, cv::INTER_LINEAR);
-    return KR_OK;
-    KR_CV_CATCH
+    return resize_impl(src, dst, true);
 }
 
 /* ---- synth (rendering helpers) ---------------------------------------- */
