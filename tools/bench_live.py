@@ -115,6 +115,20 @@ def main():
     w = lat['observation_written_source_delay']
     print('  of which in source time (newest frame when written - observation time; load-independent): '
           'p50 %.1f  p99 %.1f  max %.1f ms' % (w['p50'], w['p99'], w['max']))
+    rl = summ.get('record_latency_ms')
+    if rl:
+        print('records written to events.jsonl during frames (ms, p50 / p95 / max):')
+        print('  (a) pipeline: capture of the frame whose processing released the record -> its line flushed')
+        print('      (to the kernel: readers see it, a crash of live loses nothing); durable: -> fdatasync done')
+        print('  (b) event: capture of the record\'s own time (first frame at or after t_us) -> flushed')
+        print('  %-14s %5s  %-24s %-24s %-24s' % ('records', 'n', '(a) pipeline', '(a) to durable', '(b) event'))
+
+        def q(d):
+            return '-' if d['p50'] is None else '%.1f / %.1f / %.1f' % (d['p50'], d['p95'], d['max'])
+        for g in rl['groups']:
+            print('  %-14s %5d  %-24s %-24s %-24s' % (g['records'], g['n'], q(g['pipeline']),
+                                                     q(g.get('pipeline_durable', g['pipeline'])), q(g['event'])))
+        print('  records released only at the end of the source (not timed): %d' % rl['released_at_end'])
     if settle:
         settle.sort()
         print('settle (capture of its frame) -> ruling on the page (ms): n %d  median %.0f  max %.0f'
