@@ -331,10 +331,67 @@ static void test_feed_bgr_and_yuv_frames(void)
     kr_frame_t none;
     memset(&none, 0, sizeof none);
     CU_ASSERT_EQUAL(kr_pipe_feed(p, &none, NULL), KR_ERR_INVALID);
-    kr_yuv_t empty;
-    memset(&empty, 0, sizeof empty);
-    CU_ASSERT_EQUAL(kr_pipe_frame_yuv(p, &empty, 0, 0, NULL), KR_ERR_INVALID);
     CU_ASSERT_EQUAL(kr_pipe_get_stats(p)->frames, 0);
+    kr_pipe_destroy(p);
+}
+
+/* A long session: more reading records than the event detector's reading list holds
+ * (1024). Every reading is still ruled, and no ruling the detector could not follow goes
+ * out without a review reason saying so (the earlier ones do not get it). */
+#define LONG_READINGS 400
+typedef struct long_seen {
+    int n_rulings, first_flagged, n_flagged, flag_gaps;
+} long_seen;
+
+static kr_status long_output(void *ctx, const kr_rules_output *o)
+{
+    long_seen *s = ctx;
+    if (o->type != KR_OUT_RULING)
+        return KR_OK;
+    s->n_rulings++;
+    bool flagged = false;
+    for (int i = 0; i < o->ruling.n_review; i++)
+        flagged |= strstr(o->ruling.review[i], "could not follow this reading") != NULL;
+    if (flagged) {
+        if (!s->first_flagged)
+            s->first_flagged = o->ruling.seq;
+        s->n_flagged++;
+    } else if (s->first_flagged)
+        s->flag_gaps++; /* unflagged after a flagged one */
+    return KR_OK;
+}
+
+static void test_long_session_readings(void)
+{
+    long_seen ls = {0, 0, 0, 0};
+    kr_pipe_sink sink = {&ls, NULL, long_output, NULL};
+    static kr_calib_t calib;
+    scene_calib(&calib);
+    kr_pipe_t *p = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_pipe_create(NULL, &sink, &p), KR_OK);
+    add_header(p);
+    CU_ASSERT_EQUAL_FATAL(kr_pipe_start_video(p, &calib, FW, FH), KR_OK);
+    kr_rules_record *r = calloc(1, sizeof *r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    for (int k = 1; k <= LONG_READINGS; k++) {
+        static const kr_rules_rec_type type[3] = {KR_REC_KAMI_START, KR_REC_KIMARIJI, KR_REC_SHIMO_START};
+        for (int j = 0; j < 3; j++) {
+            memset(r, 0, sizeof *r);
+            r->type = type[j];
+            r->seq = k;
+            r->card = j == 0 ? 1 : 0; /* a card not on the mat: read, nobody takes it */
+            r->has_t = true;
+            r->t_us = (int64_t)k * 10000000 + j * 500000;
+            CU_ASSERT_EQUAL(kr_pipe_add_record(p, r), KR_OK);
+        }
+    }
+    free(r);
+    CU_ASSERT_EQUAL(kr_pipe_finish(p), KR_OK);
+    CU_ASSERT_EQUAL(ls.n_rulings, LONG_READINGS);
+    /* 3 records a reading: the detector's list of 1024 ends within reading 342 */
+    CU_ASSERT(ls.first_flagged >= 300 && ls.first_flagged <= 342);
+    CU_ASSERT_EQUAL(ls.n_flagged, LONG_READINGS - ls.first_flagged + 1);
+    CU_ASSERT_EQUAL(ls.flag_gaps, 0);
     kr_pipe_destroy(p);
 }
 
@@ -414,6 +471,7 @@ int main(void)
     CU_add_test(s, "live_settings_equal_file_run", test_live_settings_equal_file_run);
     CU_add_test(s, "feed_bgr_and_yuv_frames", test_feed_bgr_and_yuv_frames);
     CU_add_test(s, "log_only", test_log_only);
+    CU_add_test(s, "long_session_readings", test_long_session_readings);
     CU_add_test(s, "bad_config_and_layout", test_bad_config_and_layout);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();

@@ -39,6 +39,7 @@ struct kr_pipe {
     delayed          *delay;      /* owned ring (NULL without reading_delay_us) */
     size_t            delay_head, delay_n;
     bool              checked_layout, finished;
+    int32_t           det_lost_seq; /* first reading the detector could not take (0: none) */
     char              broke[512];
     kr_pipe_stats     stats;
     char              err[512];
@@ -195,6 +196,9 @@ static void review_reasons(const kr_pipe_t *p, kr_ruling *ru, bool with_queue)
     }
     if (!p->calib->ok)
         add_review(ru, "poor calibration");
+    if (p->det_lost_seq > 0 && ru->seq >= p->det_lost_seq)
+        add_review(ru, "the event detector could not follow this reading (more reading records than it holds): "
+                       "touches were not looked for");
     unsigned fl = kr_event_reading_flags(p->evd, ru->seq);
     for (unsigned b = 1; b; b <<= 1)
         if ((fl & b) && kr_event_flag_reason(b))
@@ -366,9 +370,16 @@ kr_status kr_pipe_add_record(kr_pipe_t *p, const kr_rules_record *rec)
                rec->type == KR_REC_READING_VOID) {
         /* the record still goes to the engine: the log is authoritative, the detector
          * only uses readings to know when play is on */
-        if (kr_event_reading(p->evd, rec->type, rec->seq, rec->card, rec->t_us) != KR_OK)
-            kr_log(KR_LOG_WARN, "the event detector cannot take the reading record at %.3f s (too many readings); "
-                   "ruled from the log", rec->t_us / 1e6);
+        if (kr_event_reading(p->evd, rec->type, rec->seq, rec->card, rec->t_us) != KR_OK) {
+            /* the detector's reading list is full: from this reading on it does not know
+             * when play is on, so no touch is looked for; never a silent ruling */
+            if (!p->det_lost_seq || rec->seq < p->det_lost_seq) {
+                if (!p->det_lost_seq)
+                    kr_log(KR_LOG_WARN, "the event detector cannot take the reading record at %.3f s (too many "
+                           "readings): rulings from reading %d on need review", rec->t_us / 1e6, rec->seq);
+                p->det_lost_seq = rec->seq > 0 ? rec->seq : 1;
+            }
+        }
     }
     return queue_insert(p, rec, NULL);
 }
@@ -488,14 +499,6 @@ kr_status kr_pipe_frame(kr_pipe_t *p, const kr_image_t *bgr, int64_t t_us, int64
     if (!p || !bgr)
         return KR_ERR_INVALID;
     return frame_in(p, bgr, NULL, t_us, gap_us, tf);
-}
-
-kr_status kr_pipe_frame_yuv(kr_pipe_t *p, const kr_yuv_t *yuv, int64_t t_us, int64_t gap_us,
-                            const kr_track_frame **tf)
-{
-    if (!p || !yuv || !yuv->y)
-        return KR_ERR_INVALID;
-    return frame_in(p, NULL, yuv, t_us, gap_us, tf);
 }
 
 kr_status kr_pipe_feed(kr_pipe_t *p, const kr_frame_t *f, const kr_track_frame **tf)

@@ -24,7 +24,7 @@ extern "C" {
  *                                          frame size is known (calib borrowed)
  *   per frame: kr_pipe_feed(p, &frame, &tf)   (a reader's / capture's kr_frame_t: its
  *              YUV planes when it has them, else its BGR image), or
- *              kr_pipe_frame(p, &bgr, t_us, gap_us, &tf) / kr_pipe_frame_yuv(p, &yuv, ...)
+ *              kr_pipe_frame(p, &bgr, t_us, gap_us, &tf)
  *   kr_pipe_finish(p)                      end: all pending records, then the engine's end
  *   kr_pipe_destroy(p)
  * Records reach the sink in time order (log records before observations of the same
@@ -71,8 +71,9 @@ kr_status kr_pipe_create(const kr_pipe_config *cfg, const kr_pipe_sink *sink, kr
 void      kr_pipe_destroy(kr_pipe_t *p); /* NULL-safe */
 
 /* One match-log record (borrowed for the call; copied). Readings (kami_start, kimariji,
- * reading_void, shimo_start) go to the detector at once, the match record's declared
- * hands too; the first layout record is kept for kr_pipe_start_video (a later one only
+ * reading_void, shimo_start) go to the detector at once (when its reading list is full,
+ * rulings from that reading on get a review reason saying so), the match record's
+ * declared hands too; the first layout record is kept for kr_pipe_start_video (a later one only
  * goes to the engine, which judges it). A layout card without x_mm/y_mm: KR_ERR_INVALID.
  * The record is queued and released in time order by a later kr_pipe_frame or by
  * kr_pipe_finish (never from here: no callback runs); a record without t_us comes
@@ -99,14 +100,11 @@ kr_status kr_pipe_start_video(kr_pipe_t *p, const kr_calib_t *calib, int frame_w
 kr_status kr_pipe_frame(kr_pipe_t *p, const kr_image_t *bgr, int64_t t_us, int64_t gap_us,
                         const kr_track_frame **tf);
 
-/* kr_pipe_frame on a YUV 4:2:0 picture (frame_w x frame_h, borrowed for the call; the
- * tracker converts only the pixels it reads, with swscale's formula, so a frame gives the
- * same results as its BGR conversion by kr_media / kr_capture). Same returns. */
-kr_status kr_pipe_frame_yuv(kr_pipe_t *p, const kr_yuv_t *yuv, int64_t t_us, int64_t gap_us,
-                            const kr_track_frame **tf);
-
 /* One frame of a reader or capture (borrowed for the call): f->yuv when it has planes
- * (f->yuv.y), else f->img, at f->t_us with f->gap_us. Same returns as kr_pipe_frame. */
+ * (f->yuv.y: YUV 4:2:0, frame_w x frame_h; the tracker converts only the pixels it reads,
+ * with swscale's formula, so a frame gives the same results as its BGR conversion by
+ * kr_media / kr_capture), else f->img (BGR), at f->t_us with f->gap_us. Same returns as
+ * kr_pipe_frame. */
 kr_status kr_pipe_feed(kr_pipe_t *p, const kr_frame_t *f, const kr_track_frame **tf);
 
 /* The video broke (msg: borrowed, copied; one line): rulings decided after the last
