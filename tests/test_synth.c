@@ -484,6 +484,31 @@ static void test_deterministic(void)
     CU_ASSERT_NOT_EQUAL(h, 0);
 }
 
+/* A fractional rate (59.94 = 60000/1001) gives its own frame times; rates outside 1..480
+ * frames per second are refused by name. */
+static void test_fractional_rate(void)
+{
+    kr_synth_opts o;
+    kr_synth_opts_default(&o);
+    o.w = 320; o.h = 180; o.fps_num = 60000; o.fps_den = 1001;
+    kr_synth_t *s = NULL;
+    char err[600];
+    CU_ASSERT_EQUAL_FATAL(kr_synth_create("samples/scenarios/own_take.json", &o, &s, err, sizeof err), KR_OK);
+    int num = 0, den = 0;
+    kr_synth_fps(s, &num, &den);
+    CU_ASSERT_EQUAL(num, 60000);
+    CU_ASSERT_EQUAL(den, 1001);
+    CU_ASSERT_EQUAL(kr_synth_frame_t_us(s, 1), 16683);   /* 1001/60000 s, rounded */
+    CU_ASSERT_EQUAL(kr_synth_frame_t_us(s, 60), 1001000); /* 60 frames: 1.001 s exactly */
+    kr_synth_destroy(s);
+    o.fps_num = 30; o.fps_den = 1001; /* 0.03 frames per second */
+    CU_ASSERT_EQUAL(kr_synth_create("samples/scenarios/own_take.json", &o, &s, err, sizeof err), KR_ERR_FORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "fps 30/1001"));
+    o.fps_num = 481; o.fps_den = 1;
+    CU_ASSERT_EQUAL(kr_synth_create("samples/scenarios/own_take.json", &o, &s, err, sizeof err), KR_ERR_FORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "need 1..480"));
+}
+
 static void test_bad_scenario(void)
 {
     char path[128], err[600];
@@ -515,6 +540,7 @@ int main(void)
     CU_add_test(s, "scenarios_rulings", test_scenarios_rulings);
     CU_add_test(s, "hand_over_card_at_touch", test_hand_over_card_at_touch);
     CU_add_test(s, "deterministic", test_deterministic);
+    CU_add_test(s, "fractional_rate", test_fractional_rate);
     CU_add_test(s, "bad_scenario", test_bad_scenario);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();

@@ -81,7 +81,7 @@ int main(int argc, char **argv)
             char *sl = strchr(buf, '/');
             if (sl) {
                 *sl = 0;
-                if (!parse_int(sl + 1, 1, 1000, &d)) goto bad;
+                if (!parse_int(sl + 1, 1, 100000, &d)) goto bad;
             }
             if (!parse_int(buf, 1, 100000, &n)) goto bad;
             o.fps_num = (int)n; o.fps_den = (int)d; i++;

@@ -377,8 +377,8 @@ kr_status kr_synth_scenario_parse(kr_synth_t *s, const char *path, const kr_synt
     }
     if (s->w < 64 || s->h < 36 || s->w > 4096 || s->h > 4096 || (s->w & 1) || (s->h & 1))
         FAIL("%s: size %dx%d: need even sizes 64x36 .. 4096x4096", fn, s->w, s->h);
-    if (s->fps_num < 1 || s->fps_num > 480)
-        FAIL("%s: fps %d: need 1..480", fn, s->fps_num);
+    if (s->fps_den < 1 || s->fps_num < s->fps_den || s->fps_num > 480LL * s->fps_den)
+        FAIL("%s: fps %d/%d: need 1..480 frames per second", fn, s->fps_num, s->fps_den);
     s->mora = num(root, "mora_ms", 250) / 1000.0;
 
     kr_synth_rng rng;
