@@ -4,7 +4,9 @@
  * SPDX-License-Identifier: MIT */
 #include "kr_calib.h"
 #include "kr_clip.h"
+#include "kr_clip_internal.h"
 #include "kr_media.h"
+#include "kr_track.h"
 
 #include <CUnit/Basic.h>
 #include <dirent.h>
@@ -372,6 +374,104 @@ static void test_hand_outlines(void)
     CU_ASSERT(plain >= 0 && plain <= 2);
 }
 
+/* mat mm -> the tracker's frame px (the demo's raw px scaled by *ctx = {sx, sy}) */
+static int map_scaled(void *ctx, double x, double y, double *px, double *py)
+{
+    const double *s = ctx;
+    double u, v;
+    if (kr_calib_mm_to_px(calib, x, y, &u, &v) != 0)
+        return -1;
+    *px = (u + 0.5) * s[0] - 0.5;
+    *py = (v + 0.5) * s[1] - 0.5;
+    return 0;
+}
+
+/* Outlines drawn from a recorded run (what review hands its clips from analyze): a
+ * tracker at analyze's frame size (640x360) over 12.9 .. 15.35 s, its background from
+ * the first frame, recorded into a kr_clip_tracks_t; the clip at 15.2 s draws from it
+ * (no tracker, no warm-up: only the window's frames are decoded) and shows card 61 where
+ * B sent it, not at its layout place; a window the record does not cover tracks itself. */
+static void test_outlines_from_recorded_tracks(void)
+{
+    kr_media_reader_config rcfg;
+    kr_media_reader_config_default(&rcfg);
+    kr_media_reader_t *rd = NULL;
+    rcfg.out_w = 640;
+    rcfg.out_h = 360;
+    CU_ASSERT_EQUAL_FATAL(kr_media_reader_open2(DEMO, &rcfg, &rd), KR_OK);
+    double sc[2] = {640.0 / calib->img_w, 360.0 / calib->img_h};
+    kr_track_config tcfg;
+    kr_track_config_default(&tcfg);
+    tcfg.warmup_frames = 8;
+    kr_track_t *trk = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_track_create(&tcfg, map_scaled, sc, 640, 360, &trk), KR_OK);
+    kr_track_card_init ci[KR_CLIP_MAX_CARD];
+    int n_ci = 0;
+    for (int k = 0; k < events->n_cards; k++, n_ci++)
+        ci[n_ci] = (kr_track_card_init){events->cards[k].id, events->cards[k].owner ? KR_TRACK_B : KR_TRACK_A,
+                                        events->cards[k].x_mm, events->cards[k].y_mm};
+    CU_ASSERT_EQUAL_FATAL(kr_track_set_layout(trk, ci, n_ci), KR_OK);
+    kr_clip_tracks_t *rec = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_clip_tracks_create(0, &rec), KR_OK);
+    kr_frame_t f;
+    const kr_track_frame *tf = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_media_reader_next(rd, &f), KR_OK);
+    for (int k = 0; k < 7; k++) /* the laid-out field as background */
+        CU_ASSERT_EQUAL(kr_track_update(trk, &f.img, 12000000 + k * 1000, 0, &tf), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_media_reader_seek(rd, 12900000), KR_OK);
+    while (kr_media_reader_next(rd, &f) == KR_OK && f.t_us <= 15350000) {
+        CU_ASSERT_EQUAL_FATAL(kr_track_update(trk, &f.img, f.t_us, f.gap_us, &tf), KR_OK);
+        CU_ASSERT_EQUAL_FATAL(kr_clip_tracks_add(rec, trk, tf), KR_OK);
+    }
+    kr_media_reader_destroy(rd);
+    kr_track_destroy(trk);
+    CU_ASSERT(kr_clip_tracks_frames(rec) >= 145);
+
+    kr_clip_config cfg;
+    kr_clip_config_default(&cfg);
+    cfg.before_us = 300000;
+    cfg.after_us = 100000;
+    cfg.threads = 1;
+    kr_clip_t *c = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_clip_create(&cfg, calib, events, &c, NULL, 0), KR_OK);
+    kr_clip_set_tracks(c, rec);
+    char out[128];
+    path_in_dir(out, sizeof out, "r.mp4");
+    kr_clip_result res;
+    CU_ASSERT_EQUAL_FATAL(kr_clip_export(c, DEMO, 15200000, out, &res), KR_OK);
+    CU_ASSERT(res.tracked && res.from_tracks);
+    CU_ASSERT(res.n_decoded <= res.n_frames + 1); /* no warm-up */
+    CU_ASSERT(res.cards_drawn >= 40 && res.cards_drawn <= 50);
+    int n = 0;
+    int64_t t0, t1;
+    double fps;
+    uint8_t *px = NULL;
+    kr_image_t img;
+    CU_ASSERT_FATAL(read_back(out, &n, &t0, &t1, &fps, (int)(res.n_frames - 6), &px, &img));
+    CU_ASSERT_EQUAL(n, res.n_frames);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(px);
+    static const int green[3] = {80, 235, 80};
+    double u, v, u1, v1;
+    CU_ASSERT_FATAL(kr_calib_mm_to_px(calib, -40 - 26, -134.5 + 36.5, &u, &v) == 0);
+    CU_ASSERT_FATAL(kr_calib_mm_to_px(calib, -40 + 26, -134.5 - 36.5, &u1, &v1) == 0);
+    int at_new = count_box(&img, fmin(u, u1) - 30, fmin(v, v1) - 30, fmax(u, u1) + 30, fmax(v, v1) + 30, green, 60);
+    CU_ASSERT_FATAL(kr_calib_mm_to_px(calib, -409.76 - 26, 52.06, &u, &v) == 0);
+    int at_old = count_colour(&img, u, v, 5, green, 60);
+    CU_ASSERT_FATAL(kr_calib_mm_to_px(calib, -409.76, 52.06 + 36.5, &u, &v) == 0);
+    at_old += count_colour(&img, u, v, 5, green, 60);
+    CU_ASSERT(at_new >= 100);
+    CU_ASSERT(at_old == 0);
+    printf("[recorded: %zu frames, %zu KB; card 61 outline px: new place %d, old place %d] ",
+           kr_clip_tracks_frames(rec), kr_clip_tracks_bytes(rec) / 1024, at_new, at_old);
+    free(px);
+    /* before the record's first frame: the clip tracks its window itself */
+    CU_ASSERT_EQUAL_FATAL(kr_clip_export(c, DEMO, 12000000, out, &res), KR_OK);
+    CU_ASSERT(res.tracked && !res.from_tracks);
+    kr_clip_destroy(c);
+    kr_clip_tracks_destroy(rec);
+    clean_dir();
+}
+
 static void test_bad_input_leaves_nothing(void)
 {
     kr_clip_config cfg;
@@ -435,6 +535,7 @@ int main(void)
         !CU_add_test(s, "clip_frames_duration_and_slow", test_clip_frames_duration_and_slow) ||
         !CU_add_test(s, "card_outlines_follow_cards", test_card_outlines_follow_cards) ||
         !CU_add_test(s, "sent_card_outlined_at_new_place", test_sent_card_outlined_at_new_place) ||
+        !CU_add_test(s, "outlines_from_recorded_tracks", test_outlines_from_recorded_tracks) ||
         !CU_add_test(s, "hand_outlines", test_hand_outlines) ||
         !CU_add_test(s, "bad_input_leaves_nothing", test_bad_input_leaves_nothing)) {
         CU_cleanup_registry();

@@ -2,6 +2,7 @@
  * footage -> kr_pipe (tracked field, observations merged into the match log, rulings) -> files.
  * SPDX-License-Identifier: MIT */
 #include "kr_app.h"
+#include "kr_app_analyze.h"
 #include "kr_calib.h"
 #include "kr_core.h"
 #include "kr_cv.h"
@@ -133,7 +134,9 @@ static void on_interrupt(int sig) { g_interrupted = sig; }
 
 static const char *side_name(kr_rules_side s) { return s == KR_SIDE_A ? "A" : s == KR_SIDE_B ? "B" : NULL; }
 
-int kr_cmd_analyze(int argc, char **argv)
+int kr_cmd_analyze(int argc, char **argv) { return kr_app_analyze_hooked(argc, argv, NULL); }
+
+int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook)
 {
     const char *video = NULL, *match = NULL, *calib_path = NULL, *out_dir = NULL, *debug_dir = NULL;
     const char *trace_path = NULL;
@@ -412,6 +415,10 @@ int kr_cmd_analyze(int argc, char **argv)
             kr_log(KR_LOG_ERROR, "%s: %s (%s)", match, kr_pipe_error(pipe), video);
             goto fail;
         }
+        if (hook && hook->frame && (s = hook->frame(hook->ctx, kr_pipe_tracker(pipe), tf)) != KR_OK) {
+            kr_log(KR_LOG_ERROR, "analyze: %s at %.3f s of %s", kr_status_str(s), f.t_us / 1e6, video);
+            goto fail;
+        }
         if (of_tr.fp)
             kr_track_write_trace(of_tr.fp, tf);
         if (debug_dir && kr_pipe_get_stats(pipe)->frames % debug_every == 0) {
@@ -489,6 +496,10 @@ int kr_cmd_analyze(int argc, char **argv)
         rc = 1;
     } else
         rc = 0;
+    if (rc == 0 && hook && hook->calib_out) {
+        *hook->calib_out = calib;
+        calib = NULL;
+    }
 fail:
     if (of_ev.fp)
         kr_outfile_abort(&of_ev);

@@ -2,6 +2,7 @@
  * decisive or disputed ruling (kr_clip, in process, two at a time), then index.html.
  * SPDX-License-Identifier: MIT */
 #include "kr_app.h"
+#include "kr_app_analyze.h"
 #include "kr_app_opts.h"
 #include "kr_calib.h"
 #include "kr_clip.h"
@@ -282,6 +283,7 @@ typedef struct clip_pool {
     const kr_calib_t           *calib; /* shared, read only */
     const kr_clip_events_t     *ev;    /* shared, read only */
     kr_clip_config              cfg;
+    const kr_clip_tracks_t     *tracks; /* analyze's tracked frames, shared, read only */
     kr_clip_result             *res;   /* n entries */
     int                        *ok;    /* n entries */
 } clip_pool;
@@ -295,6 +297,7 @@ static void *clip_worker(void *arg)
         kr_log(KR_LOG_ERROR, "review: %s", err);
         return NULL;
     }
+    kr_clip_set_tracks(c, p->tracks);
     for (;;) {
         pthread_mutex_lock(&p->mu);
         size_t i = p->next < p->n ? p->next++ : p->n;
@@ -335,7 +338,17 @@ static void finish_clip(const review_opts *o, const char *stage, kr_serve_review
     free(side);
 }
 
-static void make_clips(const review_opts *o, const char *stage, kr_serve_review_t *r)
+/* analyze's frames into the store the clips draw from */
+static kr_status record_frame(void *ctx, const kr_track_t *trk, const kr_track_frame *tf)
+{
+    kr_clip_tracks_add(ctx, trk, tf); /* out of memory: it stops recording, the later clips track */
+    return KR_OK;
+}
+
+/* calib: analyze's (borrowed; NULL: none, the clips then have no lines or outlines);
+ * tracks: what analyze tracked (borrowed; NULL: each clip tracks its window). */
+static void make_clips(const review_opts *o, const char *stage, kr_serve_review_t *r, const kr_calib_t *calib,
+                       const kr_clip_tracks_t *tracks)
 {
     size_t                n = kr_serve_review_clip_wants(r, NULL, 0);
     kr_serve_clip_want_t *w = calloc(n ? n : 1, sizeof *w);
@@ -344,7 +357,6 @@ static void make_clips(const review_opts *o, const char *stage, kr_serve_review_
     char                 *events = path_join(stage, "events.jsonl");
     char                 *clips = path_join(stage, "clips");
     kr_clip_events_t     *ev = NULL;
-    kr_calib_t           *calib = NULL;
     char                  err[512] = "";
     if (!n)
         goto fail;
@@ -356,9 +368,8 @@ static void make_clips(const review_opts *o, const char *stage, kr_serve_review_
     /* contacts, layout and rearranges from the merged log analyze wrote */
     if (kr_clip_events_load(events, 1, &ev, err, sizeof err) != KR_OK)
         kr_log(KR_LOG_WARN, "review: clips without contacts: %s", err);
-    if (o->calib ? kr_calib_load(o->calib, &calib) != KR_OK
-                 : kr_clip_calib_auto(o->video, &calib, err, sizeof err) != KR_OK)
-        kr_log(KR_LOG_WARN, "review: clips without lines or outlines: %s", o->calib ? kr_calib_error() : err);
+    if (!calib)
+        kr_log(KR_LOG_WARN, "review: clips without lines or outlines: analyze gave no calibration");
     clip_pool p;
     memset(&p, 0, sizeof p);
     pthread_mutex_init(&p.mu, NULL);
@@ -370,6 +381,7 @@ static void make_clips(const review_opts *o, const char *stage, kr_serve_review_
     p.ev = ev;
     p.res = res;
     p.ok = ok;
+    p.tracks = tracks;
     kr_clip_config_default(&p.cfg);
     p.cfg.before_us = (int64_t)llround(o->before_s * 1e6);
     p.cfg.after_us = (int64_t)llround(o->after_s * 1e6);
@@ -399,7 +411,6 @@ static void make_clips(const review_opts *o, const char *stage, kr_serve_review_
     if (failed)
         kr_log(KR_LOG_WARN, "review: %zu of %zu clips failed; their rulings show no clip", failed, n);
 fail:
-    kr_calib_destroy(calib);
     kr_clip_events_destroy(ev);
     free(w);
     free(res);
@@ -491,6 +502,8 @@ int kr_cmd_review(int argc, char **argv)
     }
     rc = 1;
     kr_serve_review_t *r = NULL;
+    kr_clip_tracks_t  *tracks = NULL;
+    kr_calib_t        *calib = NULL;
     char              *stage = path_join(o.out, ".review-XXXXXX");
     char *ev = NULL, *ru = NULL, *idx = NULL;
     if (!stage || !mkdtemp(stage)) {
@@ -517,7 +530,14 @@ int kr_cmd_review(int argc, char **argv)
         av[ac++] = stage;
         av[ac] = NULL;
         optind = 0; /* analyze may use getopt: start it afresh */
-        int arc = kr_cmd_analyze(ac, av);
+        /* what analyze tracks is kept for the clips (they draw it instead of tracking
+         * again); without memory for it each clip tracks its own window */
+        kr_app_analyze_hook hook = {NULL, NULL, &calib};
+        if (!o.no_clips && kr_clip_tracks_create(0, &tracks) == KR_OK) {
+            hook.ctx = tracks;
+            hook.frame = record_frame;
+        }
+        int arc = kr_app_analyze_hooked(ac, av, &hook);
         if (arc != 0) { /* analyze said why, in one line; nothing is left in DIR */
             rc = arc == 2 ? 1 : arc;
             goto fail;
@@ -535,8 +555,9 @@ int kr_cmd_review(int argc, char **argv)
     kr_serve_review_set_source(r, base_name(o.video));
 
     /* 2. clips */
+    kr_clip_tracks_finish(tracks);
     if (!o.no_clips)
-        make_clips(&o, stage, r);
+        make_clips(&o, stage, r, calib, tracks);
 
     /* 3. the page, then everything into DIR (index.html last) */
     if (kr_serve_review_write_file(r, idx) != KR_OK) {
@@ -553,6 +574,8 @@ fail:
     if (rc != 0 && made_out)
         remove_tree(made_out);
     free(made_out);
+    kr_clip_tracks_destroy(tracks);
+    kr_calib_destroy(calib);
     kr_serve_review_destroy(r);
     free(stage);
     free(ev);

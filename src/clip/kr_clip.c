@@ -24,9 +24,10 @@ struct kr_clip_t {
     kr_clip_config          cfg;
     const kr_calib_t       *calib; /* borrowed */
     const kr_clip_events_t *ev;    /* borrowed */
-    kr_recog_model_t       *model; /* owned: the card model that tells apart several cards sent
-                                      into one territory; loaded once, when ev has two sends or
-                                      more; NULL otherwise (or when it cannot be loaded) */
+    const kr_clip_tracks_t *tracks; /* borrowed (kr_clip_set_tracks); NULL: none */
+    kr_recog_model_t       *model; /* owned: the card model that reads the outlines sent cards
+                                      are looked for among (place_sent); loaded once, when ev
+                                      has a send; NULL otherwise (or when it cannot be loaded) */
     char                    err[512];
 };
 
@@ -75,8 +76,8 @@ kr_status kr_clip_create(const kr_clip_config *cfg, const kr_calib_t *calib, con
     c->calib = calib;
     c->ev = ev;
     char merr[256];
-    if (ev && ev->n_sends >= 2 && kr_recog_model_load(kr_recog_default_model(), &c->model, merr, sizeof merr) != KR_OK)
-        c->model = NULL; /* sent cards are then placed only where one alone went to a territory */
+    if (ev && ev->n_sends >= 1 && kr_recog_model_load(kr_recog_default_model(), &c->model, merr, sizeof merr) != KR_OK)
+        c->model = NULL; /* sent cards are then not placed (left out, not guessed) */
     *out = c;
     return KR_OK;
 }
@@ -87,6 +88,12 @@ void kr_clip_destroy(kr_clip_t *c)
         return;
     kr_recog_model_destroy(c->model);
     free(c);
+}
+
+void kr_clip_set_tracks(kr_clip_t *c, const kr_clip_tracks_t *s)
+{
+    if (c)
+        c->tracks = s;
 }
 
 const char *kr_clip_last_error(const kr_clip_t *c) { return c ? c->err : "clip: no clip object"; }
@@ -170,8 +177,14 @@ typedef struct clip_run {
     double                 text_px;
     int                    thick;
     double                 sx, sy; /* output px per raw px */
-    kr_track_t            *trk;
-    const kr_track_frame  *tf;
+    kr_track_t            *trk;   /* the export's own tracker; NULL when drawing from tracks */
+    const kr_track_frame  *tf;    /* the frame drawn: trk's, or &sfr */
+    const kr_clip_tracks_t *tracks; /* the recorded run drawn from (c's), or NULL */
+    kr_track_frame         sfr;   /* the recorded frame, with scards */
+    kr_track_card          scards[KR_TRACK_MAX_CARDS];
+    uint8_t               *cls_px; /* owned: the recorded frame's class image */
+    int                    mat_w, mat_h;
+    double                 mx0, my0, ms; /* recorded mat px -> mm: x = mx0 + u ms, y = my0 - v ms */
     int                    show[KR_TRACK_MAX_CARDS]; /* card k outlined (present when tracking began) */
     int                    show_decided;
     int                    cards_drawn;
@@ -229,7 +242,8 @@ static void draw_scene(clip_run *r, kr_image_t *img)
         return;
     if (!r->show_decided) { /* cards taken earlier in the match are not there: no outline */
         for (int k = 0; k < tf->n_cards && k < KR_TRACK_MAX_CARDS; k++)
-            r->show[k] = tf->cards[k].contrast >= 12;
+            r->show[k] = tf->cards[k].contrast >= KR_CLIP_MIN_CONTRAST &&
+                         (!r->tracks || (!tf->cards[k].out_of_field && !tf->cards[k].lost));
         r->show_decided = 1;
     }
     double id_px = r->text_px * 0.55 < 9 ? 9 : r->text_px * 0.55;
@@ -257,8 +271,8 @@ static void draw_scene(clip_run *r, kr_image_t *img)
         drawn++;
     }
     r->cards_drawn = drawn;
-    kr_image_t mat, cls;
-    if (kr_track_mat_view(r->trk, &mat, &cls) != KR_OK)
+    kr_image_t cls = {r->mat_w, r->mat_h, r->mat_w, 1, r->cls_px};
+    if (r->trk && kr_track_mat_view(r->trk, NULL, &cls) != KR_OK)
         return;
     for (int p = 0; p < 2; p++) {
         int n_poly = 0;
@@ -272,8 +286,9 @@ static void draw_scene(clip_run *r, kr_image_t *img)
             double *xy = &r->hand_xy[2 * at];
             int n = r->hand_counts[q], ok = 1;
             for (int i = 0; i < n && ok; i++) { /* in place: mat px -> mm -> output px */
-                double x, y;
-                kr_track_mat_to_mm(r->trk, xy[2 * i], xy[2 * i + 1], &x, &y);
+                double x = r->mx0 + xy[2 * i] * r->ms, y = r->my0 - xy[2 * i + 1] * r->ms;
+                if (r->trk)
+                    kr_track_mat_to_mm(r->trk, xy[2 * i], xy[2 * i + 1], &x, &y);
                 ok = map_out(r, x, y, &xy[2 * i], &xy[2 * i + 1]) == 0;
             }
             if (ok)
@@ -537,53 +552,49 @@ static int layout_at(const kr_clip_events_t *ev, int64_t t_us, kr_track_card_ini
 }
 
 /* Sent cards' new places, found in the frame where tracking begins (img: the output-size
- * view; card outlines from kr_calib_detect_cards): outlines that no card with a known
- * place accounts for (centre within 30 mm), of a card's size, inside the receiving
- * territory. A territory that received k cards and shows exactly k such outlines: with
- * k == 1 the card is placed there; with k > 1 the outlines are read (kr_recog, the
- * default card model) and the sent cards assigned to them jointly, each only with a
- * score of at least the model's min_score. Anything else (more or fewer outlines, an
- * unreadable one) leaves the cards out rather than drawn at a guessed place. Returns the
- * cards placed. Allocates (once per export, only when cards were sent). */
+ * view): the card outlines kr_calib_detect_cards finds there, read by kr_recog_read_layout
+ * (centre, owner, each sampled upright for its owner, with the default card model), that
+ * no card with a known place accounts for (centre within 30 mm), of a card's size, inside
+ * the receiving territory. A territory that received k cards and shows exactly k such
+ * outlines: with k == 1 the card is placed there; with k > 1 the sent cards are assigned
+ * to them jointly by their scores, each only with a score of at least the model's
+ * min_score. Anything else (more or fewer outlines, an unreadable one, no card model)
+ * leaves the cards out rather than drawn at a guessed place. Returns the cards placed.
+ * Allocates (once per export, only when cards were sent). */
 #define SENT_MAX_QUADS 128
 #define SENT_MAX_CAND 8 /* candidate outlines kept per territory */
 
-typedef struct sent_cand {
-    double x_mm, y_mm;   /* centre */
-    double corners[4][2]; /* output px, clockwise from the top-left (image y down) */
-} sent_cand;
+/* Output px -> raw px -> mat mm (a kr_recog_map_fn over a clip_run). */
+static int map_out_to_mm(void *ctx, double u, double v, double *x_mm, double *y_mm)
+{
+    const clip_run *r = ctx;
+    return kr_calib_px_to_mm(r->calib, (u + 0.5) / r->sx - 0.5, (v + 0.5) / r->sy - 0.5, x_mm, y_mm);
+}
 
-/* Reads the candidates of one territory (n_cand >= n) and assigns the cards sent there
- * (ids[0..n-1]) to them with the card model m (NULL: nothing read): cand_of[i] the
- * candidate of card i, -1 none. 0 when nothing could be read. */
-static int read_sent(const kr_recog_model_t *m, const kr_image_t *img, const sent_cand *cand, int n_cand,
+/* Assigns the cards sent into one territory (ids[0..n-1]) to its candidate outlines
+ * (lc[cand[j]], j < n_cand, n_cand >= n) by their scores with the model m: cand_of[i] the
+ * candidate of card i. 0 when no assignment keeps every card at min_score or above. */
+static int read_sent(const kr_recog_model_t *m, const kr_recog_layout_card *lc, const int *cand, int n_cand,
                      const int *ids, int n, int *cand_of)
 {
     int ok = 0;
-    uint8_t *patch = malloc((size_t)KR_RECOG_PATCH_W * KR_RECOG_PATCH_H);
-    kr_recog_feat *feat = malloc(sizeof *feat);
     double *w = malloc(sizeof *w * (size_t)n * (size_t)n_cand);
     int *assign = malloc(sizeof *assign * (size_t)n);
-    if (!m || !patch || !feat || !w || !assign)
+    if (!w || !assign)
         goto done;
     kr_recog_config rc;
     kr_recog_config_default(&rc);
-    for (int j = 0; j < n_cand; j++) {
-        if (kr_recog_extract(img, cand[j].corners, patch) != KR_OK || kr_recog_features(patch, feat) != KR_OK)
-            goto done;
+    for (int j = 0; j < n_cand; j++)
         for (int i = 0; i < n; i++) {
-            double sc = kr_recog_score(m, &rc, feat, ids[i], NULL);
+            double sc = kr_recog_score(m, &rc, &lc[cand[j]].feat, ids[i], NULL);
             w[i * n_cand + j] = sc < rc.min_score ? -2e9 : sc; /* below min_score: forbidden */
         }
-    }
     if (kr_recog_assign(w, n, n_cand, assign, NULL) != KR_OK)
         goto done;
     for (int i = 0; i < n; i++)
         cand_of[i] = assign[i];
     ok = 1;
 done:
-    free(patch);
-    free(feat);
     free(w);
     free(assign);
     return ok;
@@ -596,27 +607,28 @@ static int place_sent(const clip_run *r, const kr_image_t *img, kr_track_card_in
     for (int k = 0; k < n; k++)
         if (sent[k] >= 0)
             want[sent[k]]++;
-    if (!want[0] && !want[1])
+    if ((!want[0] && !want[1]) || !r->c->model)
         return 0;
     kr_calib_config ccfg;
     kr_calib_config_default(&ccfg);
     double quads[8 * SENT_MAX_QUADS];
     int nq = 0;
-    if (kr_calib_detect_cards(&ccfg, img, quads, SENT_MAX_QUADS, &nq) != KR_OK)
+    if (kr_calib_detect_cards(&ccfg, img, quads, SENT_MAX_QUADS, &nq) != KR_OK || nq == 0)
         return 0;
-    sent_cand cand[2][SENT_MAX_CAND];
-    int n_cand[2] = {0, 0};
+    kr_recog_layout_card *lc = malloc(sizeof *lc * (size_t)nq);
+    kr_recog_config rc;
+    kr_recog_config_default(&rc);
+    if (!lc || kr_recog_read_layout(r->c->model, &rc, img, quads, nq, map_out_to_mm, (void *)r, lc) != KR_OK) {
+        free(lc);
+        return 0;
+    }
+    int cand[2][SENT_MAX_CAND], n_cand[2] = {0, 0};
     for (int q = 0; q < nq; q++) {
-        double mm[4][2], cx = 0, cy = 0, ux = 0, uy = 0;
+        const kr_recog_layout_card *c = &lc[q];
+        double mm[4][2];
         int ok = 1;
-        for (int j = 0; j < 4 && ok; j++) { /* output px -> raw px -> mat mm */
-            ux += quads[8 * q + 2 * j] / 4;
-            uy += quads[8 * q + 2 * j + 1] / 4;
-            double u = (quads[8 * q + 2 * j] + 0.5) / r->sx - 0.5, v = (quads[8 * q + 2 * j + 1] + 0.5) / r->sy - 0.5;
-            ok = kr_calib_px_to_mm(r->calib, u, v, &mm[j][0], &mm[j][1]) == 0;
-            cx += mm[j][0] / 4;
-            cy += mm[j][1] / 4;
-        }
+        for (int j = 0; j < 4 && ok; j++) /* TL TR BR BL: sides 0-1 and 1-2 */
+            ok = map_out_to_mm((void *)r, c->corners_px[j][0], c->corners_px[j][1], &mm[j][0], &mm[j][1]) == 0;
         if (!ok)
             continue;
         /* a single card: sides of about 52 and 73 mm (detected corners sit a little inside) */
@@ -625,40 +637,17 @@ static int place_sent(const clip_run *r, const kr_image_t *img, kr_track_card_in
         double lo = fmin(s0, s1), hi = fmax(s0, s1);
         if (lo < 36 || lo > 62 || hi < 56 || hi > 85)
             continue;
-        if (fabs(cx) > KR_TRACK_FIELD_HALF_W_MM || fabs(cy) > KR_TRACK_FIELD_HALF_H_MM || fabs(cy) < 15)
+        if (fabs(c->x_mm) > KR_TRACK_FIELD_HALF_W_MM || fabs(c->y_mm) > KR_TRACK_FIELD_HALF_H_MM ||
+            fabs(c->y_mm) < 15)
             continue;
         int claimed = 0;
         for (int k = 0; k < n && !claimed; k++)
-            claimed = sent[k] < 0 && hypot(ci[k].x_mm - cx, ci[k].y_mm - cy) < 30;
+            claimed = sent[k] < 0 && hypot(ci[k].x_mm - c->x_mm, ci[k].y_mm - c->y_mm) < 30;
         if (claimed)
             continue;
-        int side = cy < 0 ? KR_TRACK_A : KR_TRACK_B; /* A's territory is y < 0 */
-        if (n_cand[side] < SENT_MAX_CAND) {
-            sent_cand *sc = &cand[side][n_cand[side]];
-            sc->x_mm = cx;
-            sc->y_mm = cy;
-            /* corners clockwise on screen (y down) from the top-left one (least x + y) */
-            double ang[4];
-            int ord[4] = {0, 1, 2, 3};
-            for (int j = 0; j < 4; j++)
-                ang[j] = atan2(quads[8 * q + 2 * j + 1] - uy, quads[8 * q + 2 * j] - ux);
-            for (int i = 1; i < 4; i++)
-                for (int j = i; j > 0 && ang[ord[j]] < ang[ord[j - 1]]; j--) {
-                    int t = ord[j];
-                    ord[j] = ord[j - 1];
-                    ord[j - 1] = t;
-                }
-            int first = 0;
-            for (int j = 1; j < 4; j++)
-                if (quads[8 * q + 2 * ord[j]] + quads[8 * q + 2 * ord[j] + 1] <
-                    quads[8 * q + 2 * ord[first]] + quads[8 * q + 2 * ord[first] + 1])
-                    first = j;
-            for (int j = 0; j < 4; j++) {
-                int o = ord[(first + j) % 4];
-                sc->corners[j][0] = quads[8 * q + 2 * o];
-                sc->corners[j][1] = quads[8 * q + 2 * o + 1];
-            }
-        }
+        int side = c->owner == KR_RECOG_OWNER_A ? KR_TRACK_A : KR_TRACK_B; /* A's territory is y < 0 */
+        if (n_cand[side] < SENT_MAX_CAND)
+            cand[side][n_cand[side]] = q;
         n_cand[side]++;
     }
     int placed = 0;
@@ -673,14 +662,13 @@ static int place_sent(const clip_run *r, const kr_image_t *img, kr_track_card_in
                 cand_of[m] = 0;
                 m++;
             }
-        if (m > 1 && !read_sent(r->c->model, img, cand[side], n_cand[side], ids, m, cand_of))
+        if (m > 1 && !read_sent(r->c->model, lc, cand[side], n_cand[side], ids, m, cand_of))
             continue;
         for (int i = 0; i < m; i++) {
-            if (cand_of[i] < 0)
-                continue;
+            const kr_recog_layout_card *c = &lc[cand[side][cand_of[i]]];
             kr_track_card_init *cc = &ci[idx[i]];
-            cc->x_mm = cand[side][cand_of[i]].x_mm;
-            cc->y_mm = cand[side][cand_of[i]].y_mm;
+            cc->x_mm = c->x_mm;
+            cc->y_mm = c->y_mm;
             if (res && res->n_placed < KR_CLIP_MAX_PLACED) {
                 res->placed[res->n_placed].card = cc->id;
                 res->placed[res->n_placed].x_mm = cc->x_mm;
@@ -690,6 +678,7 @@ static int place_sent(const clip_run *r, const kr_image_t *img, kr_track_card_in
             placed++;
         }
     }
+    free(lc);
     return placed;
 }
 
@@ -1092,7 +1081,17 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
     /* Tracking (card and hand outlines) runs from warmup_us before the window when there
      * is a layout and a calibration: the automatic one is still being made, so this is
      * decided as if it will succeed (if it fails, the warm-up frames are only skipped). */
-    int want_track = cfg->track && c->ev && c->ev->n_cards > 0 &&
+    /* A recorded run that covers the window (review: what analyze tracked) is drawn
+     * from instead: no tracker, no warm-up, no background plate. */
+    if (cfg->track && c->calib && c->tracks && kr_clip_tracks_covers(c->tracks, start_us, end_us)) {
+        r->tracks = c->tracks;
+        kr_clip_tracks_mat(r->tracks, &r->mat_w, &r->mat_h, &r->mx0, &r->my0, &r->ms);
+        if (!(r->cls_px = malloc((size_t)r->mat_w * r->mat_h + 1))) {
+            st = set_err(c, KR_ERR_NOMEM, "clip: out of memory");
+            goto fail;
+        }
+    }
+    int want_track = cfg->track && !r->tracks && c->ev && c->ev->n_cards > 0 &&
                      (c->calib || (cfg->auto_calib && (ac.started || ac.calib)));
     int64_t read_from = start_us;
     if (want_track)
@@ -1253,6 +1252,8 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
                 ring_done(&ring, -1);
             break;
         }
+        if (r->tracks) /* the recorded frame (the last one at or before this frame) */
+            r->tf = kr_clip_tracks_get(r->tracks, f.t_us, &r->sfr, r->scards, r->cls_px) ? &r->sfr : NULL;
         if (r->trk && (yv.y ? kr_track_update_yuv(r->trk, &yv, f.t_us, f.gap_us, &r->tf)
                             : kr_track_update(r->trk, &img, f.t_us, f.gap_us, &r->tf)) != KR_OK) {
             st = set_err(c, KR_ERR_INVALID, "clip: tracker at %.3f s: %s", (double)f.t_us / 1e6,
@@ -1348,7 +1349,8 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
         res->out_fps = (double)fps_num / fps_den;
         res->out_w = ow;
         res->out_h = oh;
-        res->tracked = r->trk != NULL;
+        res->tracked = r->trk != NULL || r->tracks != NULL;
+        res->from_tracks = r->tracks != NULL;
         lap(&tm, KR_CLIP_PH_CLOSE);
         memcpy(res->phase_us, tm.w, sizeof tm.w);
         memcpy(res->phase_cpu_us, tm.c, sizeof tm.c);
@@ -1372,8 +1374,10 @@ fail:
         remove(out_mp4);
     kr_media_writer_destroy(wr); /* removes the temporary MP4 unless closed */
     kr_media_reader_destroy(rd);
-    if (r)
+    if (r) {
         kr_track_destroy(r->trk);
+        free(r->cls_px);
+    }
     free(r);
     sheet_destroy(&sheet);
     free(png);

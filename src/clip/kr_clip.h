@@ -6,6 +6,7 @@
 #define KR_CLIP_H
 #include "kr_core.h" /* kr_status, int64_t t_us */
 #include "kr_calib.h" /* kr_calib_t (borrowed) */
+#include "kr_track.h" /* kr_track_t, kr_track_frame (kr_clip_tracks_add) */
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -89,6 +90,34 @@ kr_status kr_clip_create(const kr_clip_config *cfg, const kr_calib_t *calib,
                          const kr_clip_events_t *ev, kr_clip_t **out, char *err, size_t cap);
 void      kr_clip_destroy(kr_clip_t *c); /* NULL-safe */
 
+/* The tracked state of a whole run, recorded frame by frame where it is computed
+ * (`review` records what its in-process `analyze` tracks): card outlines with ids and
+ * flags, hands' leading points and their regions (runs of the tracker's class image),
+ * about 1.2 KB per frame with 50 cards (14 MB for 3 min of 60 fps). A kr_clip_t given
+ * one (kr_clip_set_tracks) draws a window it covers from it: no tracker, no warm-up, and
+ * the outlines are the ones the rulings came from.
+ *   kr_clip_tracks_create(max_bytes, &s)        0: 512 MB; frames past it are not kept
+ *   per frame: kr_clip_tracks_add(s, tracker, tf)   tf: kr_pipe_feed's / kr_track_update's
+ *   kr_clip_tracks_finish(s)                    the run ended (the store covers its end)
+ *   kr_clip_set_tracks(c, s) ... kr_clip_export; kr_clip_tracks_destroy(s)
+ * Threading: one thread adds; after finish any number of kr_clip_t may read it. */
+typedef struct kr_clip_tracks kr_clip_tracks_t; /* opaque */
+kr_status kr_clip_tracks_create(size_t max_bytes, kr_clip_tracks_t **out); /* *out caller-owned */
+void      kr_clip_tracks_destroy(kr_clip_tracks_t *s);                      /* NULL-safe */
+/* Records tf (borrowed for the call) and trk's class image (kr_track_mat_view; trk
+ * borrowed for the call). Frames not after the last recorded one, and every frame once
+ * max_bytes is reached, are skipped (KR_OK). KR_ERR_NOMEM (no later frame is recorded
+ * either, so the store never has holes); KR_ERR_INVALID on NULL or a
+ * tracker with another mat size. Allocates only when its arena doubles. */
+kr_status kr_clip_tracks_add(kr_clip_tracks_t *s, const kr_track_t *trk, const kr_track_frame *tf);
+void      kr_clip_tracks_finish(kr_clip_tracks_t *s);
+size_t    kr_clip_tracks_frames(const kr_clip_tracks_t *s); /* frames recorded */
+size_t    kr_clip_tracks_bytes(const kr_clip_tracks_t *s);  /* memory held, bytes */
+/* s borrowed (NULL: none; must outlive c's exports). Exports whose tracker window s
+ * covers (its first frame at or before the window's start, its last at or after the
+ * end or finished) draw from s; others track as before. */
+void      kr_clip_set_tracks(kr_clip_t *c, const kr_clip_tracks_t *s);
+
 /* Where an export's time goes (kr_clip_result.phase_us / phase_cpu_us), for benchmarks. */
 typedef enum {
     KR_CLIP_PH_OPEN = 0,   /* opening the video (decoder, scaler, first frame) */
@@ -120,6 +149,7 @@ typedef struct kr_clip_result {
     double  out_fps;           /* nominal frame rate of the MP4 (source rate / slow) */
     int     out_w, out_h;      /* MP4 size, px */
     int     tracked;           /* 1: card and hand outlines were drawn */
+    int     from_tracks;       /* 1: they came from the kr_clip_tracks_t (no tracker ran) */
     int     cards_drawn;       /* cards outlined on the first frame at or after --at */
     int     calibrated;        /* 1: a calibration was used (given, or made by auto_calib) */
     int     n_placed;          /* cards sent before tracking began (a send record, no later

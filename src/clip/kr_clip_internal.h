@@ -34,4 +34,17 @@ struct kr_clip_events {
     size_t           n_sends;
 };
 
+/* A card whose contrast when first seen is below this is not there (taken earlier). */
+#define KR_CLIP_MIN_CONTRAST 12
+
+/* kr_clip_tracks readers (kr_clip.c). covers: 1 when s holds the frames of
+ * [start_us, end_us]. get: the last record at or before t_us into *tf (its cards into
+ * cards, room for KR_TRACK_MAX_CARDS; contrast 255 for a card seen, 0 for one not there)
+ * and its hands' class image (1 A, 2 B, else 0) into cls (mat_w x mat_h bytes); 0 when
+ * s has none. mat: the class image's size and its px -> mm mapping. */
+int  kr_clip_tracks_covers(const kr_clip_tracks_t *s, int64_t start_us, int64_t end_us);
+int  kr_clip_tracks_get(const kr_clip_tracks_t *s, int64_t t_us, kr_track_frame *tf, kr_track_card *cards,
+                        uint8_t *cls);
+void kr_clip_tracks_mat(const kr_clip_tracks_t *s, int *w, int *h, double *x0_mm, double *y0_mm, double *mm_per_px);
+
 #endif /* KR_CLIP_INTERNAL_H */
