@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 const char *kr_app_opt_value(const char *cmd, int argc, char **argv, int *i)
 {
@@ -48,4 +49,25 @@ int kr_app_opt_unknown(const char *cmd, const char *opt)
 {
     kr_log(KR_LOG_ERROR, "%s: unknown option '%s' (see karuta-ref %s --help)", cmd, opt, cmd);
     return 2;
+}
+
+int kr_app_opt_next(const char *cmd, const kr_app_opt *table, int argc, char **argv, int *i, const char **val)
+{
+    const char *a = argv[*i];
+    *val = NULL;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+        return KR_APP_OPT_HELP;
+    if (a[0] != '-' || !a[1]) {
+        *val = a;
+        return KR_APP_OPT_ARG;
+    }
+    for (const kr_app_opt *o = table; o->name; o++) {
+        if (strcmp(a, o->name) && (!o->alias || strcmp(a, o->alias)))
+            continue;
+        if (o->has_value && !(*val = kr_app_opt_value(cmd, argc, argv, i)))
+            return KR_APP_OPT_BAD;
+        return o->key;
+    }
+    kr_app_opt_unknown(cmd, a);
+    return KR_APP_OPT_BAD;
 }

@@ -41,6 +41,15 @@ static void usage(FILE *f)
             "Also writes CLIP.png, a contact sheet of the 8 frames around --at with their times.\n");
 }
 
+enum { O_AT = 1, O_BEFORE, O_AFTER, O_THREADS, O_SLOW, O_MAX_H, O_EVENTS, O_MATCH, O_CALIB, O_OUT, O_NO_TRACK,
+       O_NO_CALIB, O_TIMINGS };
+static const kr_app_opt clip_opts_table[] = {
+    {"--at", NULL, O_AT, 1},           {"--before", NULL, O_BEFORE, 1},    {"--after", NULL, O_AFTER, 1},
+    {"--threads", NULL, O_THREADS, 1}, {"--slow", NULL, O_SLOW, 1},        {"--max-height", NULL, O_MAX_H, 1},
+    {"--events", NULL, O_EVENTS, 1},   {"--match", NULL, O_MATCH, 1},      {"--calib", NULL, O_CALIB, 1},
+    {"-o", "--out", O_OUT, 1},         {"--no-track", NULL, O_NO_TRACK, 0}, {"--no-calib", NULL, O_NO_CALIB, 0},
+    {"--timings", NULL, O_TIMINGS, 0}, {NULL, NULL, 0, 0}};
+
 /* Returns 0 on success, -1 after --help, else the exit status (2 usage). */
 static int parse_args(int argc, char **argv, clip_opts *o)
 {
@@ -53,42 +62,43 @@ static int parse_args(int argc, char **argv, clip_opts *o)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         long long   n = 0;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        int         key = kr_app_opt_next(cmd, clip_opts_table, argc, argv, &i, &v);
+        switch (key) {
+        case KR_APP_OPT_HELP:
             usage(stdout);
             return -1;
-        }
-        if (!strcmp(a, "--no-track")) {
-            o->no_track = 1;
-        } else if (!strcmp(a, "--no-calib")) {
-            o->no_calib = 1;
-        } else if (!strcmp(a, "--timings")) {
-            o->timings = 1;
-        } else if (a[0] != '-' || a[1] == '\0') {
+        case KR_APP_OPT_BAD:
+            return 2;
+        case KR_APP_OPT_ARG:
             if (o->video) {
                 kr_log(KR_LOG_ERROR, "clip: unexpected argument '%s' (one VIDEO only)", a);
                 return 2;
             }
             o->video = a;
-        } else if (strcmp(a, "--at") && strcmp(a, "--before") && strcmp(a, "--after") && strcmp(a, "--threads") &&
-                   strcmp(a, "--slow") && strcmp(a, "--max-height") && strcmp(a, "--events") &&
-                   strcmp(a, "--match") && strcmp(a, "--calib") && strcmp(a, "-o") && strcmp(a, "--out")) {
-            return kr_app_opt_unknown(cmd, a);
-        } else if (!(v = kr_app_opt_value(cmd, argc, argv, &i))) {
-            return 2;
-        } else if (!strcmp(a, "--at") || !strcmp(a, "--before") || !strcmp(a, "--after")) {
-            double *d = !strcmp(a, "--at") ? &o->at : !strcmp(a, "--before") ? &o->before : &o->after;
+            break;
+        case O_NO_TRACK: o->no_track = 1; break;
+        case O_NO_CALIB: o->no_calib = 1; break;
+        case O_TIMINGS: o->timings = 1; break;
+        case O_AT:
+        case O_BEFORE:
+        case O_AFTER: {
+            double *d = key == O_AT ? &o->at : key == O_BEFORE ? &o->before : &o->after;
             if (kr_app_opt_double(cmd, a, v, -1e9, 1e9, d))
                 return 2;
-            o->has_at |= d == &o->at;
-        } else if (!strcmp(a, "--threads")) {
+            o->has_at |= key == O_AT;
+            break;
+        }
+        case O_THREADS:
             if (kr_app_opt_int(cmd, a, v, 0, 64, &n))
                 return 2;
             o->threads = (int)n;
-        } else if (!strcmp(a, "--slow")) {
+            break;
+        case O_SLOW:
             if (kr_app_opt_int(cmd, a, v, 1, 64, &n))
                 return 2;
             o->slow = (int)n;
-        } else if (!strcmp(a, "--max-height")) {
+            break;
+        case O_MAX_H:
             if (kr_app_opt_int(cmd, a, v, 0, 8192, &n))
                 return 2;
             if (n > 0 && n < 16) {
@@ -96,14 +106,11 @@ static int parse_args(int argc, char **argv, clip_opts *o)
                 return 2;
             }
             o->max_h = (int)n;
-        } else if (!strcmp(a, "--events")) {
-            o->events = v;
-        } else if (!strcmp(a, "--match")) {
-            o->match = v;
-        } else if (!strcmp(a, "--calib")) {
-            o->calib = v;
-        } else { /* -o, --out */
-            o->out = v;
+            break;
+        case O_EVENTS: o->events = v; break;
+        case O_MATCH: o->match = v; break;
+        case O_CALIB: o->calib = v; break;
+        default: o->out = v; break; /* O_OUT */
         }
     }
     if (!o->video || !o->has_at || !o->out) {

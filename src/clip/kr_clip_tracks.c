@@ -93,22 +93,24 @@ static int16_t q16(double mm)
     return (int16_t)lround(v);
 }
 
-/* Runs of label (1 or 2) in cls into s->scratch[label - 1]; their count. */
+/* Runs of label (1 or 2) in cls into s->scratch[label - 1]; their count. memchr finds
+ * each run's start (most of a row is background: this is analyze's per-frame cost). */
 static int find_runs(kr_clip_tracks_t *s, const kr_image_t *cls, uint8_t label)
 {
     rec_run *r = s->scratch[label - 1];
     int n = 0;
     for (int y = 0; y < cls->h; y++) {
-        const uint8_t *row = cls->px + (size_t)y * cls->stride;
-        for (int x = 0; x < cls->w; x++) {
-            if (row[x] != label)
-                continue;
-            int x0 = x;
-            while (x + 1 < cls->w && row[x + 1] == label)
-                x++;
+        const uint8_t *row = cls->px + (size_t)y * cls->stride, *end = row + cls->w, *p = row;
+        while ((p = memchr(p, label, (size_t)(end - p)))) {
+            const uint8_t *q = p + 1;
+            while (q < end && *q == label)
+                q++;
             if (n == MAX_RUNS_PER_HAND)
                 return n;
-            r[n++] = (rec_run){(uint16_t)y, (uint16_t)x0, (uint16_t)x};
+            r[n++] = (rec_run){(uint16_t)y, (uint16_t)(p - row), (uint16_t)(q - 1 - row)};
+            p = q;
+            if (p >= end)
+                break;
         }
     }
     return n;
