@@ -587,8 +587,24 @@ static void test_double_take_in_opponent_territory_and_opponent_fault_sends_two(
     const kr_ruling *r = ruling(0);
     CU_ASSERT_EQUAL(r->owed[0], 2);
     CU_ASSERT_EQUAL(r->send_count, 2);
+    CU_ASSERT_EQUAL(r->sends_missing, 0);
     CU_ASSERT_EQUAL(r->counts[0], 2);
     CU_ASSERT_EQUAL(r->counts[1], 5);
+}
+
+static void test_double_with_one_send_made_misses_one(void)
+{
+    begin_right();
+    open_reading(1, 22, 10000000);
+    touch(10600000, B, R, 4, A);
+    touch(10700000, A, R, 22, B);
+    send(12500000, A, 57);
+    close_reading(1, 10000000);
+    const kr_ruling *r = ruling(0);
+    CU_ASSERT_EQUAL(r->send_count, 2);
+    CU_ASSERT_EQUAL(r->sends_missing, 1);
+    CU_ASSERT_EQUAL(r->counts[0], 3);
+    CU_ASSERT_EQUAL(r->counts[1], 4);
 }
 
 static void test_both_owed_only_the_difference_is_sent(void)
@@ -621,6 +637,7 @@ static void test_send_not_made_by_shimo_start_is_lost(void)
     open_reading(2, 70, 20000000);
     close_reading(2, 20000000);
     CU_ASSERT_EQUAL(ruling(0)->send_from, B);
+    CU_ASSERT_EQUAL(ruling(0)->sends_missing, 1);
     CU_ASSERT_EQUAL(ruling(0)->counts[0], 4);
     CU_ASSERT_EQUAL(ruling(0)->counts[1], 3);
     CU_ASSERT_EQUAL(ruling(1)->location, B);
@@ -634,6 +651,7 @@ static void test_send_in_error_stands_at_shimo_start(void)
     send(12500000, B, 22);
     close_reading(1, 10000000);
     CU_ASSERT_EQUAL(ruling(0)->send_from, KR_SIDE_NONE);
+    CU_ASSERT_EQUAL(ruling(0)->sends_missing, 0); /* nothing owed: a send in error misses nothing */
     CU_ASSERT_EQUAL(ruling(0)->counts[0], 4);
     CU_ASSERT_EQUAL(ruling(0)->counts[1], 3);
     CU_ASSERT_EQUAL(kr_rules_location(&st, 22), A);
@@ -1176,6 +1194,7 @@ int main(void)
         T(test_reading_void_at_or_after_kimariji_stands_with_review),
         T(test_kimariji_moment_derived_from_mora),
         T(test_double_take_in_opponent_territory_and_opponent_fault_sends_two),
+        T(test_double_with_one_send_made_misses_one),
         T(test_both_owed_only_the_difference_is_sent),
         T(test_send_not_made_by_shimo_start_is_lost),
         T(test_send_in_error_stands_at_shimo_start),

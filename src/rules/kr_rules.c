@@ -493,8 +493,10 @@ static void finalise(kr_rules_state *st, int64_t t)
             if (st->loc[c] == (kr_rules_side)(p + 1))
                 st->loc[c] = opp((kr_rules_side)(p + 1));
         }
-        if (n < ent)
+        if (n < ent) {
             lost_to[1 - p] = true;
+            R->sends_missing = ent - n;
+        }
     }
     R->counts[0] = kr_rules_count(st, KR_SIDE_A);
     R->counts[1] = kr_rules_count(st, KR_SIDE_B);
