@@ -405,6 +405,45 @@ static void test_decode_ahead_same_as_inline(void)
     remove(q);
 }
 
+/* decode_ahead with frames to be resized (yuv): the decode thread scales every frame into
+ * pictures of the ring's own, allocated once (no allocation in the frame loop), so the
+ * planes handed out are always one of ring_cap (decode_ahead + 1) buffers. */
+static void test_decode_ahead_scales_in_place(void)
+{
+    char p[128];
+    path_in_dir(p, sizeof p, "ahead_place.mp4");
+    CU_ASSERT_EQUAL_FATAL(write_clip(p, 60, NULL), KR_OK);
+    kr_media_reader_config cfg;
+    kr_media_reader_config_default(&cfg);
+    cfg.yuv = 1;
+    cfg.out_w = 160;
+    cfg.decode_ahead = 3;
+    kr_media_reader_t *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_media_reader_open2(p, &cfg, &r), KR_OK);
+    const uint8_t *seen_y[64];
+    int n_seen = 0, n = 0;
+    kr_frame_t f;
+    while (kr_media_reader_next(r, &f) == KR_OK) {
+        n++;
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f.yuv.y);
+        CU_ASSERT_EQUAL(f.yuv.w, 160);
+        int k = 0;
+        while (k < n_seen && seen_y[k] != f.yuv.y)
+            k++;
+        if (k == n_seen && n_seen < 64)
+            seen_y[n_seen++] = f.yuv.y;
+        if (n % 7 == 0) { /* BGR now and then: made from those planes, same size */
+            kr_image_t bgr;
+            CU_ASSERT_EQUAL(kr_media_reader_bgr(r, &bgr), KR_OK);
+            CU_ASSERT_EQUAL(bgr.w, 160);
+        }
+    }
+    CU_ASSERT_EQUAL(n, 60);
+    CU_ASSERT(n_seen >= 1 && n_seen <= 4);
+    kr_media_reader_destroy(r);
+    remove(p);
+}
+
 static void test_truncated_file_reports_where(void)
 {
     char p[128], q[128];
@@ -955,6 +994,7 @@ int main(void)
     CU_add_test(s, "gray_and_downscaled_output", test_gray_and_downscaled_output);
     CU_add_test(s, "yuv_frames_equal_bgr_frames", test_yuv_frames_equal_bgr_frames);
     CU_add_test(s, "decode_ahead_same_as_inline", test_decode_ahead_same_as_inline);
+    CU_add_test(s, "decode_ahead_scales_in_place", test_decode_ahead_scales_in_place);
     CU_add_test(s, "truncated_file_reports_where", test_truncated_file_reports_where);
     CU_add_test(s, "corrupt_middle_stops_or_keeps_going", test_corrupt_middle_stops_or_keeps_going);
     CU_add_test(s, "garbage_and_missing_files_fail_cleanly", test_garbage_and_missing_files_fail_cleanly);

@@ -1,9 +1,9 @@
 /* kr_capture.c - GStreamer pipeline -> videoconvert -> appsink -> kr_frame_t with
- * running-time timestamps (BGR from GStreamer, or the decoder's raw frames turned into BGR by FFmpeg's
- * swscale exactly as kr_media's reader does); bus errors become KR_ERR_IO.
+ * running-time timestamps (BGR from GStreamer, or the decoder's raw frames as planes / BGR
+ * by kr_media's conversion, exactly as its reader gives them); bus errors become KR_ERR_IO.
  * SPDX-License-Identifier: MIT */
 #include "kr_capture.h"
-#include "kr_media_internal.h" /* kr_media_to_bgr: the reader's conversion */
+#include "kr_media_internal.h" /* kr_media_conv: the reader's conversion */
 
 #include <gst/app/gstappsink.h>
 #include <gst/gst.h>
@@ -42,17 +42,15 @@ struct kr_capture {
     int64_t           age_us;      /* see kr_capture_frame_age_us */
     kr_media_gaps_t   gaps;
     int               eos;
-    /* ff_convert: raw planes -> BGR as kr_media's reader converts (see convert()) */
-    kr_media_sws      ysws, tsws, fsws; /* scale in YUV; YUV -> BGR (scaled size; full size) */
+    /* ff_convert: raw planes -> planes at the output size / BGR as kr_media's reader gives them */
+    kr_media_conv     conv;        /* the current sample at the output size */
+    kr_media_conv     fconv;       /* the current sample at its own size (kr_capture_frame_full) */
     AVFrame          *src;         /* wraps the mapped sample (planes borrowed) */
-    AVFrame          *mid;         /* scaled YUV */
-    AVFrame          *out_frame, *full_frame; /* over buf / fbuf (not owned by them) */
-    uint8_t          *obuf, *fbuf; /* owned BGR pixels */
     int               cw, ch;      /* source size of the current sample */
     int               spc, full_range; /* its colour matrix (SWS_CS_*) and range */
-    int               have_full;   /* full_frame holds the current sample */
+    int               have_full;   /* fconv holds the current sample */
     kr_image_t        img;         /* the current frame's img (yuv option: empty until asked) */
-    kr_yuv_t          yuv;         /* yuv option: its planes (src, or mid when scaled) */
+    kr_yuv_t          yuv;         /* yuv option: its planes (at the output size) */
     int               have_bgr;    /* img holds the current frame's BGR */
     int64_t           cur_t_us, cur_index, cur_gap_us; /* the current frame's times */
     char              err[512];
@@ -191,6 +189,7 @@ kr_status kr_capture_open2(const char *pipeline_desc, const kr_capture_config *c
         snprintf(open_error, sizeof open_error, "capture: no pipeline given");
         return KR_ERR_INVALID;
     }
+    kr_media_avlog_init(); /* FFmpeg's setup: the conversion makes swscale contexts */
     if (!gst_init_check(NULL, NULL, &e)) {
         snprintf(open_error, sizeof open_error, "capture: GStreamer does not start: %s",
                  e ? e->message : "unknown");
@@ -251,34 +250,12 @@ kr_status kr_capture_reopen(kr_capture_t *c)
     return start_pipeline(c);
 }
 
-/* ---- ff_convert: the reader's conversion (kr_media_to_bgr, the same code), applied to
- * the raw planes GStreamer hands over: the same YUV gives the same BGR bytes. ---- */
+/* ---- ff_convert: the reader's conversion (kr_media_conv, the same code), applied to
+ * the raw planes GStreamer hands over: the same YUV gives the same planes and BGR bytes. ---- */
 
 static void buf_keep(void *opaque, uint8_t *data)
 {
-    (void)opaque, (void)data; /* the pixels belong to the GstBuffer or to us */
-}
-
-/* A BGR24 frame over a new owned buffer of w x h (stride 32-aligned as the reader's). */
-static kr_status bgr_frame(kr_capture_t *c, AVFrame **fr, uint8_t **px, int w, int h)
-{
-    if (*fr && (*fr)->width == w && (*fr)->height == h)
-        return KR_OK;
-    av_frame_free(fr);
-    av_free(*px);
-    int stride = (w * 3 + 31) & ~31;
-    *px = av_malloc((size_t)stride * (size_t)h);
-    *fr = av_frame_alloc();
-    if (*px && *fr)
-        (*fr)->buf[0] = av_buffer_create(*px, (size_t)stride * (size_t)h, buf_keep, NULL, 0);
-    if (!*px || !*fr || !(*fr)->buf[0])
-        return set_err(c, KR_ERR_NOMEM, "capture: out of memory");
-    (*fr)->data[0] = *px;
-    (*fr)->linesize[0] = stride;
-    (*fr)->width = w;
-    (*fr)->height = h;
-    (*fr)->format = AV_PIX_FMT_BGR24;
-    return KR_OK;
+    (void)opaque, (void)data; /* the pixels belong to the GstBuffer */
 }
 
 /* The raw formats taken as they come (what decoders give: no conversion by GStreamer),
@@ -334,65 +311,38 @@ static kr_status wrap_sample(kr_capture_t *c, const GstVideoInfo *vi)
     return KR_OK;
 }
 
-/* c->src -> BGR at dw x dh into *dst through ts, exactly as the file reader converts. */
-static kr_status convert(kr_capture_t *c, kr_media_sws *ts, AVFrame *dst, int dw, int dh)
+static kr_status conv_failed(kr_capture_t *c, int ret, const char *what)
 {
-    const char *what = "";
-    int ret = kr_media_to_bgr(&c->ysws, ts, &c->mid, c->src, c->spc, c->full_range, 0, dst, dw, dh, &what);
-    if (ret < 0)
-        return set_err(c, ret == AVERROR(ENOMEM) ? KR_ERR_NOMEM : KR_ERR_CODEC, "capture: %s of %dx%d frames failed",
-                       what, c->cw, c->ch);
-    return KR_OK;
+    return set_err(c, ret == AVERROR(ENOMEM) ? KR_ERR_NOMEM : KR_ERR_CODEC, "capture: %s of %dx%d frames failed", what,
+                   c->cw, c->ch);
 }
 
 /* The current sample (wrapped in c->src) as the configured frame: with the yuv option the
- * planes (scaled in YUV when out_w/out_h differ, as the reader's yuv option) and an empty
- * img; else BGR converted now. */
+ * planes at the output size (scaled in YUV on this thread, one swscale thread, as the
+ * reader's) and an empty img; else BGR converted now (swscale's automatic threads). */
 static kr_status make_frame(kr_capture_t *c)
 {
-    int dw = c->cfg.out_w ? c->cfg.out_w : c->cw, dh = c->cfg.out_h ? c->cfg.out_h : c->ch;
-    memset(&c->yuv, 0, sizeof c->yuv);
+    int         dw = c->cfg.out_w ? c->cfg.out_w : c->cw, dh = c->cfg.out_h ? c->cfg.out_h : c->ch;
+    const char *what = "";
+    int         ret = kr_media_conv_set(&c->conv, c->src, c->spc, c->full_range, dw, dh, c->cfg.yuv, 1, &c->yuv, &what);
     c->have_bgr = 0;
-    if (c->cfg.yuv && kr_media_is_420(c->src)) {
-        const AVFrame *in = c->src;
-        if (dw != c->cw || dh != c->ch) {
-            const char *what = "";
-            if (kr_media_scale_420(&c->ysws, &c->mid, c->src, 1, dw, dh, &what) < 0) /* as the reader's */
-                return set_err(c, KR_ERR_CODEC, "capture: %s of %dx%d frames failed", what, c->cw, c->ch);
-            in = c->mid;
-        }
-        kr_media_yuv_view(in, c->spc, c->full_range, &c->yuv);
-        if (c->yuv.y) {
-            c->img = (kr_image_t){dw, dh, 0, 3, NULL};
-            return KR_OK;
-        }
-    }
-    kr_status st = bgr_frame(c, &c->out_frame, &c->obuf, dw, dh);
-    if (st == KR_OK)
-        st = convert(c, &c->tsws, c->out_frame, dw, dh);
-    if (st != KR_OK)
-        return st;
-    c->img = (kr_image_t){dw, dh, c->out_frame->linesize[0], 3, c->obuf};
-    c->have_bgr = 1;
-    return KR_OK;
+    c->img = (kr_image_t){dw, dh, 0, 3, NULL};
+    if (ret < 0)
+        return conv_failed(c, ret, what);
+    if (c->yuv.y)
+        return KR_OK;
+    return kr_capture_frame_bgr(c, &c->img);
 }
 
 kr_status kr_capture_frame_bgr(kr_capture_t *c, kr_image_t *out)
 {
     if (!c || !out || !c->mapped)
         return KR_ERR_INVALID;
-    if (!c->have_bgr) { /* yuv: the planes at the frame size through the unscaled converter */
-        int       dw = c->img.w, dh = c->img.h;
-        kr_status st = bgr_frame(c, &c->out_frame, &c->obuf, dw, dh);
-        if (st != KR_OK)
-            return st;
-        const AVFrame *in = dw == c->cw && dh == c->ch ? c->src : c->mid;
-        const char    *what = "";
-        if (kr_media_to_bgr(&c->ysws, &c->tsws, &c->mid, in, c->spc, c->full_range, 0, c->out_frame, dw, dh, &what) <
-            0)
-            return set_err(c, KR_ERR_CODEC, "capture: %s of %dx%d frames failed", what, c->cw, c->ch);
-        c->img.px = c->obuf;
-        c->img.stride = c->out_frame->linesize[0];
+    if (!c->have_bgr) {
+        const char *what = "";
+        int         ret = kr_media_conv_bgr(&c->conv, 0, &c->img, &what);
+        if (ret < 0)
+            return conv_failed(c, ret, what);
         c->have_bgr = 1;
     }
     *out = c->img;
@@ -416,25 +366,22 @@ kr_status kr_capture_frame_full(kr_capture_t *c, kr_image_t *out)
     if (!c || !out || !c->cfg.ff_convert || !c->mapped)
         return KR_ERR_INVALID;
     if (!c->have_full) {
-        kr_status st = bgr_frame(c, &c->full_frame, &c->fbuf, c->cw, c->ch);
-        if (st != KR_OK)
-            return st;
-        if ((st = convert(c, &c->fsws, c->full_frame, c->cw, c->ch)) != KR_OK)
-            return st;
+        kr_yuv_t    none;
+        const char *what = "";
+        int         ret = kr_media_conv_set(&c->fconv, c->src, c->spc, c->full_range, c->cw, c->ch, 0, 0, &none, &what);
+        if (ret < 0)
+            return conv_failed(c, ret, what);
         c->have_full = 1;
     }
-    *out = (kr_image_t){c->cw, c->ch, c->full_frame->linesize[0], 3, c->fbuf};
-    return KR_OK;
+    const char *what = "";
+    int         ret = kr_media_conv_bgr(&c->fconv, 0, out, &what);
+    return ret < 0 ? conv_failed(c, ret, what) : KR_OK;
 }
 
 kr_status kr_capture_set_out_size(kr_capture_t *c, int out_w, int out_h, kr_image_t *cur)
 {
     if (!c || !c->cfg.ff_convert || out_w < 0 || out_h < 0)
         return KR_ERR_INVALID;
-    if (out_w != c->cfg.out_w || out_h != c->cfg.out_h) { /* scalers are keyed by their input only */
-        kr_media_sws_free(&c->ysws);
-        kr_media_sws_free(&c->tsws);
-    }
     c->cfg.out_w = out_w;
     c->cfg.out_h = out_h;
     if (!c->mapped)
@@ -582,15 +529,9 @@ void kr_capture_destroy(kr_capture_t *c)
     if (!c)
         return;
     stop_pipeline(c);
-    kr_media_sws_free(&c->ysws);
-    kr_media_sws_free(&c->tsws);
-    kr_media_sws_free(&c->fsws);
+    kr_media_conv_free(&c->conv);
+    kr_media_conv_free(&c->fconv);
     av_frame_free(&c->src);
-    av_frame_free(&c->mid);
-    av_frame_free(&c->out_frame);
-    av_frame_free(&c->full_frame);
-    av_free(c->obuf);
-    av_free(c->fbuf);
     free(c->desc);
     free(c);
 }

@@ -1,11 +1,14 @@
-/* kr_convert.c - the one conversion of decoded frames to BGR24, shared by the file reader
- * (kr_decode.c) and live capture (kr_capture.c ff_convert), so both give the same pixels.
+/* kr_convert.c - the one conversion of decoded frames (planes at the output size, BGR24),
+ * shared by the file reader (kr_decode.c) and live capture (kr_capture.c), so both give
+ * the same pixels.
  * SPDX-License-Identifier: MIT */
 #include "kr_media_internal.h"
 
 #include <libavutil/frame.h>
 #include <libavutil/opt.h>
 #include <libswscale/swscale.h>
+
+#include <libavutil/mem.h>
 
 #include <string.h>
 
@@ -123,5 +126,90 @@ int kr_media_to_bgr(kr_media_sws *ys, kr_media_sws *ts, AVFrame **mid, const AVF
                                     full_range)) < 0 ||
         (ret = sws_scale_frame(ts->ctx, dst, in)) < 0)
         return ret;
+    return 0;
+}
+
+/* ---- planes at the output size, BGR on demand ----------------------------------------- */
+
+static void conv_buf_keep(void *opaque, uint8_t *data)
+{
+    (void)opaque, (void)data; /* px belongs to the kr_media_conv */
+}
+
+void kr_media_conv_free(kr_media_conv *c)
+{
+    if (!c)
+        return;
+    kr_media_sws_free(&c->ysws);
+    kr_media_sws_free(&c->tsws);
+    av_frame_free(&c->mid);
+    av_frame_free(&c->bgr);
+    av_free(c->px);
+    c->px = NULL;
+    c->cur = c->planes = NULL;
+    c->have_bgr = 0;
+}
+
+int kr_media_conv_set(kr_media_conv *c, const AVFrame *in, int spc, int full_range, int dw, int dh, int yuv,
+                      int scale_threads, kr_yuv_t *planes, const char **what)
+{
+    memset(planes, 0, sizeof *planes);
+    if (dw != c->w || dh != c->h) { /* the cached contexts are keyed by their input only */
+        kr_media_sws_free(&c->ysws);
+        kr_media_sws_free(&c->tsws);
+        c->w = dw;
+        c->h = dh;
+    }
+    c->cur = in;
+    c->planes = NULL;
+    c->spc = spc;
+    c->full_range = full_range;
+    c->have_bgr = 0;
+    if (!yuv || !kr_media_is_420(in))
+        return 0;
+    const AVFrame *p = in;
+    if (in->width != dw || in->height != dh) {
+        int ret = kr_media_scale_420(&c->ysws, &c->mid, in, scale_threads, dw, dh, what);
+        if (ret < 0)
+            return ret;
+        p = c->mid;
+    }
+    kr_media_yuv_view(p, spc, full_range, planes);
+    if (planes->y)
+        c->planes = p;
+    return 0;
+}
+
+int kr_media_conv_bgr(kr_media_conv *c, int threads, kr_image_t *out, const char **what)
+{
+    if (!c->cur) {
+        *what = "conversion without a frame";
+        return AVERROR(EINVAL);
+    }
+    if (!c->have_bgr) {
+        if (!c->bgr || c->bgr->width != c->w || c->bgr->height != c->h) {
+            av_frame_free(&c->bgr);
+            av_free(c->px);
+            int    stride = (c->w * 3 + 31) & ~31;
+            size_t n = (size_t)stride * (size_t)c->h;
+            *what = "out of memory";
+            if (!(c->px = av_malloc(n)) || !(c->bgr = av_frame_alloc()) ||
+                !(c->bgr->buf[0] = av_buffer_create(c->px, n, conv_buf_keep, NULL, 0)))
+                return AVERROR(ENOMEM);
+            c->bgr->data[0] = c->px;
+            c->bgr->linesize[0] = stride;
+            c->bgr->width = c->w;
+            c->bgr->height = c->h;
+            c->bgr->format = AV_PIX_FMT_BGR24;
+        }
+        /* from the planes at the output size: kr_media_to_bgr's unscaled step, the same
+         * bytes as converting the frame itself (which scales in YUV first) */
+        int ret = kr_media_to_bgr(&c->ysws, &c->tsws, &c->mid, c->planes ? c->planes : c->cur, c->spc,
+                                  c->full_range, threads, c->bgr, c->w, c->h, what);
+        if (ret < 0)
+            return ret;
+        c->have_bgr = 1;
+    }
+    *out = (kr_image_t){c->w, c->h, c->bgr->linesize[0], 3, c->px};
     return 0;
 }

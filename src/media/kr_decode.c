@@ -29,16 +29,13 @@ struct kr_media_reader {
     AVFrame               *frame;       /* last decoded frame (holds zero-copy pixels) */
     kr_media_sws           sws;         /* grey path (luma plane), threaded */
     AVFrame               *luma;        /* GRAY8 view of a frame's luma plane */
-    kr_media_sws           tsws;        /* colour path: to BGR, sliced over threads (sws_scale_frame) */
-    kr_media_sws           ysws;        /* colour path, scaling: YUV -> smaller YUV */
-    AVFrame               *mid;         /* the smaller YUV picture */
-    AVFrame               *out_frame;   /* wraps buf for sws_scale_frame */
-    uint8_t               *buf;         /* converted output, out_stride * out_h bytes */
+    kr_media_conv          conv;        /* colour path: planes at the output size, BGR */
+    AVFrame               *out_frame;   /* grey path: wraps buf for sws_scale_frame */
+    uint8_t               *buf;         /* grey path: output, out_stride * out_h bytes */
     int                    out_w, out_h, out_ch, out_stride;
     kr_image_t             img;         /* what the last next() returned (yuv: empty) */
-    kr_yuv_t               yuv;         /* yuv option: the last frame's planes (frame or mid) */
+    kr_yuv_t               yuv;         /* yuv option: the last frame's planes at the output size */
     int                    have_frame;  /* frame/img/yuv hold the last next()'s frame */
-    int                    have_bgr;    /* yuv option: buf holds that frame's BGR */
     kr_media_info_t        info;
     int64_t                first_pts;   /* stream time base; first frame's pts */
     int64_t                period_us;   /* nominal frame period */
@@ -60,24 +57,28 @@ struct kr_media_reader {
     int                    derr_new;    /* ... not yet copied to err */
     char                   err[512];
     /* decode_ahead: decode_one runs in a thread of our own, frames move through a ring */
-    AVFrame               *cur;         /* the frame next() returned (frame without the thread) */
+    AVFrame               *cur;         /* the frame next() returned (borrowed: frame, or a
+                                           ring slot's picture while the caller holds it) */
     int                    cur_pre;     /* cur was scaled in YUV by the decode thread ... */
     int                    cur_spc, cur_full; /* ... with the source's colour (kr_media_frame_colour) */
-    int                    yuv_spc, yuv_full; /* the colour of the yuv view */
     kr_media_sws           pysws;       /* the decode thread's YUV scaler */
     pthread_t              th;
     int                    th_running, sync_ok;
     pthread_mutex_t        mu;
     pthread_cond_t         cv_ready, cv_space;
     struct ring_slot {
-        AVFrame  *f;                /* decoded frame, or (pre) the frame scaled to the output size */
+        AVFrame  *f;                /* decoded frame (a reference), when not pre */
+        AVFrame  *s;                /* pre: the frame scaled to the output size (owned pixels,
+                                       allocated once and reused) */
         int       pre, spc, full;
         int64_t   t_us, damage;
         kr_status st;               /* KR_OK: a frame; else the end (EOF or error) */
         int       has_msg;
         char      msg[512];         /* derr as it was when this slot was filled */
     }                     *ring;
-    int                    ring_cap, ring_head, ring_n;
+    int                    ring_cap, ring_head, ring_n; /* ring_cap = decode_ahead + 1 */
+    int                    held;        /* the head slot is the frame next() handed out */
+    int                    pre_ok;      /* decode_ahead, colour: the thread scales (wants_pre) */
     int                    stop, prod_waiting, cons_waiting, ended; /* ended: the last slot is the end */
 };
 
@@ -271,10 +272,14 @@ static void take_derr(kr_media_reader_t *r)
     }
 }
 
-/* Converts r->cur to the configured output and fills out->img. Pixel buffers are
- * all allocated once (buf, mid); sws_scale_frame() takes frame references, which costs
- * FFmpeg a few small AVBufferRef allocations per frame: the price of spreading the
- * conversion over threads (about half the wall time of the single-threaded sws_scale). */
+/* Converts r->cur to the configured output and fills out->img. Colour: through r->conv
+ * (kr_convert.c, shared with kr_capture), the planes at the output size with the yuv
+ * option (BGR later, on demand), else BGR now. Frames to be resized were scaled in YUV
+ * by the decode thread with decode_ahead, else they are scaled here (one swscale thread:
+ * its slice threads cost more CPU in wakeups than they save at these sizes). Pixel
+ * buffers are allocated once; sws_scale_frame() takes frame references, which costs
+ * FFmpeg a few small AVBufferRef allocations per frame: the price of spreading the BGR
+ * conversion over threads. */
 static kr_status convert(kr_media_reader_t *r, kr_image_t *img)
 {
     AVFrame *f = r->cur;
@@ -283,50 +288,26 @@ static kr_status convert(kr_media_reader_t *r, kr_image_t *img)
     img->h = r->out_h;
     img->channels = r->out_ch;
     memset(&r->yuv, 0, sizeof r->yuv);
-    r->have_bgr = 0;
-    if (r->cfg.yuv && kr_media_is_420(f)) { /* the planes; BGR only when asked (kr_media_reader_bgr) */
-        int spc = r->cur_spc, full = r->cur_full; /* cur_pre: scaled by the decode thread */
-        if (!r->cur_pre)
-            kr_media_frame_colour(f, &spc, &full);
-        r->yuv_spc = spc;
-        r->yuv_full = full;
-        const AVFrame *src = f;
-        if (!same) {
-            char        d[128];
-            const char *what = "";
-            /* on this thread only: swscale's slice threads cost more CPU in wakeups than
-             * they save at these sizes (720p -> 360p: ~0.55 ms a frame on one thread) */
-            int         ret = kr_media_scale_420(&r->ysws, &r->mid, f, 1, r->out_w, r->out_h, &what);
-            if (ret < 0)
-                return set_err(r, ret == AVERROR(ENOMEM) ? KR_ERR_NOMEM : KR_ERR_CODEC, "%s: %s failed: %s", r->path,
-                               what, kr_media_averr(ret, d, sizeof d));
-            src = r->mid;
-        }
-        kr_media_yuv_view(src, spc, full, &r->yuv);
-        if (r->yuv.y) {
-            img->px = NULL;
-            img->stride = 0;
-            return KR_OK;
-        }
-    }
     if (r->cfg.gray && same && is_planar_yuv(f->format)) { /* zero copy: the luma plane */
         img->px = f->data[0];
         img->stride = f->linesize[0];
         return KR_OK;
     }
-    if (!r->cfg.gray) { /* colour: the costly conversion, spread over threads */
+    if (!r->cfg.gray) {
         char        d[128];
         const char *what = "";
-        int         spc, full;
-        kr_media_frame_colour(f, &spc, &full);
-        int ret = kr_media_to_bgr(&r->ysws, &r->tsws, &r->mid, f, spc, full, r->cfg.threads, r->out_frame, r->out_w,
-                                  r->out_h, &what);
+        int         spc = r->cur_spc, full = r->cur_full; /* cur_pre: the source's, kept by the decode thread */
+        if (!r->cur_pre)
+            kr_media_frame_colour(f, &spc, &full);
+        int ret = kr_media_conv_set(&r->conv, f, spc, full, r->out_w, r->out_h, r->cfg.yuv, 1, &r->yuv, &what);
+        kr_image_t bgr = {0, 0, 0, 0, NULL};
+        if (ret >= 0 && !r->yuv.y)
+            ret = kr_media_conv_bgr(&r->conv, r->cfg.threads, &bgr, &what);
         if (ret < 0)
             return set_err(r, ret == AVERROR(ENOMEM) ? KR_ERR_NOMEM : KR_ERR_CODEC, "%s: %s failed: %s", r->path,
                            what, kr_media_averr(ret, d, sizeof d));
-        img->px = r->buf;
-        img->stride = r->out_stride;
-        r->have_bgr = 1;
+        img->px = bgr.px;
+        img->stride = bgr.stride;
         return KR_OK;
     }
     /* grey: scale only the luma plane of YUV sources (placeholder buffer: borrowed pixels) */
@@ -403,13 +384,12 @@ kr_status kr_media_reader_open2(const char *path, const kr_media_reader_config *
         goto fail;
     }
     if (r->cfg.decode_ahead) {
-        r->ring_cap = r->cfg.decode_ahead;
+        r->ring_cap = r->cfg.decode_ahead + 1; /* + the slot of the frame handed out */
+        r->pre_ok = !r->cfg.gray;
         r->ring = calloc((size_t)r->ring_cap, sizeof *r->ring);
         int ok = r->ring != NULL;
         for (int k = 0; ok && k < r->ring_cap; k++)
             ok = (r->ring[k].f = av_frame_alloc()) != NULL;
-        if (ok && !(r->cur = av_frame_alloc()))
-            ok = 0;
         if (!ok) {
             st = set_err(r, KR_ERR_NOMEM, "%s: out of memory", path);
             goto fail;
@@ -594,6 +574,31 @@ kr_status kr_media_reader_info(const kr_media_reader_t *r, kr_media_info_t *info
  * machine where analysis is the slower side there is about one wakeup per ring_cap / 2
  * frames instead of one or more per frame. */
 
+/* Frames to be resized are scaled in YUV where they are decoded, on the decode thread
+ * (one place: the caller only converts what it asks for; beside the caller's analysis it
+ * is the biggest cost after decoding), into the slot's own picture, reused frame after
+ * frame. 4:2:0 frames only (the others go to BGR straight, as without the thread). */
+static int wants_pre(const kr_media_reader_t *r, const AVFrame *f)
+{
+    return r->pre_ok && kr_media_is_420(f) && (f->width != r->out_w || f->height != r->out_h);
+}
+
+/* r->frame scaled into sl->s (the decode thread, or the caller before it starts), its
+ * colour kept in the slot; r->frame is unreferenced. */
+static kr_status pre_scale(kr_media_reader_t *r, struct ring_slot *sl)
+{
+    char        d[128];
+    const char *what = "";
+    kr_media_frame_colour(r->frame, &sl->spc, &sl->full);
+    int ret = kr_media_scale_420(&r->pysws, &sl->s, r->frame, 1, r->out_w, r->out_h, &what);
+    av_frame_unref(r->frame);
+    if (ret < 0)
+        return set_derr(r, ret == AVERROR(ENOMEM) ? KR_ERR_NOMEM : KR_ERR_CODEC, "%s: %s failed: %s", r->path, what,
+                        kr_media_averr(ret, d, sizeof d));
+    sl->pre = 1;
+    return KR_OK;
+}
+
 static void *decode_thread(void *arg)
 {
     kr_media_reader_t *r = arg;
@@ -607,31 +612,14 @@ static void *decode_thread(void *arg)
         int stop = r->stop;
         /* the next free slot: the caller never touches it before it is counted in */
         struct ring_slot *sl = &r->ring[(r->ring_head + r->ring_n) % r->ring_cap];
-        int               ahead = r->ring_n;
         pthread_mutex_unlock(&r->mu);
         if (stop)
             break;
         av_frame_unref(r->frame);
         kr_status st = decode_one(r);
         sl->pre = 0;
-        if (st == KR_OK && r->cfg.yuv && kr_media_is_420(r->frame) && 2 * ahead >= r->ring_cap &&
-            (r->frame->width != r->out_w || r->frame->height != r->out_h)) {
-            /* the YUV scaling here, beside the caller's analysis (it is the biggest cost
-             * after decoding), while this thread is ahead (the ring at least half full);
-             * when the caller waits for frames, it scales them itself (the same swscale
-             * settings, the same bytes): the load balances between the two threads. The
-             * slot's own picture is reused frame after frame */
-            char        d[128];
-            const char *what = "";
-            kr_media_frame_colour(r->frame, &sl->spc, &sl->full);
-            int ret = kr_media_scale_420(&r->pysws, &sl->f, r->frame, 1, r->out_w, r->out_h, &what);
-            if (ret < 0)
-                st = set_derr(r, ret == AVERROR(ENOMEM) ? KR_ERR_NOMEM : KR_ERR_CODEC, "%s: %s failed: %s", r->path,
-                              what, kr_media_averr(ret, d, sizeof d));
-            else
-                sl->pre = 1;
-            av_frame_unref(r->frame);
-        }
+        if (st == KR_OK && wants_pre(r, r->frame))
+            st = pre_scale(r, sl);
         pthread_mutex_lock(&r->mu);
         sl->st = st;
         sl->t_us = r->last_t_us;
@@ -641,10 +629,9 @@ static void *decode_thread(void *arg)
             memcpy(sl->msg, r->derr, sizeof sl->msg);
             r->derr_new = 0;
         }
-        if (st == KR_OK && !sl->pre) {
-            av_frame_unref(sl->f);
-            av_frame_move_ref(sl->f, r->frame);
-        } else if (st != KR_OK)
+        if (st == KR_OK && !sl->pre)
+            av_frame_move_ref(sl->f, r->frame); /* sl->f was unreferenced when released */
+        else if (st != KR_OK)
             r->ended = 1;
         r->ring_n++;
         if (r->cons_waiting && (st != KR_OK || r->ring_n >= (r->ring_cap + 3) / 4))
@@ -656,7 +643,8 @@ static void *decode_thread(void *arg)
     return NULL;
 }
 
-/* Stops and joins the decode thread; frames left in the ring are dropped. */
+/* Stops and joins the decode thread; frames left in the ring are dropped (the slots'
+ * scaled pictures keep their buffers). r->cur goes back to r->frame. */
 static void stop_thread(kr_media_reader_t *r)
 {
     if (r->th_running) {
@@ -670,26 +658,46 @@ static void stop_thread(kr_media_reader_t *r)
     for (int k = 0; k < r->ring_cap; k++)
         av_frame_unref(r->ring[k].f);
     r->ring_head = r->ring_n = 0;
-    r->stop = r->ended = 0;
+    r->stop = r->ended = r->held = 0;
+    r->cur = r->frame;
+    r->cur_pre = 0;
 }
 
-/* The next slot from the thread (started here when needed), waiting for it. The frame
- * moves into r->cur; returns the slot's status. */
+/* The next slot from the thread (started here when needed), waiting for it. The caller
+ * holds that slot (r->cur is its picture) until the next call, which gives it back to
+ * the thread; returns the slot's status. */
 static kr_status next_threaded(kr_media_reader_t *r, int64_t *t_us)
 {
     if (!r->th_running) {
         if (r->pending) { /* open's (or the seek's) first frame goes first */
-            av_frame_move_ref(r->ring[0].f, r->frame);
-            r->ring[0] = (struct ring_slot){.f = r->ring[0].f, .t_us = r->last_t_us, .damage = r->damage, .st = KR_OK};
+            struct ring_slot *sl = &r->ring[0];
+            *sl = (struct ring_slot){.f = sl->f, .s = sl->s, .t_us = r->last_t_us, .damage = r->damage, .st = KR_OK};
+            r->pending = 0;
+            if (wants_pre(r, r->frame)) { /* the thread is not running: its scaler is free */
+                kr_status st = pre_scale(r, sl);
+                take_derr(r);
+                if (st != KR_OK)
+                    return st;
+            } else
+                av_frame_move_ref(sl->f, r->frame);
             r->ring_head = 0;
             r->ring_n = 1;
-            r->pending = 0;
         }
         if (pthread_create(&r->th, NULL, decode_thread, r) != 0)
             return set_err(r, KR_ERR_NOMEM, "%s: cannot start the decode thread", r->path);
         r->th_running = 1;
     }
     pthread_mutex_lock(&r->mu);
+    if (r->held) { /* the frame handed out last time: next() is past it */
+        struct ring_slot *h = &r->ring[r->ring_head];
+        av_frame_unref(h->f);
+        r->cur = r->frame;
+        r->held = 0;
+        r->ring_head = (r->ring_head + 1) % r->ring_cap;
+        r->ring_n--;
+        if (r->prod_waiting && r->ring_n <= r->ring_cap / 2)
+            pthread_cond_signal(&r->cv_space);
+    }
     while (r->ring_n == 0) {
         r->cons_waiting = 1;
         pthread_cond_wait(&r->cv_ready, &r->mu);
@@ -701,21 +709,12 @@ static kr_status next_threaded(kr_media_reader_t *r, int64_t *t_us)
         memcpy(r->err, sl->msg, sizeof r->err);
     r->damage_seen = sl->damage;
     *t_us = sl->t_us;
-    if (st == KR_OK) { /* the end stays in the ring: later calls give it again */
-        /* swap: the slot gets back the picture handed out last time (next() is past it);
-         * a scaled one keeps its buffer for the decode thread to scale into again */
-        AVFrame *old = r->cur;
-        if (!r->cur_pre)
-            av_frame_unref(old);
-        r->cur = sl->f;
-        sl->f = old;
+    if (st == KR_OK) { /* the end stays in the ring (not held): later calls give it again */
+        r->cur = sl->pre ? sl->s : sl->f;
         r->cur_pre = sl->pre;
         r->cur_spc = sl->spc;
         r->cur_full = sl->full;
-        r->ring_head = (r->ring_head + 1) % r->ring_cap;
-        r->ring_n--;
-        if (r->prod_waiting && r->ring_n <= r->ring_cap / 2)
-            pthread_cond_signal(&r->cv_space);
+        r->held = 1;
     }
     pthread_mutex_unlock(&r->mu);
     return st;
@@ -763,11 +762,8 @@ kr_status kr_media_reader_seek(kr_media_reader_t *r, int64_t t_us)
         return KR_ERR_INVALID;
     if (t_us < 0)
         t_us = 0;
-    if (r->cfg.decode_ahead) {
+    if (r->cfg.decode_ahead)
         stop_thread(r);
-        av_frame_unref(r->cur);
-        r->cur_pre = 0;
-    }
     av_frame_unref(r->frame);
     r->pending = 0;
     r->have_frame = 0;
@@ -793,23 +789,19 @@ kr_status kr_media_reader_bgr(kr_media_reader_t *r, kr_image_t *out)
 {
     if (!r || !out || !r->have_frame)
         return r ? set_err(r, KR_ERR_INVALID, "%s: no frame to convert", r->path) : KR_ERR_INVALID;
-    if (!r->have_bgr && r->yuv.y) {
-        /* the frame's planes at the output size (the decoded frame, or the YUV-scaled mid):
-         * the unscaled YUV -> BGR step of kr_media_to_bgr, the same bytes as without yuv */
-        const AVFrame *src = r->cur->width == r->out_w && r->cur->height == r->out_h ? r->cur : r->mid;
-        char           d[128];
-        const char    *what = "";
-        /* with decode_ahead on this thread alone: the decode thread is the parallelism,
-         * swscale's slice threads would only add wakeups */
-        int ret = kr_media_to_bgr(&r->ysws, &r->tsws, &r->mid, src, r->yuv_spc, r->yuv_full,
-                                  r->cfg.decode_ahead ? 1 : r->cfg.threads, r->out_frame,
-                                  r->out_w, r->out_h, &what);
+    if (r->yuv.y && !r->img.px) {
+        /* the frame's planes at the output size through the unscaled YUV -> BGR step (the
+         * same bytes as without yuv); with decode_ahead on this thread alone: the decode
+         * thread is the parallelism, swscale's slice threads would only add wakeups */
+        char        d[128];
+        const char *what = "";
+        kr_image_t  bgr;
+        int ret = kr_media_conv_bgr(&r->conv, r->cfg.decode_ahead ? 1 : r->cfg.threads, &bgr, &what);
         if (ret < 0)
             return set_err(r, ret == AVERROR(ENOMEM) ? KR_ERR_NOMEM : KR_ERR_CODEC, "%s: %s failed: %s", r->path,
                            what, kr_media_averr(ret, d, sizeof d));
-        r->img.px = r->buf;
-        r->img.stride = r->out_stride;
-        r->have_bgr = 1;
+        r->img.px = bgr.px;
+        r->img.stride = bgr.stride;
     }
     *out = r->img;
     return KR_OK;
@@ -829,8 +821,10 @@ void kr_media_reader_destroy(kr_media_reader_t *r)
     if (r->ring) {
         if (r->sync_ok)
             stop_thread(r);
-        for (int k = 0; k < r->ring_cap; k++)
+        for (int k = 0; k < r->ring_cap; k++) {
             av_frame_free(&r->ring[k].f);
+            av_frame_free(&r->ring[k].s);
+        }
         free(r->ring);
     }
     if (r->sync_ok) {
@@ -838,14 +832,10 @@ void kr_media_reader_destroy(kr_media_reader_t *r)
         pthread_cond_destroy(&r->cv_ready);
         pthread_mutex_destroy(&r->mu);
     }
-    if (r->cur != r->frame)
-        av_frame_free(&r->cur);
     kr_media_sws_free(&r->sws);
     kr_media_sws_free(&r->pysws);
-    kr_media_sws_free(&r->tsws);
-    kr_media_sws_free(&r->ysws);
+    kr_media_conv_free(&r->conv);
     av_frame_free(&r->luma);
-    av_frame_free(&r->mid);
     av_frame_free(&r->out_frame);
     av_free(r->buf);
     av_frame_free(&r->frame);

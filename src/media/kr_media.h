@@ -93,7 +93,9 @@ typedef struct kr_media_reader_config {
                        gray 0. Default 0 */
     int decode_ahead; /* > 0: demuxing and decoding run in a thread of the reader's own, up
                        to this many frames ahead of next() (1 ... 64; frames are references, not
-                       copies); next() then only hands over and converts. With threads 0 the
+                       copies, except that frames to be resized are scaled there, in YUV, into
+                       pictures of the ring's own); next() then only hands over (and converts to
+                       BGR without the yuv option). With threads 0 the
                        decoder itself gets one thread on a 2-core machine (cores - 1 above).
                        0: decoding inside next(). Default 0 */
 } kr_media_reader_config;

@@ -6,9 +6,12 @@
 #include "kr_media.h"
 #include <stddef.h>
 
-/* Routes FFmpeg's av_log output away from stderr (once per process): messages at
- * error level or worse are kept per thread so error texts can quote them, and
- * everything at warning level or worse goes to kr_log at DEBUG. */
+/* FFmpeg's process-wide setup, once per process (every reader, writer and capture calls
+ * it before making FFmpeg contexts): routes av_log output away from stderr (messages at
+ * error level or worse are kept per thread so error texts can quote them, everything at
+ * warning level or worse goes to kr_log at DEBUG), and on AMD processors adds
+ * AV_CPU_FLAG_SLOW_GATHER to FFmpeg's CPU flags (its gather-based AVX2 code is slower
+ * there than the SSSE3 code, which gives the same bytes). */
 void kr_media_avlog_init(void);
 /* The calling thread's last FFmpeg error-level log line (without newline), "" if none. */
 const char *kr_media_avlog_last(void);
@@ -63,5 +66,46 @@ void kr_media_yuv_view(const struct AVFrame *f, int spc, int full_range, kr_yuv_
  * *what naming the step that failed ("scaling", "colour conversion", "out of memory"). */
 int kr_media_to_bgr(kr_media_sws *ys, kr_media_sws *ts, struct AVFrame **mid, const struct AVFrame *in, int spc,
                     int full_range, int threads, struct AVFrame *dst, int dw, int dh, const char **what);
+
+/* ---- a frame's planes at the output size, and its BGR on demand (kr_convert.c) -------
+ * The one implementation behind the reader's yuv option (kr_media_reader_next /
+ * kr_media_reader_bgr) and the capture's (kr_capture_next / kr_capture_frame_bgr), so
+ * both give the same planes and the same BGR bytes for the same frame:
+ *   kr_media_conv c = {0};
+ *   per frame: kr_media_conv_set(&c, frame, spc, full, dw, dh, yuv, &planes, &what)
+ *              kr_media_conv_bgr(&c, threads, &img, &what)   only when BGR is needed
+ *   kr_media_conv_free(&c)
+ * Buffers (the scaled planes, the BGR picture) are allocated at the first frame of a size
+ * and reused: no allocation per frame in the steady state. */
+typedef struct kr_media_conv {
+    kr_media_sws          ysws, tsws; /* YUV scaling; to BGR24 */
+    struct AVFrame       *mid;        /* the 4:2:0 picture scaled to the output size (owned) */
+    struct AVFrame       *bgr;        /* BGR24 over px (owned, as px) */
+    uint8_t              *px;
+    const struct AVFrame *cur;        /* the current frame as given (borrowed) */
+    const struct AVFrame *planes;     /* its 4:2:0 planes at the output size (cur or mid); NULL:
+                                         not 4:2:0, or yuv not asked */
+    int                   spc, full_range; /* its colour (kr_media_frame_colour) */
+    int                   w, h;       /* output size */
+    int                   have_bgr;   /* bgr holds the current frame */
+} kr_media_conv;
+void kr_media_conv_free(kr_media_conv *c); /* the buffers and contexts; c itself is the caller's */
+
+/* Makes in (borrowed: it must hold its pixels until the next call or kr_media_conv_free)
+ * the current frame, to be given at dw x dh with colour spc / full_range (in's own, or
+ * kr_media_frame_colour's of the frame it was scaled from). yuv and in 4:2:0: *planes gets
+ * a view of its planes at dw x dh (in's own when in is that size, else in scaled bilinear
+ * in YUV over scale_threads swscale threads, 0 automatic); otherwise *planes is zeroed (y
+ * NULL) and BGR is the frame's picture. Returns 0 or a negative AVERROR with *what naming
+ * the step. */
+int kr_media_conv_set(kr_media_conv *c, const struct AVFrame *in, int spc, int full_range, int dw, int dh, int yuv,
+                      int scale_threads, kr_yuv_t *planes, const char **what);
+
+/* The current frame in BGR24 at the output size, converted at the first call for that
+ * frame (from its planes at the output size through the unscaled path; else straight
+ * with kr_media_to_bgr) over threads swscale threads (0 automatic): the same bytes either
+ * way. *out: pixels owned by c (stride 32-byte aligned), valid until the next
+ * kr_media_conv_set / kr_media_conv_free. Returns 0 or a negative AVERROR with *what. */
+int kr_media_conv_bgr(kr_media_conv *c, int threads, kr_image_t *out, const char **what);
 
 #endif /* KR_MEDIA_INTERNAL_H */
