@@ -215,6 +215,10 @@ static void review_reasons(const kr_pipe_t *p, kr_ruling *ru, bool with_queue)
         if (d->rec.type == KR_REC_PUSH_OUT && d->line_margin_mm < near_mm)
             add_review(ru, "card within the calibration error of the line at the push-out");
     }
+    /* players nearly always make the sends they owe: none seen is more likely a send the
+     * video missed than a lost one, and it moves the counts of every later reading */
+    if (ru->sends_missing > 0)
+        add_review(ru, "a send was owed but not seen made by shimo_start: the counts take it as lost");
     if (p->broke[0] && ru->has_take && ru->take_t_us > p->stats.last_t_us)
         add_review(ru, "the video broke before the decisive moment");
 }
