@@ -509,6 +509,38 @@ static void test_fractional_rate(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "need 1..480"));
 }
 
+/* A card received by a send and sent back: the second send picks it up where the first
+ * put it down (hands are planned one at a time; the later hand once took the card from its
+ * layout place, the card never moved, yet the truth had the send). */
+static void test_card_sent_back(void)
+{
+    kr_synth_t *s = make("samples/scenarios/send_back.json", 320, 180, 30);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    const kr_synth_card *c = &s->cards[61];
+    int carries = 0;
+    kr_synth_pose before = {0, 0, 0}, after;
+    for (int k = 1; k < c->n_seg; k++) {
+        const kr_synth_seg *g = &c->seg[k];
+        CU_ASSERT(g->t0 >= c->seg[k - 1].t0); /* moves in time order */
+        if (g->mode != KR_CARD_CARRY)
+            continue;
+        /* at the grab the fingertip is on the card as it lay just before */
+        kr_synth_card_pose(s, c, g->t0 - 0.01, &before, NULL);
+        double hp[3];
+        kr_synth_hand_eval(&s->hands[g->hand], g->t0, hp, NULL);
+        CU_ASSERT(hypot(hp[0] - before.x, hp[1] - before.y) < 45.0);
+        CU_ASSERT(hp[2] < 1.0);
+        /* and it lands where the scenario sends it: A's middle row, then back to B's */
+        kr_synth_card_pose(s, c, g->t_rel + 0.05, &after, NULL);
+        double want_x = carries == 0 ? -40 : 40, want_y = carries == 0 ? -134.5 : 134.5;
+        CU_ASSERT(hypot(after.x - want_x, after.y - want_y) < 1.0);
+        carries++;
+    }
+    CU_ASSERT_EQUAL(carries, 2);
+    CU_ASSERT(before.y < 0); /* the second grab is in A's territory, where the first send put it */
+    kr_synth_destroy(s);
+}
+
 static void test_bad_scenario(void)
 {
     char path[128], err[600];
@@ -541,6 +573,7 @@ int main(void)
     CU_add_test(s, "hand_over_card_at_touch", test_hand_over_card_at_touch);
     CU_add_test(s, "deterministic", test_deterministic);
     CU_add_test(s, "fractional_rate", test_fractional_rate);
+    CU_add_test(s, "card_sent_back", test_card_sent_back);
     CU_add_test(s, "bad_scenario", test_bad_scenario);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();

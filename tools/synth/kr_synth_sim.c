@@ -310,7 +310,8 @@ static void fit_on_card(const kr_synth_hand *hd, const kr_synth_pose *cp, double
 
 /* Keys of one action; the hand starts and ends at the guard position (consecutive
  * actions of one hand chain directly when there is no time to go back). */
-static kr_status action_keys(kr_synth_t *s, kr_synth_action *ac, char *err, size_t errlen)
+static kr_status action_keys(kr_synth_t *s, const kr_synth_card *plan, kr_synth_action *ac, char *err,
+                             size_t errlen)
 {
     kr_synth_hand *hd = &s->hands[ac->player * 2 + ac->side];
     const double *G = hd->ready;
@@ -319,8 +320,9 @@ static kr_status action_keys(kr_synth_t *s, kr_synth_action *ac, char *err, size
     kr_synth_pose cp = {0, 0, 0};
     if (ac->card) {
         cp = s->cards[ac->card].pose0;
-        /* the pose the card has when the action starts (it may have been moved) */
-        kr_synth_card_pose(s, &s->cards[ac->card], tc - 0.5, &cp, NULL);
+        /* the pose the card has when the action starts (it may have been moved, by any
+         * hand: plan holds every move of the previous planning pass) */
+        kr_synth_card_pose(s, plan ? &plan[ac->card] : &s->cards[ac->card], tc - 0.5, &cp, NULL);
         Tx = cp.x + (ac->has_point ? ac->tx : 0);
         Ty = cp.y + (ac->has_point ? ac->ty : 0);
     }
@@ -555,6 +557,75 @@ static int64_t refine(kr_synth_t *s, pred_fn f, int a, int b, int64_t lo, int64_
 
 static int territory_of(const kr_synth_pose *p) { return p->y < 0 ? 0 : 1; }
 
+/* Card moves in time order (hands are planned one after the other). */
+static void sort_moves(kr_synth_t *s)
+{
+    for (int id = 1; id < 101; id++) {
+        kr_synth_card *c = &s->cards[id];
+        for (int i = 2; i < c->n_seg; i++) /* insertion sort: stable, usually sorted */
+            for (int j = i; j > 1 && c->seg[j - 1].t0 > c->seg[j].t0; j--) {
+                kr_synth_seg g = c->seg[j];
+                c->seg[j] = c->seg[j - 1];
+                c->seg[j - 1] = g;
+            }
+    }
+}
+
+/* 1 when the cards' moves equal plan's. */
+static int same_moves(const kr_synth_t *s, const kr_synth_card *plan)
+{
+    for (int id = 1; id < 101; id++) {
+        const kr_synth_card *a = &s->cards[id], *b = &plan[id];
+        if (a->n_seg != b->n_seg || memcmp(a->seg, b->seg, sizeof a->seg[0] * (size_t)a->n_seg))
+            return 0;
+    }
+    return 1;
+}
+
+/* Every hand's keys: its actions in time order, idle drift in between. Card poses for
+ * actions on a card from plan (NULL: from the moves planned so far). */
+static kr_status plan_hands(kr_synth_t *s, kr_synth_rng *rng, const kr_synth_card *plan, char *err,
+                            size_t errlen)
+{
+    span sp[KR_SYNTH_MAX_ACTIONS];
+    kr_status st = KR_OK;
+    for (int i = 1; i < 101; i++)
+        if (s->cards[i].id)
+            s->cards[i].n_seg = 1; /* the layout pose; moves are added by action_keys */
+    for (int hi = 0; hi < KR_SYNTH_N_HANDS; hi++) {
+        kr_synth_hand *hd = &s->hands[hi];
+        if (!hd->used)
+            continue;
+        int n = 0;
+        for (int i = 0; i < s->n_actions; i++)
+            if (s->actions[i].player * 2 + s->actions[i].side == hi) {
+                sp[n].action = i;
+                sp[n].t0 = s->actions[i].t;
+                n++;
+            }
+        qsort(sp, (size_t)n, sizeof sp[0], cmp_span);
+        double t = -1.0;
+        hd->n_key = 0;
+        st = add_key(hd, t, hd->ready[0], hd->ready[1], hd->ready[2], 0, 0, 0, err, errlen);
+        for (int k = 0; k < n && st == KR_OK; k++) {
+            kr_synth_action *ac = &s->actions[sp[k].action];
+            double t_start = ac->t - (ac->approach > 0 ? ac->approach : 0.5) - 0.5;
+            if ((st = idle(hd, rng, t, t_start, err, errlen)) != KR_OK)
+                break;
+            st = action_keys(s, plan, ac, err, errlen);
+            t = hd->key[hd->n_key - 1].t;
+        }
+        if (st == KR_OK)
+            st = idle(hd, rng, t, s->duration + 2.0, err, errlen);
+        if (st == KR_OK && hd->key[hd->n_key - 1].t < s->duration + 1.0)
+            st = add_key(hd, s->duration + 1.0, hd->ready[0], hd->ready[1], hd->ready[2], 0, 0, 0, err, errlen);
+        if (st != KR_OK)
+            return st;
+    }
+    sort_moves(s);
+    return KR_OK;
+}
+
 kr_status kr_synth_sim_run(kr_synth_t *s, char *err, size_t errlen)
 {
     kr_status st;
@@ -580,37 +651,33 @@ kr_status kr_synth_sim_run(kr_synth_t *s, char *err, size_t errlen)
     }
     for (int i = 0; i < s->n_actions; i++)
         s->hands[s->actions[i].player * 2 + s->actions[i].side].used = true;
-    /* order actions per hand by time, fill keys with idle drift in between */
-    span sp[KR_SYNTH_MAX_ACTIONS];
-    for (int hi = 0; hi < KR_SYNTH_N_HANDS; hi++) {
-        kr_synth_hand *hd = &s->hands[hi];
-        if (!hd->used)
-            continue;
-        int n = 0;
-        for (int i = 0; i < s->n_actions; i++)
-            if (s->actions[i].player * 2 + s->actions[i].side == hi) {
-                sp[n].action = i;
-                sp[n].t0 = s->actions[i].t;
-                n++;
-            }
-        qsort(sp, (size_t)n, sizeof sp[0], cmp_span);
-        double t = -1.0;
-        st = add_key(hd, t, hd->ready[0], hd->ready[1], hd->ready[2], 0, 0, 0, err, errlen);
-        for (int k = 0; k < n && st == KR_OK; k++) {
-            kr_synth_action *ac = &s->actions[sp[k].action];
-            double t_start = ac->t - (ac->approach > 0 ? ac->approach : 0.5) - 0.5;
-            if ((st = idle(hd, &rng, t, t_start, err, errlen)) != KR_OK)
-                break;
-            st = action_keys(s, ac, err, errlen);
-            t = hd->key[hd->n_key - 1].t;
-        }
-        if (st == KR_OK)
-            st = idle(hd, &rng, t, s->duration + 2.0, err, errlen);
-        if (st == KR_OK && hd->key[hd->n_key - 1].t < s->duration + 1.0)
-            st = add_key(hd, s->duration + 1.0, hd->ready[0], hd->ready[1], hd->ready[2], 0, 0, 0, err, errlen);
-        if (st != KR_OK)
-            return st;
+    /* Hands are planned one after the other, so a hand moving a card another hand moved
+     * earlier (a card sent back) would take it from where it lay before. Each pass plans
+     * with the card moves of the previous one, from the same random stream, until the moves
+     * agree: scenarios whose cards move at most once agree at the second pass, with the
+     * keys of the first. */
+    kr_synth_card *plan = malloc(sizeof s->cards);
+    if (!plan) {
+        snprintf(err, errlen, "out of memory");
+        return KR_ERR_NOMEM;
     }
+    kr_synth_rng rng0 = rng;
+    for (int pass = 0;; pass++) {
+        rng = rng0;
+        st = plan_hands(s, &rng, pass ? plan : NULL, err, errlen);
+        if (st == KR_OK && pass > 0 && same_moves(s, plan))
+            break;
+        if (st == KR_OK && pass == 4) {
+            snprintf(err, errlen, "card moves do not settle after %d planning passes", pass + 1);
+            st = KR_ERR_INVALID;
+        }
+        if (st != KR_OK) {
+            free(plan);
+            return st;
+        }
+        memcpy(plan, s->cards, sizeof s->cards);
+    }
+    free(plan);
 
     /* reading records */
     for (int r = 0; r < s->n_readings; r++) {
