@@ -9,10 +9,12 @@
 #   KR_COMPARE="OPTIONS": also runs analyze with those options in the same interleaved
 #   loop (e.g. KR_COMPARE="--bgr-frames --decode-ahead 0", the path before YUV frames
 #   and the decode thread) and prints it as a second line.
+#   KR_BASE=/path/to/another/karuta-ref: also runs that binary (e.g. an older commit's
+#   build) in the same interleaved loop and prints it beside, for before/after figures.
 #   Builds into $KR_BUILD (default build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -ge 2 ] || { sed -n 2,13p "$0"; exit 2; }
+[ $# -ge 2 ] || { sed -n 2,15p "$0"; exit 2; }
 video=$1; match=$2; shift 2
 calib=
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then calib=$1; shift; fi
@@ -32,16 +34,21 @@ args+=("${extra[@]}")
 run() { local f=$1; shift; /usr/bin/time -a -f "%U %S %e" -o "$f" "$@"; }
 cmp_opts=${KR_COMPARE:-}
 : > "$out/cmp"
+: > "$out/base"
+base=${KR_BASE:-}
 for i in $(seq "$runs"); do
   run "$out/ff" ffmpeg -nostdin -loglevel error -i "$video" -f null -
   run "$out/an" "$build/src/app/karuta-ref" analyze "${args[@]}" 2>"$out/err" || { cat "$out/err" >&2; exit 1; }
+  if [ -n "$base" ]; then
+    run "$out/base" "$base" analyze "${args[@]}" --out "$out/b" 2>"$out/err" || { cat "$out/err" >&2; exit 1; }
+  fi
   if [ -n "$cmp_opts" ]; then
     # shellcheck disable=SC2086
     run "$out/cmp" "$build/src/app/karuta-ref" analyze "${args[@]}" $cmp_opts --out "$out/c" 2>"$out/err" ||
       { cat "$out/err" >&2; exit 1; }
   fi
 done
-python3 - "$dur" "$info" "$out/ff" "$out/an" "$runs" "${extra[*]:-}" "$out/cmp" "$cmp_opts" <<'PY'
+python3 - "$dur" "$info" "$out/ff" "$out/an" "$runs" "${extra[*]:-}" "$out/cmp" "$cmp_opts" "$out/base" "$base" <<'PY'
 import sys
 dur = float(sys.argv[1]); info = sys.argv[2]; runs = sys.argv[5]; extra = sys.argv[6]
 def best(p):
@@ -58,6 +65,10 @@ if sys.argv[8]:
     ccm, wcm = best(sys.argv[7])
     print("compare: analyze %s: %6.2f s wall = %5.1fx real time; cpu %6.2f s; / decode-only: wall %.2fx, cpu %.2fx" %
           (sys.argv[8], wcm, dur / wcm, ccm, wcm / wff, ccm / cff))
+if sys.argv[10]:
+    cb, wb = best(sys.argv[9])
+    print("base: %s analyze: %6.2f s wall = %5.1fx real time; cpu %6.2f s; / decode-only: wall %.2fx, cpu %.2fx" %
+          (sys.argv[10], wb, dur / wb, cb, wb / wff, cb / cff))
 with open('/proc/loadavg') as f:
     print('machine load average: %s' % f.read().split()[0])
 PY
