@@ -27,6 +27,11 @@
 #define STOP_BEFORE_US 50000 /* a press's fitted stop is at most this long before its rest window */
 #define APPROACH_MM 30.0     /* a press's approach: its last sample this far from the rest point ... */
 #define DECEL_MAX_MM_S2 80000.0 /* ... reached it no faster than a hand braking this hard can (8 g) */
+#define SETTLED_US 30000     /* a press's contact: the tip stops changing for this long (and 2 frames) */
+#define SETTLE_WAIT_US 150000 /* ... waited for at most this long past the hold, then the model */
+#define LANDING_ALONE_MM 120.0 /* ... measured only with the other hand's leading point this far off */
+#define TIP_QUIET 1000.0     /* ... "stopped": tip_change below this (grey levels x mm^2: 10 levels
+                                over 100 mm^2, about 11 mat pixels) */
 
 /* Contact-time derivation (sweeps). Let the leading point move with speed v and
  * s(t) be its signed distance to the card outline (> 0 outside). Between frames
@@ -139,6 +144,7 @@ struct kr_event {
     double  lx[2][LHIST], ly[2][LHIST]; /* leading points, newest first */
     int64_t lt[2][LHIST];
     int     lpresent[2][LHIST];
+    double  lchg[2][LHIST];  /* the tracker's tip_change at those frames */
     double  lspeed[2];       /* leading point's speed over the last SPEED_SPAN_US (mm/s); 1e9 unknown */
     int64_t lwin_t[2];       /* start of that window */
     unsigned flags[MAX_MARKS]; /* per reading seq */
@@ -541,6 +547,44 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
     return ts;
 }
 
+/* Press contact, measured: seen from above a hand stops over the card and then comes down
+ * onto it; while it comes down the picture around its tip keeps changing (the hand shrinks
+ * in the view as it nears the mat, its shadow slides under it and sharpens, it covers the
+ * card's print), and once it lies on the card the change falls to noise (the tracker's
+ * tip_change, E per frame). After the hand's horizontal stop (fit_stop), the first run of
+ * frames lasting SETTLED_US (and two frames) whose E are all below TIP_QUIET is the hand
+ * lying on the card: contact was in the interval before the run began (the last frame still
+ * changing .. the run's first frame); it is put at that last changing frame, since a hand
+ * braking onto the card changes less and less (its height falls as a square: most of the
+ * last interval's change is at its start), with a period of error (what the synthetic
+ * scenarios show: mostly within it). No change after
+ * the stop: the hand came down as it stopped, contact at the stop. Returns 1 with *t, *err
+ * set; 0 when no quiet run is seen yet (ask again next frame). */
+static int landing(const kr_event_t *ev, int p, int64_t stop, int64_t dt, int64_t *t, int64_t *err)
+{
+    int n = 0; /* samples after the stop, all present (index n - 1 the oldest) */
+    while (n < LHIST && ev->lpresent[p][n] && ev->lt[p][n] > stop)
+        n++;
+    const double quiet = TIP_QUIET;
+    int j = -1;
+    for (int k = n - 1; k >= 0 && j < 0; k--)
+        for (int i = k; i >= 0 && ev->lchg[p][i] <= quiet; i--)
+            if (k - i >= 1 && ev->lt[p][i] - ev->lt[p][k] >= SETTLED_US) {
+                j = k;
+                break;
+            }
+    if (j < 0)
+        return 0;
+    if (j == n - 1) { /* quiet from the stop on */
+        *t = stop;
+        *err = dt / 4 + 1000;
+        return 1;
+    }
+    *t = ev->lt[p][j + 1];
+    *err = ev->lt[p][j] - ev->lt[p][j + 1] + 1000;
+    return 1;
+}
+
 static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_t t, int64_t err, double conf,
                   int cue)
 {
@@ -578,6 +622,55 @@ static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_
     if (!ev->played)
         ev->first_play_t = t;
     ev->played = 1;
+}
+
+/* A press of card k by player p at rest over it since rest_t, once held press_hold_us:
+ * emitted when its landing is measured (or, with force, on the modelled descent when it
+ * is not); otherwise left for a later frame. */
+static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_t rest_t, int64_t dt, int force)
+{
+    const kr_event_config *cfg = &ev->cfg;
+    const kr_track_card *c = &fr->cards[k];
+    const kr_track_hand *h = &fr->hands[p];
+    int jumped;
+    int64_t stop = fit_stop(ev, p, rest_t, &jumped);
+    /* the other player's hand at the same card: cannot tell whose is down */
+    const kr_track_hand *oh = &fr->hands[1 - p];
+    double osd = oh->present ? card_sd(c, oh->lead_x_mm, oh->lead_y_mm) : 1e9;
+    int other = oh->present && (osd < 20 || c->hand_cover[1 - p] > 0.1);
+    /* the landing is read from the change around the tip, which the other player's hand
+     * moving nearby (its shadow, its blurred edge) adds to: not measured then */
+    int64_t t_land = 0, e_land = 0;
+    int measured = osd < LANDING_ALONE_MM || c->hand_cover[1 - p] > 0 ? -1 : landing(ev, p, stop, dt, &t_land, &e_land);
+    if (measured == 0 && !force)
+        return;
+    /* no shadow anywhere near the leading point: a hand low over the mat casts one, a
+     * left-over blob of foreground does not */
+    int no_shadow = h->shadow_px <= 0 && h->shadow_dist_mm < 0;
+    /* came to rest while drawing back towards its own line (the way home after play):
+     * seen from above a hand settling at its guard over its own cards and one pressing one
+     * look alike, so a judge decides */
+    int back = 0;
+    for (int j = 0; j < LHIST; j++)
+        if (ev->lpresent[p][j] && ev->lt[p][j] <= rest_t - 150000) {
+            double dy = h->lead_y_mm - ev->ly[p][j];
+            back = p == 0 ? dy < -30 : dy > 30;
+            break;
+        }
+    /* no landing seen: the hand's stop plus a modelled descent (press_descent_us) */
+    int64_t tp = stop + cfg->press_descent_us, ep = cfg->press_descent_us / 2 + dt / 4;
+    if (measured > 0) {
+        tp = t_land;
+        ep = e_land;
+    }
+    if (tp < rest_t)
+        tp = rest_t; /* (the horizon counts on it) */
+    touch(ev, fr, k, p, tp, ep,
+          jumped && no_shadow ? 0.25 /* no cue of a hand: below min_confidence */
+          : no_shadow || jumped ? 0.5
+          : other || fr->hand_contact || back ? 0.6
+                                              : 0.92,
+          2);
 }
 
 /* The promise of kr_event_horizon() is kept even if a bound below is wrong: such an
@@ -747,6 +840,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         memmove(ev->ly[p] + 1, ev->ly[p], (LHIST - 1) * sizeof(double));
         memmove(ev->lt[p] + 1, ev->lt[p], (LHIST - 1) * sizeof(int64_t));
         memmove(ev->lpresent[p] + 1, ev->lpresent[p], (LHIST - 1) * sizeof(int));
+        memmove(ev->lchg[p] + 1, ev->lchg[p], (LHIST - 1) * sizeof(double));
+        ev->lchg[p][0] = fr->hands[p].tip_change;
         ev->lx[p][0] = fr->hands[p].lead_x_mm;
         ev->ly[p][0] = fr->hands[p].lead_y_mm;
         ev->lt[p][0] = fr->t_us;
@@ -827,6 +922,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             push_hist(s, sd, fr->t_us);
             double speed = sqrt(sqr(h->vx_mm_s) + sqr(h->vy_mm_s));
             int over = h->present && (sd <= cfg->touch_margin_mm || c->hand_cover[p] > 0.25);
+            int64_t held_t = s->rest_t; /* a rest over the card up to the last frame */
             if (!over) {
                 if (s->away_t < 0)
                     s->away_t = fr->t_us;
@@ -839,42 +935,23 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 s->away_t = -1;
             }
             /* press: the leading point comes to rest over the card (its speed over
-             * SPEED_SPAN_US; the single-frame speed is mostly pixel noise), the card stays.
-             * Seen from above, a press stops first and then comes down: contact is put
-             * press_descent_us after the stop, with that much uncertainty. */
+             * SPEED_SPAN_US; the single-frame speed is mostly pixel noise), the card stays,
+             * for press_hold_us; contact is then measured where the tip stopped changing
+             * (landing), waiting for it up to SETTLE_WAIT_US. A rest that ends after the
+             * hold is a press even if the landing was not seen to settle. */
             double s3 = ev->lspeed[p];
             (void)speed;
             if (over && !s->contact && s3 < cfg->rest_speed_mm_s && !c->moving && sd <= cfg->touch_margin_mm) {
                 if (s->rest_t < 0) {
                     s->rest_t = ev->lwin_t[p];
                 }
-                if (fr->t_us - s->rest_t >= cfg->press_hold_us) {
-                    /* the other player's hand at the same card: cannot tell whose is down */
-                    const kr_track_hand *oh = &fr->hands[1 - p];
-                    int other = oh->present && (card_sd(c, oh->lead_x_mm, oh->lead_y_mm) < 20 ||
-                                                c->hand_cover[1 - p] > 0.1);
-                    /* no shadow anywhere near the leading point: a hand low over the mat
-                     * casts one, a left-over blob of foreground does not */
-                    int no_shadow = h->shadow_px <= 0 && h->shadow_dist_mm < 0;
-                    int jumped;
-                    int64_t stop = fit_stop(ev, p, s->rest_t, &jumped);
-                    /* came to rest while drawing back towards its own line (the way home
-                     * after play): seen from above a hand settling at its guard over its own
-                     * cards and one pressing one look alike, so a judge decides */
-                    int back = 0;
-                    for (int j = 0; j < LHIST; j++)
-                        if (ev->lpresent[p][j] && ev->lt[p][j] <= s->rest_t - 150000) {
-                            double dy = h->lead_y_mm - ev->ly[p][j];
-                            back = p == 0 ? dy < -30 : dy > 30;
-                            break;
-                        }
-                    touch(ev, fr, k, p, stop + cfg->press_descent_us, cfg->press_descent_us / 2 + dt / 4,
-                          jumped && no_shadow ? 0.25 /* no cue of a hand: below min_confidence */
-                          : no_shadow || jumped ? 0.5 : other || fr->hand_contact || back ? 0.6 : 0.92, 2);
-                }
+                if (fr->t_us - s->rest_t >= cfg->press_hold_us)
+                    press_touch(ev, fr, k, p, s->rest_t, dt, fr->t_us - s->rest_t >= cfg->press_hold_us + SETTLE_WAIT_US);
             } else if (s3 >= cfg->rest_speed_mm_s || !over) {
                 s->rest_t = -1;
             }
+            if (s->rest_t < 0 && held_t >= 0 && !s->contact && ev->have_prev && ev->prev_t - held_t >= cfg->press_hold_us)
+                press_touch(ev, fr, k, p, held_t, dt, 1);
         }
         if (newly_moving) {
             /* sweep: the card moved between still_t (last seen at rest) and now. The pusher

@@ -30,8 +30,11 @@ typedef struct kr_event_config {
     double  rest_speed_mm_s;  /* a leading point slower than this (least squares over 50 ms, at least 3
                                  frames: the same at any frame rate) is at rest; default 250 mm/s */
     int64_t press_hold_us;    /* at rest over a card this long = a press; default 100000 us */
-    int64_t press_descent_us; /* contact this long after the hand stops over the card (a model: the
-                                 descent is not seen from above); default 50000 us */
+    int64_t press_descent_us; /* a press's contact is measured where the picture around the tip stops
+                                 changing (the hand and its shadow settling, tip_change of kr_track);
+                                 when that is not seen (the other hand near the card, or no still
+                                 frames within 150 ms after the hold), contact is put this long after
+                                 the hand's stop (a model); default 50000 us */
     double  sweep_near_mm;    /* card motion is blamed on a hand whose leading point is this near; default 70 mm */
     int64_t settle_quiet_us;  /* hands back and cards still this long = settle; default 150000 us */
     int64_t unseen_us;        /* a hand lost from view this long deep in the field during play: flag; default 200000 us */

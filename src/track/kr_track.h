@@ -98,6 +98,12 @@ typedef struct kr_track_hand {
     int     in_field;         /* 1 when the leading point is inside the field rectangle */
     double  shadow_px;        /* shadow mat pixels within 45 mm of the leading point not under the hand */
     double  shadow_dist_mm;   /* distance from the leading point to the shadow's own leading point; -1 none */
+    /* added in the fourth session: the tip settling. Change since the previous frame within
+     * 60 mm of the leading point (the other player's hand left out): sum over pixels of
+     * (|dB| + |dG| + |dR| - 6)+ / 3 x pixel area (grey levels x mm^2). While a hand comes
+     * down onto a card it changes (the hand grows and shrinks in the view, its shadow slides
+     * under it, it covers the card's print); once it lies on the card it falls to noise. */
+    double  tip_change;
 } kr_track_hand;
 
 typedef struct kr_track_frame {

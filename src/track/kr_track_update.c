@@ -16,6 +16,8 @@
 #define GHOST_FRAMES 30     /* still mat-coloured hand pixels absorbed after this long */
 #define GHOST_FAST_FRAMES 6 /* the same where non-hand, non-shadow foreground was learned (t->learned) */
 #define DETACHED_STILL 6.0  /* a detached piece unchanged this long on average is not a hand */
+#define TIP_CHANGE_MM 60.0 /* tip_change is summed within this of the leading point */
+#define TIP_CHANGE_NOISE 6 /* |BGR| change between frames up to this is noise (tip_change) */
 #define GAIN_STEADY 0.004   /* gain change between frames below which unchanged pixels keep their class */
 
 /* Sum for the global gain over every third pixel that was background last frame: B+G+R
@@ -758,6 +760,24 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
                 sv = v + 0.5;
             }
         }
+    /* the tip settling: change since the previous frame around the leading point (the hand
+     * coming down, its shadow sliding under it), the other player's hand left out */
+    int r3 = (int)(TIP_CHANGE_MM / mmpp);
+    uint8_t theirs = (uint8_t)(p == 0 ? KR_CLS_HAND_B : KR_CLS_HAND_A);
+    double chg = 0;
+    for (int v = lv_i - r3; v <= lv_i + r3; v++)
+        for (int u = lu_i - r3; u <= lu_i + r3; u++) {
+            if (u < 0 || v < 0 || u >= t->w || v >= t->h || sqr(u + 0.5 - lu) + sqr(v + 0.5 - lv) > r3 * r3)
+                continue;
+            int i = v * t->w + u;
+            if (t->cls[i] == KR_CLS_OUT || t->cls[i] == theirs)
+                continue;
+            const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
+            int d = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) - TIP_CHANGE_NOISE;
+            if (d > 0)
+                chg += d;
+        }
+    h->tip_change = chg / 3.0 * mmpp * mmpp;
     h->shadow_px = scount;
     h->shadow_dist_mm = sbest >= 0 ? sqrt(sqr(su - lu) + sqr(sv - lv)) * mmpp : -1;
     if (cn > 0 && p == 1) {
