@@ -26,7 +26,7 @@ typedef struct review_opts {
     const char *video, *match, *calib, *out;
     double      before_s, after_s;
     int         slow;
-    bool        no_clips, page_only;
+    bool        no_clips, page_only, timings;
 } review_opts;
 
 static void usage(FILE *f)
@@ -41,14 +41,16 @@ static void usage(FILE *f)
           "and writes DIR/index.html, a self-contained review page.\n"
           "--before/--after: seconds of clip around the deciding contact\n"
           "(default 1.0 / 1.5); --slow: clip slow-down factor (default 1).\n"
-          "--page-only rewrites DIR/index.html from what DIR already holds.\n", f);
+          "--page-only rewrites DIR/index.html from what DIR already holds.\n"
+          "--timings: the clips' CPU per phase, summed, on stderr (benchmarks).\n", f);
 }
 
-enum { O_MATCH = 1, O_CALIB, O_OUT, O_BEFORE, O_AFTER, O_SLOW, O_PAGE_ONLY, O_NO_CLIPS };
+enum { O_MATCH = 1, O_CALIB, O_OUT, O_BEFORE, O_AFTER, O_SLOW, O_PAGE_ONLY, O_NO_CLIPS, O_TIMINGS };
 static const kr_app_opt review_opts_table[] = {
     {"--match", NULL, O_MATCH, 1},       {"--calib", NULL, O_CALIB, 1},        {"--out", "-o", O_OUT, 1},
     {"--before", NULL, O_BEFORE, 1},     {"--after", NULL, O_AFTER, 1},        {"--slow", NULL, O_SLOW, 1},
-    {"--page-only", NULL, O_PAGE_ONLY, 0}, {"--no-clips", NULL, O_NO_CLIPS, 0}, {NULL, NULL, 0, 0}};
+    {"--page-only", NULL, O_PAGE_ONLY, 0}, {"--no-clips", NULL, O_NO_CLIPS, 0}, {"--timings", NULL, O_TIMINGS, 0},
+    {NULL, NULL, 0, 0}};
 
 /* 0 ok, -1 after --help, 2 usage error (message printed). */
 static int parse_args(int argc, char **argv, review_opts *o)
@@ -77,6 +79,7 @@ static int parse_args(int argc, char **argv, review_opts *o)
             break;
         case O_PAGE_ONLY: o->page_only = true; break;
         case O_NO_CLIPS: o->no_clips = true; break;
+        case O_TIMINGS: o->timings = true; break;
         case O_MATCH: o->match = v; break;
         case O_CALIB: o->calib = v; break;
         case O_OUT: o->out = v; break;
@@ -407,6 +410,26 @@ static void make_clips(const review_opts *o, const char *stage, kr_serve_review_
     for (size_t i = 0; i < started; i++)
         pthread_join(th[i], NULL);
     pthread_mutex_destroy(&p.mu);
+    if (o->timings) {
+        int64_t cpu[KR_CLIP_N_PHASES] = {0}, all = 0, frames = 0, decoded = 0;
+        size_t  drawn_from_analyze = 0;
+        for (size_t i = 0; i < n; i++)
+            if (ok[i]) {
+                for (int k = 0; k < KR_CLIP_N_PHASES; k++)
+                    cpu[k] += res[i].phase_cpu_us[k];
+                frames += res[i].n_frames;
+                decoded += res[i].n_decoded;
+                drawn_from_analyze += res[i].from_tracks != 0;
+            }
+        fprintf(stderr, "review: %zu clips (%zu drawn from analyze's tracking), %lld frames, %lld decoded; CPU per "
+                        "phase, all clips (ms):\n",
+                n, drawn_from_analyze, (long long)frames, (long long)decoded);
+        for (int k = 0; k < KR_CLIP_N_PHASES; k++) {
+            fprintf(stderr, "  %-20s %8.1f\n", kr_clip_phase_name(k), cpu[k] / 1e3);
+            all += cpu[k];
+        }
+        fprintf(stderr, "  %-20s %8.1f\n", "total", all / 1e3);
+    }
     size_t failed = 0;
     for (size_t i = 0; i < n; i++) {
         if (ok[i])
