@@ -600,6 +600,18 @@ done:
     return ok;
 }
 
+/* 1 when (x, y) mm lies inside a territory and no card with a known place accounts for
+ * it (its centre within 30 mm). */
+static int sent_place_free(const kr_track_card_init *ci, const int *sent, int n, double x, double y)
+{
+    if (fabs(x) > KR_TRACK_FIELD_HALF_W_MM || fabs(y) > KR_TRACK_FIELD_HALF_H_MM || fabs(y) < 15)
+        return 0;
+    for (int k = 0; k < n; k++)
+        if (sent[k] < 0 && hypot(ci[k].x_mm - x, ci[k].y_mm - y) < 30)
+            return 0;
+    return 1;
+}
+
 static int place_sent(const clip_run *r, const kr_image_t *img, kr_track_card_init *ci, const int *sent, int n,
                       kr_clip_result *res)
 {
@@ -615,6 +627,22 @@ static int place_sent(const clip_run *r, const kr_image_t *img, kr_track_card_in
     int nq = 0;
     if (kr_calib_detect_cards(&ccfg, img, quads, SENT_MAX_QUADS, &nq) != KR_OK || nq == 0)
         return 0;
+    /* only the outlines whose centre is in a territory and no known card's are read (the
+     * others, most of the field, would only cost their reading) */
+    int keep = 0;
+    for (int q = 0; q < nq; q++) {
+        double u = 0, v = 0, cx, cy;
+        for (int j = 0; j < 4; j++) {
+            u += quads[8 * q + 2 * j] / 4;
+            v += quads[8 * q + 2 * j + 1] / 4;
+        }
+        if (map_out_to_mm((void *)r, u, v, &cx, &cy) != 0 || !sent_place_free(ci, sent, n, cx, cy))
+            continue;
+        memmove(&quads[8 * keep++], &quads[8 * q], 8 * sizeof *quads);
+    }
+    if (!keep)
+        return 0;
+    nq = keep;
     kr_recog_layout_card *lc = malloc(sizeof *lc * (size_t)nq);
     kr_recog_config rc;
     kr_recog_config_default(&rc);
@@ -637,13 +665,7 @@ static int place_sent(const clip_run *r, const kr_image_t *img, kr_track_card_in
         double lo = fmin(s0, s1), hi = fmax(s0, s1);
         if (lo < 36 || lo > 62 || hi < 56 || hi > 85)
             continue;
-        if (fabs(c->x_mm) > KR_TRACK_FIELD_HALF_W_MM || fabs(c->y_mm) > KR_TRACK_FIELD_HALF_H_MM ||
-            fabs(c->y_mm) < 15)
-            continue;
-        int claimed = 0;
-        for (int k = 0; k < n && !claimed; k++)
-            claimed = sent[k] < 0 && hypot(ci[k].x_mm - c->x_mm, ci[k].y_mm - c->y_mm) < 30;
-        if (claimed)
+        if (!sent_place_free(ci, sent, n, c->x_mm, c->y_mm))
             continue;
         int side = c->owner == KR_RECOG_OWNER_A ? KR_TRACK_A : KR_TRACK_B; /* A's territory is y < 0 */
         if (n_cand[side] < SENT_MAX_CAND)
