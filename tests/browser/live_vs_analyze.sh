@@ -32,11 +32,12 @@ if ! cmp -s "$tmp/an/events.jsonl" "$tmp/live/events.jsonl"; then
   exit 1
 fi
 echo "ok: the same $(wc -l < "$tmp/an/events.jsonl") events"
-python3 - "$tmp/an/rulings.jsonl" "$tmp/live/rulings.jsonl" "$tmp/live/summary.json" <<'PY'
+python3 - "$tmp/an/rulings.jsonl" "$tmp/live/rulings.jsonl" "$tmp/live/summary.json" "$tmp/live/events.jsonl" <<'PY'
 import json, sys
 def load(p):
     return [json.loads(l) for l in open(p, encoding='utf-8') if l.strip()]
 an, lv = load(sys.argv[1]), load(sys.argv[2])
+lv_ev = load(sys.argv[4])
 summ = json.load(open(sys.argv[3]))
 print('analyze: %d records, live: %d records; live max lag %.0f ms' % (len(an), len(lv), summ['max_lag_ms']))
 TOL = 20000  # us: one frame at 50-60 fps, and the sub-frame estimate
@@ -61,9 +62,27 @@ for a, l in zip(an, lv):
     if ta is not None and abs(ta - tl) > TOL:
         print('FAIL: reading %s take at %d us (analyze) vs %d us (live)' % (a.get('seq'), ta, tl))
         fails += 1
+# the write latency (summary.json record_latency_ms): every timed line of events.jsonl
+# counted once; per record the pipeline latency (its releasing frame's capture -> flushed)
+# is at most the event latency (its own frame's capture -> flushed) and at most the time
+# to durable, so each quantile is too
+rl = summ['record_latency_ms']
+timed = sum(1 for r in lv_ev if 't_us' in r)
+g = {x['records']: x for x in rl['groups']}
+counted = g['observations']['n'] + g['log records']['n'] + rl['released_at_end']
+if counted != timed:
+    print('FAIL: record_latency_ms counts %d records, events.jsonl has %d timed lines' % (counted, timed))
+    fails += 1
+for x in rl['groups']:
+    for q in ('p50', 'p95', 'max'):
+        if x['n'] and not (x['pipeline'][q] <= x['event'][q] + 0.01 and x['pipeline'][q] <= x['pipeline_durable'][q] + 0.01):
+            print('FAIL: %s %s: pipeline %.2f ms, event %.2f ms, durable %.2f ms' %
+                  (x['records'], q, x['pipeline'][q], x['event'][q], x['pipeline_durable'][q]))
+            fails += 1
 if fails:
     sys.exit(1)
-print('ok: the same %d rulings' % len(an))
+print('ok: the same %d rulings; write latency of %d records, observations (pipeline) p50 %s ms' %
+      (len(an), counted, g['observations']['pipeline']['p50']))
 PY
 
 # The reader's records arriving while live runs: the match file starts with only the
