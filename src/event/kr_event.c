@@ -83,6 +83,7 @@ typedef struct card_state {
     int64_t move_t;          /* frame it was seen starting to move then */
     int64_t touch_t;         /* the contact time put on that sweep */
     int     moved_after;     /* after play: a send or rearrangement of it was seen */
+    int     out_push;        /* index in out[] of its push-out emitted this frame; -1 none */
     double  px, py;          /* previous centre */
     int64_t pt;
     double  vx, vy;
@@ -267,6 +268,28 @@ static void send_by_hand(kr_event_t *ev, int p, int k)
     ev->pend_k[p] = -1;
 }
 
+/* A card player p took hold of after play and let go (let_k), decided now (the next
+ * kami_start, or a second after the release): a reason for review unless a send or
+ * rearrangement of it, or any move by that player, was seen, or a send of theirs was not
+ * possible (their hand never in the other territory since play ended). */
+static void decide_handled(kr_event_t *ev, int p)
+{
+    int k = ev->let_k[p];
+    if (k >= 0 && k < ev->n_cards && !ev->cards[k].moved_after && !ev->moved_by[p] && ev->may_send[p])
+        set_flag(ev, KR_EVENT_FLAG_HANDLED);
+    ev->let_k[p] = -1;
+}
+
+/* A card lost from sight after play (lost_t), decided now (the next kami_start, or 1.5 s
+ * after it was lost): a reason for review unless a send or rearrangement of it was seen,
+ * or a send by its owner was not possible. */
+static void decide_lost(kr_event_t *ev, card_state *cs)
+{
+    if (cs->lost_t >= 0 && !cs->moved_after && ev->may_send[cs->territory])
+        set_flag(ev, KR_EVENT_FLAG_CARD_LOST);
+    cs->lost_t = -1;
+}
+
 /* The hand a player's observations name. Seen from above, left and right cannot be told
  * apart reliably, so the first estimate (or right, when there is none yet) is kept for
  * the whole match: naming a different hand later would make the rules engine void a
@@ -303,18 +326,11 @@ static void apply_marks(kr_event_t *ev, const kr_track_frame *fr)
             for (int p = 0; p < 2; p++) {
                 if (ev->pend_k[p] >= 0 && ev->pend_k[p] < ev->n_cards)
                     send_by_hand(ev, p, ev->pend_k[p]);
-                if (ev->let_k[p] >= 0 && ev->let_k[p] < ev->n_cards && !ev->cards[ev->let_k[p]].moved_after &&
-                    !ev->moved_by[p] && ev->may_send[p])
-                    set_flag(ev, KR_EVENT_FLAG_HANDLED);
-                ev->let_k[p] = -1;
+                decide_handled(ev, p);
                 ev->moved_by[p] = 0;
             }
             for (int k = 0; k < ev->n_cards; k++)
-                if (ev->cards[k].lost_t >= 0) {
-                    if (!ev->cards[k].moved_after && ev->may_send[ev->cards[k].territory])
-                        set_flag(ev, KR_EVENT_FLAG_CARD_LOST);
-                    ev->cards[k].lost_t = -1;
-                }
+                decide_lost(ev, &ev->cards[k]);
             ev->may_send[0] = ev->may_send[1] = 0;
             for (int k = 0; k < ev->n_cards; k++)
                 ev->cards[k].moved_after = 0; /* a new reading: any card may be sent again */
@@ -1025,6 +1041,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         }
         cs->was_moving = c->moving || c->displaced;
         /* push-out: the whole outline beyond the field */
+        cs->out_push = -1;
         if ((c->out_of_field && !cs->was_out) || (c->lost && !cs->was_lost && !c->out_of_field)) {
             double over = out_over(c->x_mm, c->y_mm);
             double v = sqrt(sqr(cs->vx) + sqr(cs->vy));
@@ -1050,6 +1067,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             if (ev->in_play && p >= 0) {
                 kr_event_obs *o = emit(ev, KR_REC_PUSH_OUT, t);
                 if (o) {
+                    cs->out_push = (int)(o - ev->out);
                     o->rec.player = p ? KR_SIDE_B : KR_SIDE_A;
                     o->rec.card = c->id;
                     o->rec.territory = cs->territory ? KR_SIDE_B : KR_SIDE_A;
@@ -1068,11 +1086,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         if (c->lost && !cs->was_lost && !c->out_of_field && !ev->in_play && ev->any_kami && c->id != ev->read_card &&
             !cs->moved_after)
             cs->lost_t = fr->t_us;
-        if (cs->lost_t >= 0 && (cs->moved_after || fr->t_us - cs->lost_t >= 1500000)) {
-            if (!cs->moved_after && ev->may_send[cs->territory])
-                set_flag(ev, KR_EVENT_FLAG_CARD_LOST);
-            cs->lost_t = -1;
-        }
+        if (cs->lost_t >= 0 && (cs->moved_after || fr->t_us - cs->lost_t >= 1500000))
+            decide_lost(ev, cs);
         cs->change = c->change;
         cs->was_out = c->out_of_field;
         cs->was_lost = c->lost;
@@ -1116,10 +1131,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             cs->touch_t = sc->t;
             /* a push-out of it seen in this frame cannot be before the contact that
              * started it (its time was put back from where it was seen out) */
-            for (int i2 = 0; i2 < ev->n_out; i2++)
-                if (ev->out[i2].rec.type == KR_REC_PUSH_OUT && ev->out[i2].rec.card == c->id &&
-                    ev->out[i2].rec.t_us <= sc->t)
-                    ev->out[i2].rec.t_us = sc->t + 1000;
+            if (cs->out_push >= 0 && ev->out[cs->out_push].rec.t_us <= sc->t)
+                ev->out[cs->out_push].rec.t_us = sc->t + 1000;
             cs->mover = sc->p;
             cs->move_t = fr->t_us;
         } else
@@ -1242,16 +1255,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 send_by_hand(ev, p, k);
         }
         k = ev->let_k[p];
-        if (k >= 0 && k < fr->n_cards) {
-            if (ev->cards[k].moved_after)
-                ev->let_k[p] = -1;
-            else if (fr->t_us - ev->let_t[p] >= 1000000) {
-                if (!ev->moved_by[p] && ev->may_send[p]) /* a move of that player's was seen: it explains
-                                                            the hold; never in the other territory: no send */
-                    set_flag(ev, KR_EVENT_FLAG_HANDLED);
-                ev->let_k[p] = -1;
-            }
-        }
+        if (k >= 0 && k < fr->n_cards && (ev->cards[k].moved_after || fr->t_us - ev->let_t[p] >= 1000000))
+            decide_handled(ev, p);
     }
     for (int i = 0; i < ev->n_out; i++)
         ev->out[i].frame_dt_us = dt;
