@@ -464,7 +464,12 @@ static void test_outlines_from_recorded_tracks(void)
     printf("[recorded: %zu frames, %zu KB; card 61 outline px: new place %d, old place %d] ",
            kr_clip_tracks_frames(rec), kr_clip_tracks_bytes(rec) / 1024, at_new, at_old);
     free(px);
+    kr_clip_destroy(c);
     /* before the record's first frame: the clip tracks its window itself */
+    cfg.warmup_us = 0;
+    cfg.sheet = 0;
+    CU_ASSERT_EQUAL_FATAL(kr_clip_create(&cfg, calib, events, &c, NULL, 0), KR_OK);
+    kr_clip_set_tracks(c, rec);
     CU_ASSERT_EQUAL_FATAL(kr_clip_export(c, DEMO, 12000000, out, &res), KR_OK);
     CU_ASSERT(res.tracked && !res.from_tracks);
     kr_clip_destroy(c);

@@ -26,7 +26,7 @@ typedef struct review_opts {
     const char *video, *match, *calib, *out;
     double      before_s, after_s;
     int         slow;
-    bool        no_clips, page_only, timings;
+    bool        no_clips, page_only, timings, retrack;
 } review_opts;
 
 static void usage(FILE *f)
@@ -42,15 +42,17 @@ static void usage(FILE *f)
           "--before/--after: seconds of clip around the deciding contact\n"
           "(default 1.0 / 1.5); --slow: clip slow-down factor (default 1).\n"
           "--page-only rewrites DIR/index.html from what DIR already holds.\n"
-          "--timings: the clips' CPU per phase, summed, on stderr (benchmarks).\n", f);
+          "--timings: the clips' CPU per phase, summed, on stderr (benchmarks).\n"
+          "--retrack: each clip tracks its own window instead of drawing what analyze tracked\n"
+          "(the way before; for comparisons).\n", f);
 }
 
-enum { O_MATCH = 1, O_CALIB, O_OUT, O_BEFORE, O_AFTER, O_SLOW, O_PAGE_ONLY, O_NO_CLIPS, O_TIMINGS };
+enum { O_MATCH = 1, O_CALIB, O_OUT, O_BEFORE, O_AFTER, O_SLOW, O_PAGE_ONLY, O_NO_CLIPS, O_TIMINGS, O_RETRACK };
 static const kr_app_opt review_opts_table[] = {
     {"--match", NULL, O_MATCH, 1},       {"--calib", NULL, O_CALIB, 1},        {"--out", "-o", O_OUT, 1},
     {"--before", NULL, O_BEFORE, 1},     {"--after", NULL, O_AFTER, 1},        {"--slow", NULL, O_SLOW, 1},
     {"--page-only", NULL, O_PAGE_ONLY, 0}, {"--no-clips", NULL, O_NO_CLIPS, 0}, {"--timings", NULL, O_TIMINGS, 0},
-    {NULL, NULL, 0, 0}};
+    {"--retrack", NULL, O_RETRACK, 0},   {NULL, NULL, 0, 0}};
 
 /* 0 ok, -1 after --help, 2 usage error (message printed). */
 static int parse_args(int argc, char **argv, review_opts *o)
@@ -80,6 +82,7 @@ static int parse_args(int argc, char **argv, review_opts *o)
         case O_PAGE_ONLY: o->page_only = true; break;
         case O_NO_CLIPS: o->no_clips = true; break;
         case O_TIMINGS: o->timings = true; break;
+        case O_RETRACK: o->retrack = true; break;
         case O_MATCH: o->match = v; break;
         case O_CALIB: o->calib = v; break;
         case O_OUT: o->out = v; break;
@@ -562,7 +565,7 @@ int kr_cmd_review(int argc, char **argv)
         /* what analyze tracks is kept for the clips (they draw it instead of tracking
          * again); without memory for it each clip tracks its own window */
         kr_app_analyze_hook hook = {NULL, NULL, &calib};
-        if (!o.no_clips && kr_clip_tracks_create(0, &tracks) == KR_OK) {
+        if (!o.no_clips && !o.retrack && kr_clip_tracks_create(0, &tracks) == KR_OK) {
             hook.ctx = tracks;
             hook.frame = record_frame;
         }
