@@ -432,6 +432,8 @@ static void make_clips(const review_opts *o, const char *stage, kr_serve_review_
             all += cpu[k];
         }
         fprintf(stderr, "  %-20s %8.1f\n", "total", all / 1e3);
+        fprintf(stderr, "review: analyze's tracking kept for the clips: %zu frames, %.1f MB\n",
+                kr_clip_tracks_frames(tracks), kr_clip_tracks_bytes(tracks) / 1048576.0);
     }
     size_t failed = 0;
     for (size_t i = 0; i < n; i++) {
