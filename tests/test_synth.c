@@ -501,6 +501,19 @@ static void test_fractional_rate(void)
     CU_ASSERT_EQUAL(kr_synth_frame_t_us(s, 1), 16683);   /* 1001/60000 s, rounded */
     CU_ASSERT_EQUAL(kr_synth_frame_t_us(s, 60), 1001000); /* 60 frames: 1.001 s exactly */
     kr_synth_destroy(s);
+    /* the scenario's own rate as [numerator, denominator] */
+    char path[128];
+    snprintf(path, sizeof path, "%s/ntsc.json", tmpdir);
+    write_file(path, "{\"fps\":[60000,1001],\"layout\":{\"per_side\":25,\"place\":[{\"card\":17,\"owner\":\"A\","
+                     "\"row\":\"upper\",\"x_mm\":0}]},\"readings\":[{\"card\":17,\"actions\":[]}]}");
+    CU_ASSERT_EQUAL_FATAL(kr_synth_create(path, NULL, &s, err, sizeof err), KR_OK);
+    kr_synth_fps(s, &num, &den);
+    CU_ASSERT_EQUAL(num, 60000);
+    CU_ASSERT_EQUAL(den, 1001);
+    kr_synth_destroy(s);
+    write_file(path, "{\"fps\":\"59.94\",\"readings\":[{\"card\":17,\"actions\":[]}]}");
+    CU_ASSERT_EQUAL(kr_synth_create(path, NULL, &s, err, sizeof err), KR_ERR_FORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "fps: need a number or [numerator, denominator]"));
     o.fps_num = 30; o.fps_den = 1001; /* 0.03 frames per second */
     CU_ASSERT_EQUAL(kr_synth_create("samples/scenarios/own_take.json", &o, &s, err, sizeof err), KR_ERR_FORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "fps 30/1001"));

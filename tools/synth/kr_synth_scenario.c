@@ -358,11 +358,25 @@ kr_status kr_synth_scenario_parse(kr_synth_t *s, const char *path, const kr_synt
     if ((v = cJSON_GetObjectItemCaseSensitive(root, "description")) && cJSON_IsString(v))
         snprintf(s->description, sizeof s->description, "%s", v->valuestring);
     s->holdout = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "holdout"));
-    if (bad_type(root, "seed", 1) || bad_type(root, "fps", 1) || bad_type(root, "mora_ms", 1))
-        FAIL("%s: seed, fps and mora_ms must be numbers", fn);
+    if (bad_type(root, "seed", 1) || bad_type(root, "mora_ms", 1))
+        FAIL("%s: seed and mora_ms must be numbers", fn);
     s->seed = o->seed_set ? o->seed : (uint64_t)num(root, "seed", 1);
-    s->fps_num = o->fps_num > 0 ? o->fps_num : (int)num(root, "fps", 60);
-    s->fps_den = o->fps_num > 0 ? (o->fps_den > 0 ? o->fps_den : 1) : 1;
+    s->fps_num = 60;
+    s->fps_den = 1;
+    if ((v = cJSON_GetObjectItemCaseSensitive(root, "fps"))) { /* N or [N, D] (59.94: [60000, 1001]) */
+        if (cJSON_IsNumber(v))
+            s->fps_num = (int)v->valuedouble;
+        else if (cJSON_IsArray(v) && cJSON_GetArraySize(v) == 2 && cJSON_IsNumber(cJSON_GetArrayItem(v, 0)) &&
+                 cJSON_IsNumber(cJSON_GetArrayItem(v, 1))) {
+            s->fps_num = (int)cJSON_GetArrayItem(v, 0)->valuedouble;
+            s->fps_den = (int)cJSON_GetArrayItem(v, 1)->valuedouble;
+        } else
+            FAIL("%s: fps: need a number or [numerator, denominator]", fn);
+    }
+    if (o->fps_num > 0) {
+        s->fps_num = o->fps_num;
+        s->fps_den = o->fps_den > 0 ? o->fps_den : 1;
+    }
     s->w = 1280;
     s->h = 720;
     if ((v = cJSON_GetObjectItemCaseSensitive(root, "size"))) {
