@@ -21,6 +21,8 @@
 #define SPEED_MIN_N 3        /* ... and at least this many samples */
 #define PATH_SPAN_US 120000  /* a sweep's contact: the path is searched back this long */
 #define PATH_MIN_N 8         /* ... and at least this many samples */
+#define SWEEP_AIR_US 10000  /* a sweep's path entry: the fingertip may cross the outline still in the air
+                                (the synthetic sweeps touch down 5-17 ms after it at every rate) */
 #define SWEEP_BACK_US 100000 /* a card seen moving: its contact is at most this long before (when
                                 no path entry dates it; a long-covered card's midpoint is no time) */
 #define LATE_OWN_US 1000000   /* an own-card touch this long after play began: judged (see touch) */
@@ -411,7 +413,7 @@ static int64_t path_entry(const kr_event_t *ev, int p, const kr_track_card *c, d
         int64_t dt = ev->lt[p][k] - ev->lt[p][k + 1];
         int64_t t = ev->lt[p][k + 1] + (int64_t)(u * dt);
         if (t >= t_min) {
-            *err = (int64_t)(dt * 0.15) + 1500;
+            *err = (int64_t)sqrt(sqr(dt * 0.15 + 1500) + sqr(SWEEP_AIR_US));
             return t;
         }
         (void)best;
@@ -593,7 +595,7 @@ static int landing(const kr_event_t *ev, int p, int64_t stop, int64_t dt, int64_
         return 0;
     if (j == n - 1) { /* quiet from the stop on */
         *t = stop;
-        *err = dt / 4 + 1000;
+        *err = dt + 1000;
         return 1;
     }
     *t = ev->lt[p][j + 1];
