@@ -115,7 +115,8 @@ size_t    kr_clip_tracks_frames(const kr_clip_tracks_t *s); /* frames recorded *
 size_t    kr_clip_tracks_bytes(const kr_clip_tracks_t *s);  /* memory held, bytes */
 /* s borrowed (NULL: none; must outlive c's exports). Exports whose tracker window s
  * covers (its first frame at or before the window's start, its last at or after the
- * end or finished) draw from s; others track as before. */
+ * end, or finished within two frame periods of the end) draw from s; others track as
+ * before. */
 void      kr_clip_set_tracks(kr_clip_t *c, const kr_clip_tracks_t *s);
 
 /* Where an export's time goes (kr_clip_result.phase_us / phase_cpu_us), for benchmarks. */

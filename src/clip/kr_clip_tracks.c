@@ -220,7 +220,10 @@ int kr_clip_tracks_covers(const kr_clip_tracks_t *s, int64_t start_us, int64_t e
 {
     if (!s || !s->n || s->ix[0].t_us > start_us)
         return 0;
-    return (s->finished && !s->full) || s->ix[s->n - 1].t_us >= end_us;
+    int64_t last = s->ix[s->n - 1].t_us, step = s->n > 1 ? last - s->ix[s->n - 2].t_us : 0;
+    /* a window clamped to the video's end: the last frame starts one period before it (a
+     * run that ended early, e.g. at damage, covers nothing after its last frame) */
+    return last >= end_us || (s->finished && !s->full && end_us - last <= 2 * step);
 }
 
 void kr_clip_tracks_mat(const kr_clip_tracks_t *s, int *w, int *h, double *x0_mm, double *y0_mm, double *mm_per_px)
