@@ -55,10 +55,11 @@ i=1
 while [ "$i" -le "$runs" ]; do
   rm -rf "$tmp/a" "$tmp/r"
   one_run analyze "$bin" analyze "$mdir/video.mp4" --match "$mdir/match.jsonl" --out "$tmp/a"
-  one_run review "$bin" review "$mdir/video.mp4" --match "$mdir/match.jsonl" --out "$tmp/r"
+  one_run review "$bin" review "$mdir/video.mp4" --match "$mdir/match.jsonl" --out "$tmp/r" --timings
   i=$((i + 1))
 done
-echo "   review made $(ls "$tmp/r/clips" 2>/dev/null | grep -c '\.mp4$') clips"
+echo "   review made $(ls "$tmp/r/clips" 2>/dev/null | grep -c '\.mp4$') clips; the last run's --timings:"
+sed -n '/^review: /,$p' "$tmp/err" | sed 's/^/   /'  # the clips' CPU per phase
 awk '
   /^analyze/ { aw += $2; ac += $3; na++ }
   /^review/  { rw += $2; rc += $3; nr++ }
