@@ -183,6 +183,51 @@ static void test_sweep_is_timed_between_frames(void)
     CU_ASSERT_TRUE(worst < DT / 3.0);
 }
 
+/* The same sweep with the hand lost by the tracker on the frames the card starts moving
+ * (a fast sweep blurred at 30 fps, early_entry): the hand seen on the card right after is
+ * blamed, confidence 0.6 (a judge looks if it decides), and no UNBLAMED reason; a card that
+ * moves with no hand at all is still the UNBLAMED reason, with no touch. */
+static void test_sweep_with_hand_lost_is_blamed(void)
+{
+    for (int with_hand = 1; with_hand >= 0; with_hand--) {
+        run r;
+        run_start(&r);
+        const double v = 2000, vc = 2500;
+        const int64_t tc = 405000;
+        for (int64_t t = 0; t < 900000; t += DT) {
+            shot s = {0, 0, 0, 0, 0, -100, 51.5};
+            double dtc = (t - tc) / 1e6;
+            if (t > 250000 && with_hand && (t < tc - DT || t > tc + DT)) {
+                double y = 15 + v * dtc;
+                s.arm = 1;
+                s.tx = -100;
+                s.ty = y > 60 ? 60 : y;
+                s.sx = 4;
+                s.sy = -4;
+            }
+            if (dtc > 0)
+                s.c64y = 51.5 + vc * dtc;
+            run_frame(&r, t, &s);
+        }
+        const kr_event_obs *o = first(&r, KR_REC_TOUCH);
+        if (with_hand) {
+            CU_ASSERT_EQUAL(count(&r, KR_REC_TOUCH), 1);
+            CU_ASSERT_PTR_NOT_NULL(o);
+            if (o) {
+                CU_ASSERT_EQUAL(o->rec.card, 64);
+                CU_ASSERT_EQUAL(o->rec.player, KR_SIDE_A);
+                CU_ASSERT_TRUE(o->rec.confidence <= 0.6);
+                CU_ASSERT_TRUE(fabs((double)(o->rec.t_us - tc)) <= 2.0 * (double)o->rec.t_err_us + DT);
+            }
+            CU_ASSERT_FALSE(kr_event_reading_flags(r.ev, 1) & KR_EVENT_FLAG_UNBLAMED);
+        } else {
+            CU_ASSERT_EQUAL(count(&r, KR_REC_TOUCH), 0);
+            CU_ASSERT_TRUE(kr_event_reading_flags(r.ev, 1) & KR_EVENT_FLAG_UNBLAMED);
+        }
+        run_end(&r);
+    }
+}
+
 static void test_press_counts_once(void)
 {
     run r;
@@ -751,6 +796,7 @@ int main(void)
     CU_add_test(s, "two_presses_count_twice", test_two_presses_count_twice);
     CU_add_test(s, "press_stop_between_frames", test_press_stop_between_frames);
     CU_add_test(s, "press_timing_any_frame_rate", test_press_timing_any_frame_rate);
+    CU_add_test(s, "sweep_with_hand_lost_is_blamed", test_sweep_with_hand_lost_is_blamed);
     CU_add_test(s, "press_landing_seen_in_the_shadow", test_press_landing_seen_in_the_shadow);
     CU_add_test(s, "jump_onto_a_card_is_not_a_press", test_jump_onto_a_card_is_not_a_press);
     CU_add_test(s, "nothing_before_the_reading", test_nothing_before_the_reading);

@@ -23,6 +23,7 @@
 #define PATH_MIN_N 8         /* ... and at least this many samples */
 #define SWEEP_AIR_US 10000  /* a sweep's path entry: the fingertip may cross the outline still in the air
                                 (the synthetic sweeps touch down 5-17 ms after it at every rate) */
+#define UNBLAMED_WAIT_US 70000 /* a card moving with no hand near: a hand seen on it this soon is blamed */
 #define SWEEP_BACK_US 100000 /* a card seen moving: its contact is at most this long before (when
                                 no path entry dates it; a long-covered card's midpoint is no time) */
 #define LATE_OWN_US 1000000   /* an own-card touch this long after play began: judged (see touch) */
@@ -86,6 +87,8 @@ typedef struct card_state {
     int64_t touch_t;         /* the contact time put on that sweep */
     int     moved_after;     /* after play: a send or rearrangement of it was seen */
     int     out_push;        /* index in out[] of its push-out emitted this frame; -1 none */
+    int64_t unblamed_t;      /* seen starting to move in play with no hand on it (then); -1 none */
+    int64_t unblamed_lo;     /* ... the window's start (last still, at most SWEEP_BACK_US before) */
     double  px, py;          /* previous centre */
     int64_t pt;
     double  vx, vy;
@@ -751,6 +754,8 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
             for (int p = 0; p < 2; p++)
                 if (cs->cp[p].rest_t >= 0 && !cs->cp[p].contact)
                     tb = min64(tb, cs->cp[p].rest_t - STOP_BEFORE_US + cfg->press_descent_us);
+            if (cs->unblamed_t >= 0) /* a late blame's touch: the middle of its window */
+                tb = min64(tb, cs->unblamed_lo + (cs->unblamed_t - cs->unblamed_lo) / 2);
             /* a sweep's touch needs a player not in contact with the card already */
             if (!cs->was_moving && !cs->was_out && (!cs->cp[0].contact || !cs->cp[1].contact)) {
                 /* no path entry: the middle of (still_t, seen moving), that window at most
@@ -815,6 +820,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             cs->last_toucher = -1;
             cs->obscured_t = -1;
             cs->mover = -1;
+            cs->unblamed_t = -1;
             cs->lost_t = -1;
             cs->px = fr->cards[k].x_mm;
             cs->py = fr->cards[k].y_mm;
@@ -1032,8 +1038,45 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             }
             else if (bp >= 0)
                 cs->last_toucher = bp;
-            else if (ev->in_play && !c->out_of_field && !c->lost)
-                set_flag(ev, KR_EVENT_FLAG_UNBLAMED);
+            else if (ev->in_play && !c->out_of_field && !c->lost) {
+                cs->unblamed_t = fr->t_us; /* a hand found on it soon is blamed (below), else a flag */
+                cs->unblamed_lo = lo > hi - SWEEP_BACK_US ? lo : hi - SWEEP_BACK_US;
+            }
+        }
+        /* a card seen moving with no hand near it: a hand seen on it (its box, its cover or
+         * its leading point near) within UNBLAMED_WAIT_US was too fast for the tracker (lost
+         * or blurred on the frame the card moved: a 3 m/s sweep at 30 fps): it is blamed, at
+         * the middle of the window as a sweep with no path entry, confidence 0.6 (a judge
+         * looks if it decides); none: a reason for review (UNBLAMED) */
+        if (cs->unblamed_t >= 0 && !newly_moving) {
+            int bp = -1;
+            double best = 1e30;
+            for (int p = 0; p < 2; p++) {
+                const kr_track_hand *h = &fr->hands[p];
+                if (!h->present || cs->cp[p].contact)
+                    continue;
+                double d = card_sd(c, h->lead_x_mm, h->lead_y_mm);
+                int boxed = h->bbox_mm[0] - 30 < c->rest_x_mm + KR_TRACK_CARD_W_MM / 2 &&
+                            h->bbox_mm[2] + 30 > c->rest_x_mm - KR_TRACK_CARD_W_MM / 2 &&
+                            h->bbox_mm[1] - 30 < c->rest_y_mm + KR_TRACK_CARD_H_MM / 2 &&
+                            h->bbox_mm[3] + 30 > c->rest_y_mm - KR_TRACK_CARD_H_MM / 2;
+                if ((boxed || c->hand_cover[p] > 0.05 || d < cfg->sweep_near_mm) && d < best) {
+                    best = d;
+                    bp = p;
+                }
+            }
+            if (bp >= 0 && ev->in_play && ev->n_cand < KR_TRACK_MAX_CARDS) {
+                int64_t lo2 = cs->unblamed_lo, hi2 = cs->unblamed_t, bt = lo2 + (hi2 - lo2) / 2;
+                if (bt < cs->cp[bp].free_t)
+                    bt = cs->cp[bp].free_t;
+                ev->cand[ev->n_cand++] = (sweep_cand){k, bp, bt, (int64_t)((hi2 - lo2) / sqrt(12.0)) + 1000, 0.6};
+                cs->last_toucher = bp;
+                cs->unblamed_t = -1;
+            } else if (fr->t_us - cs->unblamed_t > UNBLAMED_WAIT_US || !ev->in_play) {
+                if (ev->in_play)
+                    set_flag(ev, KR_EVENT_FLAG_UNBLAMED);
+                cs->unblamed_t = -1;
+            }
         }
         if (!c->occluded && !c->moving && !c->displaced && c->visible > 0.6)
             cs->still_t = fr->t_us;
