@@ -138,8 +138,10 @@ def main():
         sys.exit("rule on truth failed: " + tr.stderr.strip())
     t_rul = {r["seq"]: r for r in (json.loads(l) for l in tr.stdout.splitlines() if l.strip())
              if r.get("type") == "ruling"}
-    same = wrong_unflagged = flag_no_need = flagged = 0
+    same = wrong_unflagged = wrong_carried = flag_no_need = flagged = 0
     details = []
+    prev_r = prev_t = None
+    earlier_flagged_wrong = False
     for r in rulings:
         t = t_rul.get(r["seq"])
         ok = t is not None and norm_ruling(t) == norm_ruling(r)
@@ -147,7 +149,19 @@ def main():
         flagged += bool(r.get("needs_review"))
         if not ok and not r.get("needs_review"):
             wrong_unflagged += 1
-            details.append("seq %d: got %s want %s" % (r["seq"], norm_ruling(r), norm_ruling(t) if t else None))
+            # carried: only the counts differ, they change as the truth's do, and an earlier
+            # wrong ruling was flagged (the judge's correction there moves these counts too)
+            if (t is not None and prev_r is not None and prev_t is not None and earlier_flagged_wrong and
+                    norm_ruling(dict(r, counts=None)) == norm_ruling(dict(t, counts=None)) and
+                    all(r["counts"][p] - prev_r["counts"][p] == t["counts"][p] - prev_t["counts"][p]
+                        for p in ("A", "B"))):
+                wrong_carried += 1
+                details.append("seq %d: counts carried from an earlier flagged ruling" % r["seq"])
+            else:
+                details.append("seq %d: got %s want %s" % (r["seq"], norm_ruling(r), norm_ruling(t) if t else None))
+        if not ok and r.get("needs_review"):
+            earlier_flagged_wrong = True
+        prev_r, prev_t = r, t
         if ok and r.get("needs_review") and not (t or {}).get("needs_review"):
             flag_no_need += 1
     # settle: detected minus true, per reading (the first settle after each kami_start)
@@ -175,7 +189,8 @@ def main():
         "worst_ms": max(errs) / 1000.0 if errs else None,
         "frame_ms": frame_us / 1000.0,
         "readings": len(t_rul), "rulings": len(rulings), "same": same,
-        "wrong_unflagged": wrong_unflagged, "flag_no_need": flag_no_need, "flagged": flagged,
+        "wrong_unflagged": wrong_unflagged, "wrong_carried": wrong_carried, "flag_no_need": flag_no_need,
+        "flagged": flagged,
         "wrong_details": details,
         "settle_ms": settle_ms, "settle_missing": settle_missing,
     }

@@ -13,6 +13,11 @@ def f(x, fmt="%.2f"):
     return "-" if x is None else fmt % x
 
 
+def wrong(n, carried):
+    """Wrong rulings not flagged; of them, those whose counts only carry an earlier flagged error."""
+    return "%d (%d carried)" % (n, carried) if carried else "%d" % n
+
+
 def table(rows, title):
     out = ["", "### " + title, "",
            "| scenario | touches true/det/matched | precision | recall sweep | recall press | push-out | "
@@ -20,7 +25,7 @@ def table(rows, title):
            "flagged | settle detected - true ms |",
            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     tot = {"t": 0, "d": 0, "m": 0, "ns": 0, "hs": 0, "np": 0, "hp": 0, "pt": 0, "pm": 0, "r": 0, "s": 0,
-           "w": 0, "fl": 0, "errs": [], "flagged": 0, "settle": [], "smiss": 0}
+           "w": 0, "wc": 0, "fl": 0, "errs": [], "flagged": 0, "settle": [], "smiss": 0}
     frame_ms = None
     for r in rows:
         if "failed" in r:
@@ -29,12 +34,13 @@ def table(rows, title):
         frame_ms = r["frame_ms"]
         fr = lambda v: "-" if v is None else "%.2f" % (v / r["frame_ms"])
         st = ", ".join("%+.0f" % v for v in r.get("settle_ms", [])) + " missing" * r.get("settle_missing", 0)
-        out.append("| %s | %d/%d/%d | %s | %s | %s | %d/%d | %s / %s / %s | %s / %s / %s | %d/%d | %d | %d | %d | %s |" % (
+        out.append("| %s | %d/%d/%d | %s | %s | %s | %d/%d | %s / %s / %s | %s / %s / %s | %d/%d | %s | %d | %d | %s |" % (
             r["scenario"], r["touch_true"], r["touch_detected"], r["touch_matched"], f(r["precision"]),
             f(r["recall_sweep"]), f(r["recall_press"]), r["push_matched"], r["push_true"],
             f(r["median_ms"], "%.1f"), f(r["p95_ms"], "%.1f"), f(r["worst_ms"], "%.1f"),
             fr(r["median_ms"]), fr(r["p95_ms"]), fr(r["worst_ms"]),
-            r["same"], r["readings"], r["wrong_unflagged"], r["flag_no_need"], r.get("flagged", 0), st or "-"))
+            r["same"], r["readings"], wrong(r["wrong_unflagged"], r.get("wrong_carried", 0)), r["flag_no_need"],
+            r.get("flagged", 0), st or "-"))
         tot["flagged"] += r.get("flagged", 0); tot["settle"] += r.get("settle_ms", [])
         tot["smiss"] += r.get("settle_missing", 0)
         tot["t"] += r["touch_true"]; tot["d"] += r["touch_detected"]; tot["m"] += r["touch_matched"]
@@ -43,6 +49,7 @@ def table(rows, title):
         tot["hp"] += round((r["recall_press"] or 0) * r["n_press"])
         tot["pt"] += r["push_true"]; tot["pm"] += r["push_matched"]
         tot["r"] += r["readings"]; tot["s"] += r["same"]; tot["w"] += r["wrong_unflagged"]
+        tot["wc"] += r.get("wrong_carried", 0)
         tot["fl"] += r["flag_no_need"]; tot["errs"] += r["err_ms"]
     e = sorted(tot["errs"])
     q = lambda p: e[min(len(e) - 1, int(round(p * (len(e) - 1))))] if e else None
@@ -50,12 +57,12 @@ def table(rows, title):
     ss = sorted(tot["settle"])
     sst = ("median %+.0f, %+.0f ... %+.0f" % (ss[len(ss) // 2], ss[0], ss[-1]) if ss else "-") + \
         (", %d missing" % tot["smiss"] if tot["smiss"] else "")
-    out.append("| **all** | %d/%d/%d | %s | %s | %s | %d/%d | %s / %s / %s | %s / %s / %s | %d/%d | %d | %d | %d | %s |" % (
+    out.append("| **all** | %d/%d/%d | %s | %s | %s | %d/%d | %s / %s / %s | %s / %s / %s | %d/%d | %s | %d | %d | %s |" % (
         tot["t"], tot["d"], tot["m"], f(tot["m"] / tot["d"] if tot["d"] else None),
         f(tot["hs"] / tot["ns"] if tot["ns"] else None), f(tot["hp"] / tot["np"] if tot["np"] else None),
         tot["pm"], tot["pt"], f(q(0.5), "%.1f"), f(q(0.95), "%.1f"), f(e[-1] if e else None, "%.1f"),
         f(q(0.5) / fm if e else None), f(q(0.95) / fm if e else None), f(e[-1] / fm if e else None),
-        tot["s"], tot["r"], tot["w"], tot["fl"], tot["flagged"], sst))
+        tot["s"], tot["r"], wrong(tot["w"], tot["wc"]), tot["fl"], tot["flagged"], sst))
     return out
 
 
