@@ -26,8 +26,10 @@ struct kr_clip_t {
     const kr_clip_events_t *ev;    /* borrowed */
     const kr_clip_tracks_t *tracks; /* borrowed (kr_clip_set_tracks); NULL: none */
     kr_recog_model_t       *model; /* owned: the card model that reads the outlines sent cards
-                                      are looked for among (place_sent); loaded once, when ev
-                                      has a send; NULL otherwise (or when it cannot be loaded) */
+                                      are looked for among (place_sent); loaded once, by the
+                                      first export that looks for a sent card; NULL before
+                                      that (or when it cannot be loaded) */
+    int                     model_tried; /* 1 once its load was tried */
     char                    err[512];
 };
 
@@ -75,9 +77,6 @@ kr_status kr_clip_create(const kr_clip_config *cfg, const kr_calib_t *calib, con
         c->cfg.preset = "ultrafast";
     c->calib = calib;
     c->ev = ev;
-    char merr[256];
-    if (ev && ev->n_sends >= 1 && kr_recog_model_load(kr_recog_default_model(), &c->model, merr, sizeof merr) != KR_OK)
-        c->model = NULL; /* sent cards are then not placed (left out, not guessed) */
     *out = c;
     return KR_OK;
 }
@@ -1235,6 +1234,15 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
             held = 0;
         }
         lap(&tm, KR_CLIP_PH_DECODE);
+        int any_sent = 0;
+        for (int k = 0; k < n_ci; k++)
+            any_sent |= sent[k] >= 0;
+        if (any_sent && !c->model_tried) { /* the card model, once, only when needed */
+            char merr[256];
+            c->model_tried = 1;
+            if (kr_recog_model_load(kr_recog_default_model(), &c->model, merr, sizeof merr) != KR_OK)
+                c->model = NULL; /* sent cards are then not placed (left out, not guessed) */
+        }
         if (pre && place_sent(r, &img0, ci, sent, n_ci, res) > 0 && kr_track_set_layout(r->trk, ci, n_ci) != KR_OK) {
             st = set_err(c, KR_ERR_INVALID, "clip: tracker: %s", kr_track_last_error(r->trk));
             goto fail;
