@@ -798,34 +798,33 @@ static void notice(live *L, bool error, const char *fmt, ...)
     kr_serve_http_publish(L->srv, "notice", js);
 }
 
-/* Realtime (ms) at which the first frame at or after t_us was captured; 0 if unknown. */
-static int64_t capture_wall_of(const live *L, int64_t t_us)
+/* Ring index of the first frame at or after t_us still in the capture ring; -1 if none. */
+static int capture_index_of(const live *L, int64_t t_us)
 {
-    int64_t best = 0;
+    int      best = -1;
     uint64_t n = L->capt_n < CAPT_RING ? L->capt_n : CAPT_RING;
     for (uint64_t k = 0; k < n; k++) {
         uint64_t i = (L->capt_n - 1 - k) % CAPT_RING;
         if (L->capt_t[i] >= t_us)
-            best = L->capt_wall[i];
+            best = (int)i;
         else
             break;
     }
     return best;
 }
 
+/* Realtime (ms) at which the first frame at or after t_us was captured; 0 if unknown. */
+static int64_t capture_wall_of(const live *L, int64_t t_us)
+{
+    int i = capture_index_of(L, t_us);
+    return i < 0 ? 0 : L->capt_wall[i];
+}
+
 /* Capture (kr_clock_us) of the first frame at or after t_us; 0 if unknown. */
 static int64_t capture_mono_of(const live *L, int64_t t_us)
 {
-    int64_t  best = 0;
-    uint64_t n = L->capt_n < CAPT_RING ? L->capt_n : CAPT_RING;
-    for (uint64_t k = 0; k < n; k++) {
-        uint64_t i = (L->capt_n - 1 - k) % CAPT_RING;
-        if (L->capt_t[i] >= t_us)
-            best = L->capt_mono[i];
-        else
-            break;
-    }
-    return best;
+    int i = capture_index_of(L, t_us);
+    return i < 0 ? 0 : L->capt_mono[i];
 }
 
 /* Adds fields to a JSON object string (malloc'd result). */
