@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *kr_app_opt_value(const char *cmd, int argc, char **argv, int *i)
+/* The value after the option argv[*i], advancing *i; NULL after one line on stderr when
+ * there is none. The result points into argv. */
+static const char *opt_value(const char *cmd, int argc, char **argv, int *i)
 {
     if (*i + 1 >= argc) {
         kr_log(KR_LOG_ERROR, "%s: %s needs a value (see karuta-ref %s --help)", cmd, argv[*i], cmd);
@@ -45,7 +47,8 @@ int kr_app_opt_int(const char *cmd, const char *opt, const char *val, long long 
     return 0;
 }
 
-int kr_app_opt_unknown(const char *cmd, const char *opt)
+/* One line on stderr naming the unknown option; returns 2. */
+static int opt_unknown(const char *cmd, const char *opt)
 {
     kr_log(KR_LOG_ERROR, "%s: unknown option '%s' (see karuta-ref %s --help)", cmd, opt, cmd);
     return 2;
@@ -64,10 +67,10 @@ int kr_app_opt_next(const char *cmd, const kr_app_opt *table, int argc, char **a
     for (const kr_app_opt *o = table; o->name; o++) {
         if (strcmp(a, o->name) && (!o->alias || strcmp(a, o->alias)))
             continue;
-        if (o->has_value && !(*val = kr_app_opt_value(cmd, argc, argv, i)))
+        if (o->has_value && !(*val = opt_value(cmd, argc, argv, i)))
             return KR_APP_OPT_BAD;
         return o->key;
     }
-    kr_app_opt_unknown(cmd, a);
+    opt_unknown(cmd, a);
     return KR_APP_OPT_BAD;
 }

@@ -5,19 +5,11 @@
 #ifndef KR_APP_OPTS_H
 #define KR_APP_OPTS_H
 
-/* The value after the option argv[*i], advancing *i; NULL (after one line on stderr:
- * "CMD: OPT needs a value (see karuta-ref CMD --help)") when there is none. cmd, argv:
- * borrowed; the result points into argv. */
-const char *kr_app_opt_value(const char *cmd, int argc, char **argv, int *i);
-
 /* val as a finite number in [lo, hi] into *out: 0; else 2 after one line on stderr
  * naming cmd, opt, the value and the range ("CMD: OPT: bad value 'VAL' (a number from LO
  * to HI)"). kr_app_opt_int takes whole numbers only. */
 int kr_app_opt_double(const char *cmd, const char *opt, const char *val, double lo, double hi, double *out);
 int kr_app_opt_int(const char *cmd, const char *opt, const char *val, long long lo, long long hi, long long *out);
-
-/* One line on stderr, "CMD: unknown option 'OPT' (see karuta-ref CMD --help)"; returns 2. */
-int kr_app_opt_unknown(const char *cmd, const char *opt);
 
 /* One option of a command's table (a table ends with a NULL name). */
 typedef struct kr_app_opt {
@@ -35,7 +27,8 @@ enum {
 
 /* Reads argv[*i] against table (borrowed): an option's key (its value in *val when it
  * takes one, *i advanced past it; else *val NULL), KR_APP_OPT_ARG with *val = argv[*i],
- * KR_APP_OPT_HELP, or KR_APP_OPT_BAD after kr_app_opt_unknown / kr_app_opt_value's line.
+ * KR_APP_OPT_HELP, or KR_APP_OPT_BAD after one line on stderr: "CMD: unknown option 'OPT'
+ * (see karuta-ref CMD --help)" or "CMD: OPT needs a value (see karuta-ref CMD --help)".
  * "-" alone is a positional argument. */
 int kr_app_opt_next(const char *cmd, const kr_app_opt *table, int argc, char **argv, int *i, const char **val);
 

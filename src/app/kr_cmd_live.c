@@ -83,6 +83,19 @@ static void usage(FILE *f)
           "SIGINT / SIGTERM end the run cleanly with complete files.\n", f);
 }
 
+enum { O_SOURCE = 1, O_MATCH, O_OUT, O_CALIB, O_HTTP, O_HOLD, O_TIE, O_DELAY, O_MM_PX, O_MAX_S, O_RETRY_MAX_S,
+       O_MAX_BEHIND_S, O_EXIT_ON_EOF, O_NO_SYNC };
+static const kr_app_opt live_opts_table[] = {
+    {"--source", NULL, O_SOURCE, 1},          {"--match", NULL, O_MATCH, 1},
+    {"--out", NULL, O_OUT, 1},                {"--calib", NULL, O_CALIB, 1},
+    {"--http", NULL, O_HTTP, 1},              {"--hold-ms", NULL, O_HOLD, 1},
+    {"--tie-us", NULL, O_TIE, 1},             {"--reading-delay-ms", NULL, O_DELAY, 1},
+    {"--mm-per-px", NULL, O_MM_PX, 1},        {"--max-s", NULL, O_MAX_S, 1},
+    {"--retry-max-s", NULL, O_RETRY_MAX_S, 1}, {"--max-behind-s", NULL, O_MAX_BEHIND_S, 1},
+    {"--exit-on-eof", NULL, O_EXIT_ON_EOF, 0}, {"--no-sync", NULL, O_NO_SYNC, 0},
+    {NULL, NULL, 0, 0}};
+
+/* Returns 0 on success, -1 after --help, else the exit status (2 usage). */
 static int parse_args(int argc, char **argv, live_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -96,54 +109,55 @@ static int parse_args(int argc, char **argv, live_opts *o)
         const char *a = argv[i], *v;
         long long   n = 0;
         double      d = 0;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        int         key = kr_app_opt_next(cmd, live_opts_table, argc, argv, &i, &v);
+        switch (key) {
+        case KR_APP_OPT_HELP:
             usage(stdout);
             return -1;
-        } else if (!strcmp(a, "--exit-on-eof")) {
-            o->exit_on_eof = true;
-        } else if (!strcmp(a, "--no-sync")) {
-            o->no_sync = true;
-        } else if (strcmp(a, "--source") && strcmp(a, "--match") && strcmp(a, "--out") && strcmp(a, "--calib") &&
-                   strcmp(a, "--http") && strcmp(a, "--hold-ms") && strcmp(a, "--tie-us") &&
-                   strcmp(a, "--reading-delay-ms") && strcmp(a, "--mm-per-px") && strcmp(a, "--max-s") &&
-                   strcmp(a, "--retry-max-s") && strcmp(a, "--max-behind-s")) {
-            return kr_app_opt_unknown(cmd, a);
-        } else if (!(v = kr_app_opt_value(cmd, argc, argv, &i))) {
+        case KR_APP_OPT_BAD:
             return 2;
-        } else if (!strcmp(a, "--source")) {
-            o->source = v;
-        } else if (!strcmp(a, "--match")) {
-            o->match = v;
-        } else if (!strcmp(a, "--out")) {
-            o->out = v;
-        } else if (!strcmp(a, "--calib")) {
-            o->calib = v;
-        } else if (!strcmp(a, "--http")) {
+        case KR_APP_OPT_ARG:
+            kr_log(KR_LOG_ERROR, "live: unexpected argument '%s' (the source is --source PIPELINE)", a);
+            return 2;
+        case O_EXIT_ON_EOF: o->exit_on_eof = true; break;
+        case O_NO_SYNC: o->no_sync = true; break;
+        case O_SOURCE: o->source = v; break;
+        case O_MATCH: o->match = v; break;
+        case O_OUT: o->out = v; break;
+        case O_CALIB: o->calib = v; break;
+        case O_HTTP:
             if (kr_app_opt_int(cmd, a, v, 0, 65535, &n))
                 return 2;
             o->http_port = (int)n;
-        } else if (!strcmp(a, "--hold-ms") || !strcmp(a, "--tie-us")) {
+            break;
+        case O_HOLD:
+        case O_TIE:
             if (kr_app_opt_int(cmd, a, v, 0, INT64_MAX / 1000, &n))
                 return 2;
-            if (!strcmp(a, "--hold-ms"))
+            if (key == O_HOLD)
                 o->hold_us = n * 1000;
             else
                 o->tie_us = n;
-        } else if (!strcmp(a, "--reading-delay-ms")) {
+            break;
+        case O_DELAY:
             if (kr_app_opt_int(cmd, a, v, 0, 10000, &n))
                 return 2;
             o->delay_us = n * 1000;
-        } else if (!strcmp(a, "--mm-per-px")) {
+            break;
+        case O_MM_PX:
             if (kr_app_opt_double(cmd, a, v, 1, 8, &o->mm_per_px))
                 return 2;
-        } else if (kr_app_opt_double(cmd, a, v, 0, 1e9, &d)) { /* --max-s, --retry-max-s, --max-behind-s */
-            return 2;
-        } else if (!strcmp(a, "--max-s")) {
-            o->max_s = d;
-        } else if (!strcmp(a, "--max-behind-s")) {
-            o->max_behind_s = d;
-        } else {
-            o->retry_max_s = d < 0.1 ? 0.1 : d;
+            break;
+        default: /* --max-s, --retry-max-s, --max-behind-s: seconds */
+            if (kr_app_opt_double(cmd, a, v, 0, 1e9, &d))
+                return 2;
+            if (key == O_MAX_S)
+                o->max_s = d;
+            else if (key == O_MAX_BEHIND_S)
+                o->max_behind_s = d;
+            else
+                o->retry_max_s = d < 0.1 ? 0.1 : d;
+            break;
         }
     }
     if (!o->source || !o->match || !o->out) {

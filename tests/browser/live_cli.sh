@@ -41,5 +41,15 @@ PY
 [ $rc -eq 1 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] || { echo "FAIL: bad pipeline: exit $rc"; cat "$tmp/err"; fails=$((fails + 1)); }
 "$bin" live --source x 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] || { echo "FAIL: missing options: exit $rc"; fails=$((fails + 1)); }
+# usage errors: one line naming what is wrong, exit 2, nothing written
+for args in "--frobnicate:unknown option '--frobnicate'" "stray:unexpected argument 'stray'" \
+            "--http:--http needs a value" "--http 70000:--http: bad value '70000'"; do
+  a=${args%%:*}; want=${args#*:}
+  # shellcheck disable=SC2086
+  "$bin" live --source x --match "$tmp/match.jsonl" --out "$tmp/o3" $a 2>"$tmp/err"; rc=$?
+  if [ $rc -ne 2 ] || [ "$(wc -l < "$tmp/err")" -ne 1 ] || ! grep -qF -- "$want" "$tmp/err" || [ -e "$tmp/o3" ]; then
+    echo "FAIL: live ... $a: exit $rc, want 2 and one line with: $want"; cat "$tmp/err"; fails=$((fails + 1))
+  fi
+done
 [ "$fails" -eq 0 ] || exit 1
 echo "ok: live reports and retries a failed source, ends cleanly on SIGTERM, refuses bad options"
