@@ -595,6 +595,49 @@ static void test_settle_soon_after_hands_back(void)
     run_end(&r);
 }
 
+/* A long session: reading records that frames have passed make room for new ones (the
+ * detector held 1024 records, about 341 readings, whatever the frames), and the review
+ * reasons of a reading numbered past 1024 are kept under its own number. */
+static void test_long_session(void)
+{
+    run r;
+    run_start(&r);
+    shot still = {0, 0, 0, 0, 0, -100, 51.5};
+    int64_t t = 0;
+    run_frame(&r, t, &still);
+    for (int seq = 2; seq <= 400; seq++) { /* 1198 records more, a frame after each reading */
+        int64_t k = 200000 + (int64_t)seq * 30000;
+        CU_ASSERT_EQUAL(kr_event_reading(r.ev, KR_REC_KAMI_START, seq, 64, k), KR_OK);
+        CU_ASSERT_EQUAL(kr_event_reading(r.ev, KR_REC_KIMARIJI, seq, 0, k + 10000), KR_OK);
+        CU_ASSERT_EQUAL(kr_event_reading(r.ev, KR_REC_SHIMO_START, seq, 0, k + 20000), KR_OK);
+        run_frame(&r, k + 25000, &still);
+    }
+    run_end(&r);
+    /* a hand at rest beside the field during reading 1500: flagged under 1500, not 476 */
+    run_start(&r);
+    kr_event_destroy(r.ev);
+    kr_event_config ecfg;
+    kr_event_config_default(&ecfg);
+    CU_ASSERT_EQUAL_FATAL(kr_event_create(&ecfg, &r.ev), KR_OK);
+    kr_event_reading(r.ev, KR_REC_KAMI_START, 1500, 64, 150000);
+    for (t = 0; t < 1000000; t += DT) {
+        shot s = still;
+        if (t > 250000 && t < 900000) {
+            double f = fmin(1.0, (t - 250000) / 250000.0);
+            f = f * f * (3 - 2 * f);
+            s.arm = 1;
+            s.tx = 480;
+            s.ty = -330 + 200 * f;
+            s.sx = 3;
+            s.sy = -3;
+        }
+        run_frame(&r, t, &s);
+    }
+    CU_ASSERT_NOT_EQUAL(kr_event_reading_flags(r.ev, 1500) & KR_EVENT_FLAG_BESIDE, 0);
+    CU_ASSERT_EQUAL(kr_event_reading_flags(r.ev, 1500 - 1024), 0);
+    run_end(&r);
+}
+
 /* During play A's hand comes to rest beside the field's right side line (x > 435 mm): no
  * card there, so its fingertip may have been put off the card it presses: the judge is
  * told (before: nothing, and a missed fault was ruled without review at 120 fps). */
@@ -807,6 +850,7 @@ int main(void)
     CU_add_test(s, "hand_lost_in_field_is_not_back", test_hand_lost_in_field_is_not_back);
     CU_add_test(s, "handled_needs_a_possible_send", test_handled_needs_a_possible_send);
     CU_add_test(s, "late_own_card_touch_is_weak", test_late_own_card_touch_is_weak);
+    CU_add_test(s, "long_session", test_long_session);
     CU_add_test(s, "rest_beside_the_field_is_flagged", test_rest_beside_the_field_is_flagged);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();

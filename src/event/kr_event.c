@@ -153,7 +153,8 @@ struct kr_event {
     double  lchg[2][LHIST];  /* the tracker's tip_change at those frames */
     double  lspeed[2];       /* leading point's speed over the last SPEED_SPAN_US (mm/s); 1e9 unknown */
     int64_t lwin_t[2];       /* start of that window */
-    unsigned flags[MAX_MARKS]; /* per reading seq */
+    unsigned flags[MAX_MARKS];     /* review reasons of reading flag_seq[i], i = seq % MAX_MARKS */
+    int32_t  flag_seq[MAX_MARKS];  /* (the newest MAX_MARKS readings: asked for at their ruling) */
 };
 
 void kr_event_config_default(kr_event_config *cfg)
@@ -199,6 +200,11 @@ kr_status kr_event_reading(kr_event_t *ev, kr_rules_rec_type type, int32_t seq, 
 {
     if (!ev)
         return KR_ERR_INVALID;
+    if (ev->n_marks >= MAX_MARKS && ev->next_mark > 0) { /* drop the records already applied */
+        memmove(ev->marks, ev->marks + ev->next_mark, sizeof ev->marks[0] * (size_t)(ev->n_marks - ev->next_mark));
+        ev->n_marks -= ev->next_mark;
+        ev->next_mark = 0;
+    }
     if (ev->n_marks >= MAX_MARKS)
         return KR_ERR_NOMEM;
     ev->marks[ev->n_marks++] = (mark_t){type, seq, card, t_us};
@@ -233,8 +239,14 @@ static double out_over(double x, double y)
 
 static void set_flag(kr_event_t *ev, unsigned bit)
 {
-    if (ev->any_kami && ev->seq > 0 && ev->seq < MAX_MARKS)
-        ev->flags[ev->seq] |= bit;
+    if (!ev->any_kami || ev->seq <= 0)
+        return;
+    int i = ev->seq % MAX_MARKS;
+    if (ev->flag_seq[i] != ev->seq) {
+        ev->flag_seq[i] = ev->seq;
+        ev->flags[i] = 0;
+    }
+    ev->flags[i] |= bit;
 }
 
 static kr_event_obs *emit(kr_event_t *ev, kr_rules_rec_type type, int64_t t_us)
@@ -1346,9 +1358,9 @@ kr_status kr_event_finish(kr_event_t *ev, const kr_event_obs **obs, int *n)
 
 unsigned kr_event_reading_flags(const kr_event_t *ev, int32_t seq)
 {
-    if (!ev || seq <= 0 || seq >= MAX_MARKS)
+    if (!ev || seq <= 0 || ev->flag_seq[seq % MAX_MARKS] != seq)
         return 0;
-    return ev->flags[seq];
+    return ev->flags[seq % MAX_MARKS];
 }
 
 const char *kr_event_flag_reason(unsigned bit)

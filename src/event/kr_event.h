@@ -63,7 +63,8 @@ void      kr_event_destroy(kr_event_t *ev);                               /* NUL
 
 /* A reading record of the match log (KR_REC_KAMI_START with card, KR_REC_KIMARIJI,
  * KR_REC_READING_VOID, KR_REC_SHIMO_START), in time order. Touches are reported from
- * the first kami_start until the play of each reading settles. */
+ * the first kami_start until the play of each reading settles. KR_ERR_NOMEM when 1024
+ * records are waiting for frames (records the frames have passed are dropped as needed). */
 kr_status kr_event_reading(kr_event_t *ev, kr_rules_rec_type type, int32_t seq, int32_t card, int64_t t_us);
 
 /* Declared valid hand of a player (0 A, 1 B) from the match header; KR_HAND_NONE = unknown:
