@@ -38,7 +38,7 @@ typedef struct run {
     int64_t lag_from, lag_to;
 } run;
 
-static void run_start_at(run *r, int64_t kami_t)
+static void run_start_seq(run *r, int32_t seq, int64_t kami_t)
 {
     memset(r, 0, sizeof *r);
     kr_track_config cfg;
@@ -49,9 +49,10 @@ static void run_start_at(run *r, int64_t kami_t)
     kr_event_config_default(&ecfg);
     CU_ASSERT_EQUAL_FATAL(kr_event_create(&ecfg, &r->ev), KR_OK);
     CU_ASSERT_EQUAL(kr_event_horizon(r->ev), INT64_MIN);
-    kr_event_reading(r->ev, KR_REC_KAMI_START, 1, 64, kami_t);
+    kr_event_reading(r->ev, KR_REC_KAMI_START, seq, 64, kami_t);
 }
 
+static void run_start_at(run *r, int64_t kami_t) { run_start_seq(r, 1, kami_t); }
 static void run_start(run *r) { run_start_at(r, 150000); }
 
 static void run_frame(run *r, int64_t t_us, const shot *s)
@@ -494,12 +495,7 @@ static void test_hover_is_not_a_touch(void)
 static void test_nothing_before_the_reading(void)
 {
     run r;
-    run_start(&r);
-    kr_event_destroy(r.ev);
-    kr_event_config ecfg;
-    kr_event_config_default(&ecfg);
-    CU_ASSERT_EQUAL_FATAL(kr_event_create(&ecfg, &r.ev), KR_OK);
-    kr_event_reading(r.ev, KR_REC_KAMI_START, 1, 64, 5000000); /* reading starts long after */
+    run_start_at(&r, 5000000); /* the reading starts long after */
     for (int64_t t = 0; t < 700000; t += DT) {
         shot s = {0, 0, 0, 0, 0, -100, 51.5};
         if (t > 250000) {
@@ -595,33 +591,11 @@ static void test_settle_soon_after_hands_back(void)
     run_end(&r);
 }
 
-/* A long session: reading records that frames have passed make room for new ones (the
- * detector held 1024 records, about 341 readings, whatever the frames), and the review
- * reasons of a reading numbered past 1024 are kept under its own number. */
-static void test_long_session(void)
+/* A's hand comes to rest beside the field's right side line during play (1 s of frames). */
+static void rest_beside(run *r)
 {
-    run r;
-    run_start(&r);
-    shot still = {0, 0, 0, 0, 0, -100, 51.5};
-    int64_t t = 0;
-    run_frame(&r, t, &still);
-    for (int seq = 2; seq <= 400; seq++) { /* 1198 records more, a frame after each reading */
-        int64_t k = 200000 + (int64_t)seq * 30000;
-        CU_ASSERT_EQUAL(kr_event_reading(r.ev, KR_REC_KAMI_START, seq, 64, k), KR_OK);
-        CU_ASSERT_EQUAL(kr_event_reading(r.ev, KR_REC_KIMARIJI, seq, 0, k + 10000), KR_OK);
-        CU_ASSERT_EQUAL(kr_event_reading(r.ev, KR_REC_SHIMO_START, seq, 0, k + 20000), KR_OK);
-        run_frame(&r, k + 25000, &still);
-    }
-    run_end(&r);
-    /* a hand at rest beside the field during reading 1500: flagged under 1500, not 476 */
-    run_start(&r);
-    kr_event_destroy(r.ev);
-    kr_event_config ecfg;
-    kr_event_config_default(&ecfg);
-    CU_ASSERT_EQUAL_FATAL(kr_event_create(&ecfg, &r.ev), KR_OK);
-    kr_event_reading(r.ev, KR_REC_KAMI_START, 1500, 64, 150000);
-    for (t = 0; t < 1000000; t += DT) {
-        shot s = still;
+    for (int64_t t = 0; t < 1000000; t += DT) {
+        shot s = {0, 0, 0, 0, 0, -100, 51.5};
         if (t > 250000 && t < 900000) {
             double f = fmin(1.0, (t - 250000) / 250000.0);
             f = f * f * (3 - 2 * f);
@@ -631,8 +605,30 @@ static void test_long_session(void)
             s.sx = 3;
             s.sy = -3;
         }
-        run_frame(&r, t, &s);
+        run_frame(r, t, &s);
     }
+}
+
+/* A long session: reading records that frames have passed make room for new ones (the
+ * detector held 1024 records, about 341 readings, whatever the frames), and the review
+ * reasons of a reading numbered past 1024 are kept under its own number. */
+static void test_long_session(void)
+{
+    run r;
+    run_start(&r);
+    shot still = {0, 0, 0, 0, 0, -100, 51.5};
+    run_frame(&r, 0, &still);
+    for (int seq = 2; seq <= 400; seq++) { /* 1198 records more, a frame after each reading */
+        int64_t k = 200000 + (int64_t)seq * 30000;
+        CU_ASSERT_EQUAL(kr_event_reading(r.ev, KR_REC_KAMI_START, seq, 64, k), KR_OK);
+        CU_ASSERT_EQUAL(kr_event_reading(r.ev, KR_REC_KIMARIJI, seq, 0, k + 10000), KR_OK);
+        CU_ASSERT_EQUAL(kr_event_reading(r.ev, KR_REC_SHIMO_START, seq, 0, k + 20000), KR_OK);
+        run_frame(&r, k + 25000, &still);
+    }
+    run_end(&r);
+    /* a hand at rest beside the field during reading 1500: flagged under 1500, not 476 */
+    run_start_seq(&r, 1500, 150000);
+    rest_beside(&r);
     CU_ASSERT_NOT_EQUAL(kr_event_reading_flags(r.ev, 1500) & KR_EVENT_FLAG_BESIDE, 0);
     CU_ASSERT_EQUAL(kr_event_reading_flags(r.ev, 1500 - 1024), 0);
     run_end(&r);
@@ -645,19 +641,7 @@ static void test_rest_beside_the_field_is_flagged(void)
 {
     run r;
     run_start(&r);
-    for (int64_t t = 0; t < 1000000; t += DT) {
-        shot s = {0, 0, 0, 0, 0, -100, 51.5};
-        if (t > 250000 && t < 900000) {
-            double f = fmin(1.0, (t - 250000) / 250000.0);
-            f = f * f * (3 - 2 * f);
-            s.arm = 1;
-            s.tx = 480;
-            s.ty = -330 + 200 * f;
-            s.sx = 3;
-            s.sy = -3;
-        }
-        run_frame(&r, t, &s);
-    }
+    rest_beside(&r);
     CU_ASSERT_NOT_EQUAL(kr_event_reading_flags(r.ev, 1) & KR_EVENT_FLAG_BESIDE, 0);
     CU_ASSERT_EQUAL(count(&r, KR_REC_TOUCH), 0);
     run_end(&r);
