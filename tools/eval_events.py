@@ -127,6 +127,9 @@ def main():
     hit_sweep = sum(1 for i in matched_t if kinds[i] == "sweep")
     hit_press = len(matched_t) - hit_sweep
     errs = [abs(d_touch[j]["t_us"] - t_touch[i]["t_us"]) for i, j in pairs]
+    # t_err honesty: matched touches whose error is within 1 and 2 of the t_err they report
+    terr = [d_touch[j].get("t_err_us", 0) for _, j in pairs]
+    within_terr = [sum(1 for e, s in zip(errs, terr) if e <= k * s) for k in (1, 2)]
     t_push = [r for r in truth if r.get("type") == "push_out" and in_windows(r["t_us"], wins)]
     d_push = [r for r in events if r.get("type") == "push_out" and r.get("id", "").startswith("v")]
     ppairs = match(t_push, d_push, lambda r: r.get("card"))
@@ -189,6 +192,7 @@ def main():
         "worst_ms": max(errs) / 1000.0 if errs else None,
         "frame_ms": frame_us / 1000.0,
         "readings": len(t_rul), "rulings": len(rulings), "same": same,
+        "within_terr": within_terr,
         "wrong_unflagged": wrong_unflagged, "wrong_carried": wrong_carried, "flag_no_need": flag_no_need,
         "flagged": flagged,
         "wrong_details": details,

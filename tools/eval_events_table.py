@@ -63,6 +63,11 @@ def table(rows, title):
         tot["pm"], tot["pt"], f(q(0.5), "%.1f"), f(q(0.95), "%.1f"), f(e[-1] if e else None, "%.1f"),
         f(q(0.5) / fm if e else None), f(q(0.95) / fm if e else None), f(e[-1] / fm if e else None),
         tot["s"], tot["r"], wrong(tot["w"], tot["wc"]), tot["fl"], tot["flagged"], sst))
+    w = [r["within_terr"] for r in rows if "within_terr" in r]
+    if w:
+        out.append("")
+        out.append("Matched touches within their own t_err: %d of %d; within 2 t_err: %d of %d." % (
+            sum(x[0] for x in w), tot["m"], sum(x[1] for x in w), tot["m"]))
     return out
 
 
