@@ -1,5 +1,6 @@
-/* kr_encode.c - kr_media_writer: BGR/grey frames -> libx264 yuv420p -> MP4 (+faststart),
- * written to a temporary and renamed on close so no partial file is ever visible.
+/* kr_encode.c - kr_media_writer: BGR/grey frames or 4:2:0 planes -> libx264 yuv420p ->
+ * MP4 (+faststart), written to a temporary and renamed on close so no partial file is
+ * ever visible.
  * SPDX-License-Identifier: MIT */
 #include "kr_media.h"
 #include "kr_media_internal.h"
@@ -27,6 +28,8 @@ struct kr_media_writer {
     int                sws_fmt;         /* its source format */
     int                threads;
     AVFrame           *src_frame;       /* wraps the caller's image for sws_scale_frame */
+    struct SwsContext *sws_yuv;         /* 4:2:0 in other colours -> BT.709 limited; NULL until needed */
+    int                sws_yuv_cs;      /* its source colours: bt709 * 2 + full_range */
     int                w, h;
     int64_t            period_us;       /* nominal */
     int64_t            first_t_us, last_t_us;
@@ -191,6 +194,9 @@ fail:
     return st;
 }
 
+static kr_status check_time(kr_media_writer_t *wr, int64_t t_us);
+static kr_status send_frame(kr_media_writer_t *wr, int64_t t_us);
+
 /* Drains encoded packets into the muxer (until EAGAIN, or EOF when flushing). */
 static kr_status drain(kr_media_writer_t *wr)
 {
@@ -221,11 +227,9 @@ kr_status kr_media_writer_write(kr_media_writer_t *wr, const kr_image_t *img, in
     if (img->w != wr->w || img->h != wr->h || (img->channels != 3 && img->channels != 1))
         return set_err(wr, KR_ERR_INVALID, "%s: frame is %dx%dx%d, writer expects %dx%d BGR or grey",
                        wr->path, img->w, img->h, img->channels, wr->w, wr->h);
-    if (wr->nframes == 0)
-        wr->first_t_us = t_us;
-    else if (t_us <= wr->last_t_us)
-        return set_err(wr, KR_ERR_INVALID, "%s: frame time %lld us is not after the previous %lld us",
-                       wr->path, (long long)t_us, (long long)wr->last_t_us);
+    kr_status tst = check_time(wr, t_us);
+    if (tst != KR_OK)
+        return tst;
     int ret = av_frame_make_writable(wr->frame);
     if (ret < 0)
         return set_err(wr, KR_ERR_NOMEM, "%s: %s", wr->path, kr_media_ff_detail(ret, d, sizeof d));
@@ -263,6 +267,70 @@ kr_status kr_media_writer_write(kr_media_writer_t *wr, const kr_image_t *img, in
     ret = sws_scale_frame(wr->sws, wr->frame, wr->src_frame);
     if (ret < 0)
         return set_err(wr, KR_ERR_CODEC, "%s: colour conversion failed: %s", wr->path, kr_media_ff_detail(ret, d, sizeof d));
+    return send_frame(wr, t_us);
+}
+
+/* The time checks shared by both writes: KR_OK when t_us may follow. */
+static kr_status check_time(kr_media_writer_t *wr, int64_t t_us)
+{
+    if (wr->nframes == 0)
+        wr->first_t_us = t_us;
+    else if (t_us <= wr->last_t_us)
+        return set_err(wr, KR_ERR_INVALID, "%s: frame time %lld us is not after the previous %lld us",
+                       wr->path, (long long)t_us, (long long)wr->last_t_us);
+    return KR_OK;
+}
+
+kr_status kr_media_writer_write_yuv(kr_media_writer_t *wr, const kr_yuv_t *yuv, int64_t t_us)
+{
+    char d[384];
+    if (!wr || !yuv || !yuv->y || !yuv->u || !yuv->v)
+        return KR_ERR_INVALID;
+    if (wr->closed)
+        return set_err(wr, KR_ERR_INVALID, "%s: write after close", wr->path);
+    if (yuv->w != wr->w || yuv->h != wr->h)
+        return set_err(wr, KR_ERR_INVALID, "%s: frame is %dx%d, writer expects %dx%d", wr->path, yuv->w, yuv->h,
+                       wr->w, wr->h);
+    kr_status st = check_time(wr, t_us);
+    if (st != KR_OK)
+        return st;
+    int ret = av_frame_make_writable(wr->frame);
+    if (ret < 0)
+        return set_err(wr, KR_ERR_NOMEM, "%s: %s", wr->path, kr_media_ff_detail(ret, d, sizeof d));
+    const uint8_t *src[3] = {yuv->y, yuv->u, yuv->v};
+    const int      sstride[3] = {yuv->stride_y, yuv->stride_c, yuv->stride_c};
+    if (yuv->bt709 && !yuv->full_range) { /* the file's colours: a copy */
+        for (int p = 0; p < 3; p++) {
+            int rows = p ? wr->h / 2 : wr->h, bytes = p ? wr->w / 2 : wr->w;
+            for (int y = 0; y < rows; y++)
+                memcpy(wr->frame->data[p] + (size_t)y * wr->frame->linesize[p], src[p] + (size_t)y * sstride[p],
+                       (size_t)bytes);
+        }
+    } else {
+        int cs = (yuv->bt709 ? 2 : 0) + (yuv->full_range ? 1 : 0);
+        if (!wr->sws_yuv || wr->sws_yuv_cs != cs) {
+            sws_freeContext(wr->sws_yuv);
+            wr->sws_yuv = sws_getContext(wr->w, wr->h, AV_PIX_FMT_YUV420P, wr->w, wr->h, AV_PIX_FMT_YUV420P,
+                                         SWS_BILINEAR, NULL, NULL, NULL);
+            if (!wr->sws_yuv)
+                return set_err(wr, KR_ERR_CODEC, "%s: cannot convert 4:2:0 frames", wr->path);
+            sws_setColorspaceDetails(wr->sws_yuv, sws_getCoefficients(yuv->bt709 ? SWS_CS_ITU709 : SWS_CS_DEFAULT),
+                                     yuv->full_range, sws_getCoefficients(SWS_CS_ITU709), 0, 0, 1 << 16, 1 << 16);
+            wr->sws_yuv_cs = cs;
+        }
+        ret = sws_scale(wr->sws_yuv, src, sstride, 0, wr->h, wr->frame->data, wr->frame->linesize);
+        if (ret < 0)
+            return set_err(wr, KR_ERR_CODEC, "%s: colour conversion failed: %s", wr->path,
+                           kr_media_ff_detail(ret, d, sizeof d));
+    }
+    return send_frame(wr, t_us);
+}
+
+/* Encodes wr->frame (filled) at t_us. */
+static kr_status send_frame(kr_media_writer_t *wr, int64_t t_us)
+{
+    char d[384];
+    int ret;
     wr->frame->pts = t_us - wr->first_t_us;
     kr_media_avlog_clear();
     ret = avcodec_send_frame(wr->enc, wr->frame);
@@ -340,6 +408,7 @@ void kr_media_writer_destroy(kr_media_writer_t *wr)
     if (wr->tmp_path)
         remove(wr->tmp_path);
     sws_freeContext(wr->sws);
+    sws_freeContext(wr->sws_yuv);
     if (wr->src_frame)
         wr->src_frame->data[0] = NULL; /* borrowed pixels: only the placeholder is freed */
     av_frame_free(&wr->src_frame);
