@@ -160,7 +160,7 @@ typedef struct clip_canvas {
     kr_image_t pl[3];
     kr_yuv_t   view;       /* yuv 1: the planes as a kr_yuv_t (for the tracker and encoder) */
     double     sxy[2 * HAND_MAX_PTS]; /* scratch: points scaled to a chroma plane */
-    uint8_t   *patch;      /* scratch for text on planes (owned by the export), patch_cap bytes */
+    uint8_t   *patch;      /* scratch: a text's coverage mask (owned by the export), patch_cap bytes */
     size_t     patch_cap;
 } clip_canvas;
 
@@ -330,38 +330,11 @@ static void planes_to_bgr(const kr_image_t *py, const kr_image_t *pu, const kr_i
     }
 }
 
-/* The patch's pixels that drawing changed (now: pa, before: pb; BGR, pw x ph, both even)
- * back into the planes at (x0, y0) (even): luma per pixel, chroma per 2 x 2 block with
- * any pixel changed (the block's mean). Untouched pixels keep their exact values. */
-static void patch_to_planes(clip_canvas *cv, const kr_image_t *pa, const kr_image_t *pb, int x0, int y0)
-{
-    for (int by = 0; by < pa->h; by += 2)
-        for (int bx = 0; bx < pa->w; bx += 2) {
-            double su = 0, sv = 0;
-            int changed = 0;
-            for (int k = 0; k < 4; k++) {
-                int x = bx + (k & 1), y = by + (k >> 1);
-                const uint8_t *a = pa->px + (size_t)y * pa->stride + 3 * x, *b = pb->px + (size_t)y * pb->stride + 3 * x;
-                uint8_t c[3][3];
-                canvas_colour(cv, a, c);
-                su += c[1][0];
-                sv += c[2][0];
-                if (a[0] != b[0] || a[1] != b[1] || a[2] != b[2]) {
-                    cv->pl[0].px[(size_t)(y0 + y) * cv->pl[0].stride + x0 + x] = c[0][0];
-                    changed = 1;
-                }
-            }
-            if (changed) {
-                size_t o = (size_t)((y0 + by) / 2) * cv->pl[1].stride + (x0 + bx) / 2;
-                cv->pl[1].px[o] = (uint8_t)lround(su / 4);
-                cv->pl[2].px[o] = (uint8_t)lround(sv / 4);
-            }
-        }
-}
-
 /* As kr_cv_draw_text (bg: its box with a 3 px margin, blended at bg_alpha). On planes the
- * text is drawn in BGR on a patch around its box (Hershey glyphs do not scale to the
- * half-size chroma planes) and put back: what BGR drawing and 4:2:0 encoding give. */
+ * box is blended plane by plane and the glyphs (Hershey strokes do not scale to the
+ * half-size chroma planes) are drawn as a coverage mask on a patch around the box, then
+ * blended in: luma per pixel, chroma per 2 x 2 block by the block's mean coverage, which
+ * is what drawing in BGR and the encoder's 4:2:0 averaging give. */
 static void cv_text(clip_canvas *cv, const char *s, int x, int y, double hpx, const uint8_t bgr[3], int th,
                     const uint8_t *bg, double bg_alpha)
 {
@@ -372,32 +345,47 @@ static void cv_text(clip_canvas *cv, const char *s, int x, int y, double hpx, co
     int tw = 0, tht = 0;
     if (kr_cv_text_size(s, hpx, th, &tw, &tht) != KR_OK)
         return;
-    int m = 3 + th + 3; /* bg margin, stroke half-width, anti-aliasing */
+    if (bg)
+        cv_rect_fill(cv, x - 3, y - 3, tw + 6, tht + 6, bg, bg_alpha);
+    int m = th + 3; /* stroke half-width, anti-aliasing */
     int x0 = (x - m) & ~1, y0 = (y - m) & ~1, x1 = (x + tw + m + 1) & ~1, y1 = (y + tht + m + 1) & ~1;
     x0 = x0 < 0 ? 0 : x0;
     y0 = y0 < 0 ? 0 : y0;
     x1 = x1 > cv->w ? cv->w : x1;
     y1 = y1 > cv->h ? cv->h : y1;
     int pw = x1 - x0, ph = y1 - y0;
+    uint8_t c[3][3];
+    canvas_colour(cv, bgr, c);
     if (pw <= 0 || ph <= 0)
         return;
-    if ((size_t)pw * ph * 6 > cv->patch_cap) { /* larger than any label: luma only */
-        uint8_t c[3][3];
-        canvas_colour(cv, bgr, c);
+    if ((size_t)pw * ph > cv->patch_cap) { /* larger than any label: luma only */
         kr_cv_draw_text(&cv->pl[0], s, x, y, hpx, c[0], th, NULL, 0);
         return;
     }
-    kr_image_t pa = {pw, ph, pw * 3, 3, cv->patch}, pb = {pw, ph, pw * 3, 3, cv->patch + (size_t)pw * ph * 3};
-    kr_image_t q[3];
-    for (int p = 0; p < 3; p++) {
-        int sh = p ? 1 : 0;
-        q[p] = (kr_image_t){pw >> sh, ph >> sh, cv->pl[p].stride, 1,
-                            cv->pl[p].px + (size_t)(y0 >> sh) * cv->pl[p].stride + (x0 >> sh)};
+    kr_image_t mk = {pw, ph, pw, 1, cv->patch};
+    static const uint8_t full[3] = {255, 255, 255};
+    memset(mk.px, 0, (size_t)pw * ph);
+    if (kr_cv_draw_text(&mk, s, x - x0, y - y0, hpx, full, th, NULL, 0) != KR_OK)
+        return;
+    const int cy = c[0][0], cu = c[1][0], cvv = c[2][0];
+    for (int by = 0; by < ph; by += 2) {
+        const uint8_t *m0 = mk.px + (size_t)by * pw, *m1 = m0 + pw;
+        uint8_t *ly0 = cv->pl[0].px + (size_t)(y0 + by) * cv->pl[0].stride + x0, *ly1 = ly0 + cv->pl[0].stride;
+        uint8_t *lu = cv->pl[1].px + (size_t)((y0 + by) / 2) * cv->pl[1].stride + x0 / 2;
+        uint8_t *lv = cv->pl[2].px + (size_t)((y0 + by) / 2) * cv->pl[2].stride + x0 / 2;
+        for (int bx = 0; bx < pw; bx += 2) {
+            int a = m0[bx], b = m0[bx + 1], d = m1[bx], e = m1[bx + 1], sum = a + b + d + e;
+            if (!sum)
+                continue;
+            ly0[bx] = (uint8_t)(ly0[bx] + ((cy - ly0[bx]) * a + (cy >= ly0[bx] ? 127 : -127)) / 255);
+            ly0[bx + 1] = (uint8_t)(ly0[bx + 1] + ((cy - ly0[bx + 1]) * b + (cy >= ly0[bx + 1] ? 127 : -127)) / 255);
+            ly1[bx] = (uint8_t)(ly1[bx] + ((cy - ly1[bx]) * d + (cy >= ly1[bx] ? 127 : -127)) / 255);
+            ly1[bx + 1] = (uint8_t)(ly1[bx + 1] + ((cy - ly1[bx + 1]) * e + (cy >= ly1[bx + 1] ? 127 : -127)) / 255);
+            int k = bx / 2;
+            lu[k] = (uint8_t)(lu[k] + ((cu - lu[k]) * sum + (cu >= lu[k] ? 510 : -510)) / 1020);
+            lv[k] = (uint8_t)(lv[k] + ((cvv - lv[k]) * sum + (cvv >= lv[k] ? 510 : -510)) / 1020);
+        }
     }
-    planes_to_bgr(&q[0], &q[1], &q[2], &cv->view, &pa);
-    memcpy(pb.px, pa.px, (size_t)pw * ph * 3);
-    kr_cv_draw_text(&pa, s, x - x0, y - y0, hpx, bgr, th, bg, bg_alpha);
-    patch_to_planes(cv, &pa, &pb, x0, y0);
 }
 
 static const uint8_t *contact_color(const kr_clip_contact *e)
@@ -714,9 +702,12 @@ static void sheet_offer(clip_sheet *s, const clip_canvas *frame, int64_t t_us, i
         kr_cv_resize(&frame->bgr, &v);
     } else { /* each plane shrunk to the cell, then to BGR */
         kr_image_t q[3];
-        for (int p = 0; p < 3; p++) {
+        for (int p = 0; p < 3; p++) { /* chroma (half size, smooth): bilinear, the fast path */
             q[p] = (kr_image_t){s->cw, s->ch, s->cw, 1, s->scr + (size_t)p * s->cw * s->ch};
-            kr_cv_resize(&frame->pl[p], &q[p]);
+            if (p && frame->pl[p].w < 2 * s->cw)
+                kr_cv_resize_linear(&frame->pl[p], &q[p]);
+            else
+                kr_cv_resize(&frame->pl[p], &q[p]);
         }
         planes_to_bgr(&q[0], &q[1], &q[2], &frame->view, &v);
     }
@@ -1380,7 +1371,7 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
     r->end_us = end_us;
     r->at_us = at_us;
     r->text_px = oh / 36.0 < 12 ? 12 : oh / 36.0;
-    r->cv.patch_cap = (size_t)ow * (size_t)(4 * r->text_px + 64) * 6; /* a label's box, twice */
+    r->cv.patch_cap = (size_t)ow * (size_t)(4 * r->text_px + 64); /* a label's box */
     if (!(r->cv.patch = malloc(r->cv.patch_cap))) {
         st = set_err(c, KR_ERR_NOMEM, "clip: out of memory");
         goto fail;
