@@ -3,13 +3,16 @@
  * SPDX-License-Identifier: MIT */
 #include "kr_cv.h"
 
+#include "kr_cv_internal.h"
+
 #include <opencv2/core.hpp>
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/calib3d.hpp>
 #include <opencv2/aruco/charuco.hpp>
 
 #include <algorithm>
+#include <cstdarg>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -39,40 +42,17 @@ static cv::Mat view(const kr_image_t *img)
 
 extern "C" const char *kr_cv_last_error(void) { return cv_error; }
 
-/* ---- general ---------------------------------------------------------- */
-extern "C" kr_status kr_cv_write_image(const char *path, const kr_image_t *img)
+extern "C" void kr_cv_set_error_(const char *fmt, ...)
 {
-    KR_CV_TRY
-    if (!path || !img || !img->px)
-        return KR_ERR_INVALID;
-    if (!cv::imwrite(path, view(img))) {
-        set_error("could not write image");
-        return KR_ERR_IO;
-    }
-    return KR_OK;
-    KR_CV_CATCH
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(cv_error, sizeof cv_error, fmt, ap);
+    va_end(ap);
 }
 
-extern "C" kr_status kr_cv_read_image(const char *path, kr_image_t *out, uint8_t **px)
-{
-    KR_CV_TRY
-    *px = NULL;
-    cv::Mat m = cv::imread(path, cv::IMREAD_COLOR);
-    if (m.empty()) {
-        set_error("could not read image");
-        return KR_ERR_IO;
-    }
-    size_t n = (size_t)m.rows * (size_t)m.cols * 3;
-    uint8_t *buf = (uint8_t *)std::malloc(n);
-    if (!buf)
-        return KR_ERR_NOMEM;
-    for (int y = 0; y < m.rows; y++)
-        std::memcpy(buf + (size_t)y * m.cols * 3, m.ptr(y), (size_t)m.cols * 3);
-    out->w = m.cols; out->h = m.rows; out->stride = m.cols * 3; out->channels = 3; out->px = buf;
-    *px = buf;
-    return KR_OK;
-    KR_CV_CATCH
-}
+/* ---- general ---------------------------------------------------------- */
+/* (kr_cv_write_image / kr_cv_read_image: kr_cv_image.c, libpng and libjpeg: OpenCV's
+ * imgcodecs is not linked) */
 
 /* The one resize: area averaging when shrinking unless linear, bilinear otherwise;
  * a channel change goes through a reused per-thread buffer. */

@@ -14,9 +14,15 @@ extern "C" {
 const char *kr_cv_last_error(void);
 
 /* ---- general ---------------------------------------------------------- */
-/* PNG/JPEG writing for overlays and stills. img: 1 or 3 channels (BGR). */
+/* PNG/JPEG writing for overlays and stills (kr_cv_image.c: libpng, libjpeg; not OpenCV).
+ * The format is the path's extension: .png (lossless, fast compression) or .jpg / .jpeg
+ * (quality 95); any other is KR_ERR_INVALID. img: 1 (grey) or 3 channels (BGR), any
+ * stride. KR_ERR_IO when the file cannot be written (nothing is left behind). */
 kr_status kr_cv_write_image(const char *path, const kr_image_t *img);
-/* Reads an image file into a malloc'd BGR buffer (*px caller-freed with free()). */
+/* Reads a PNG or JPEG file (told by its signature) into a malloc'd 8-bit BGR buffer
+ * (*px caller-freed with free(); out->px == *px, stride w * 3): grey replicated, palette
+ * expanded, 16-bit samples reduced to their high byte, alpha dropped. KR_ERR_IO when the
+ * file cannot be opened, KR_ERR_FORMAT when it is neither or is damaged (*px NULL). */
 kr_status kr_cv_read_image(const char *path, kr_image_t *out, uint8_t **px);
 
 /* Resizes src into dst (its own size and channels; dst may be a sub-view of a larger
