@@ -68,7 +68,8 @@ struct kr_track {
     double   fscale;         /* frame period x 60 (1 at 60 fps, 0.5 at 120), from the frame times;
                                 exactly 1 within 2 % of 60 fps */
     double   sb_next;
-    long     n_edge_scores;  /* pose-fit edge scores computed so far (cost statistic, tests) */        /* background B+G+R summed over the gain's sample for the next frame */
+    long     n_edge_scores;  /* pose-fit edge scores computed so far (cost statistic, tests) */
+    int      no_simd;        /* 1: the per-pixel loops one pixel at a time (tests compare the two) */        /* background B+G+R summed over the gain's sample for the next frame */
     uint16_t *still;         /* n frames each pixel has been unchanged */
     uint8_t *zone;           /* n: 1 A entry band, 2 B entry band */
     uint8_t *fpmask;         /* n: 1 inside some card's rest footprint */

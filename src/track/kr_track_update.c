@@ -9,6 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define KR_TRACK_SIMD 1 /* the classification and background update 4 pixels at a time */
+#else
+#define KR_TRACK_SIMD 0
+#endif
+
 #define STILL_DIFF 24       /* sum of |BGR| change below which a pixel is unchanged */
 /* times below in frames of 60 fps footage (1/60 s each), scaled to the frame rate */
 #define SNAP_FRAMES 18      /* unchanged non-hand foreground absorbed after this long */
@@ -295,6 +302,349 @@ static int label_class(kr_track_t *t, unsigned want)
     return nc;
 }
 
+/* The colour and skin tests of one frame (see update's classification). */
+typedef struct cls_par {
+    float    gf;                 /* global gain */
+    float    cc0, cc1;           /* squared chroma thresholds: bright, dark pixels */
+    float    bh, sl, shh;        /* bright_hi, shadow_lo, shadow_hi */
+    int      coherent;           /* unchanged background pixels may keep their class */
+    unsigned phase;              /* pixels with i & 3 == phase are tested afresh anyway */
+} cls_par;
+
+/* Does mat pixel i keep its class (background, exactly last frame's pixel)? */
+static inline int cls_keeps(const kr_track_t *t, const cls_par *cp, int i)
+{
+    if (!cp->coherent || ((unsigned)i & 3u) == cp->phase || t->raw[i] != KR_CLS_BG)
+        return 0;
+    const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
+    return I[0] == P[0] && I[1] == P[1] && I[2] == P[2];
+}
+
+/* The class of one pixel: branch-free (the same tests as kr_track_compare_px_ and the
+ * skin test, combined with bit operations). FG 5, SHADOW 4, BG 0; OUT (255) where the
+ * lut has no camera pixel. */
+static inline uint8_t cls_of_px(const cls_par *cp, const uint8_t *I, const float *b, int32_t lut)
+{
+    float r0 = cp->gf * b[0], r1 = cp->gf * b[1], r2 = cp->gf * b[2];
+    float i0 = I[0], i1 = I[1], i2 = I[2];
+    float rr = r0 * r0 + r1 * r1 + r2 * r2 + 1.0f;
+    float d = i0 * r0 + i1 * r1 + i2 * r2;
+    float ii = i0 * i0 + i1 * i1 + i2 * i2;
+    float cc = I[0] + I[1] + I[2] < 150 ? cp->cc1 : cp->cc0; /* dark pixels: wider chroma test */
+    int fg = (ii * rr - d * d > cc * rr * rr) | (d > cp->bh * rr) | (d < cp->sl * rr);
+    int sh = d < cp->shh * rr;
+    /* skin is redder than tatami or paper: (R - G) / sum rises by more than 0.03 even
+     * where a blurred hand is mixed with the mat (multiplied out) */
+    float is = (float)(I[0] + I[1] + I[2]) + 1.0f, bs = b[0] + b[1] + b[2] + 1.0f;
+    fg |= ((float)I[2] - (float)I[1]) * bs - (b[2] - b[1]) * is > 0.03f * is * bs;
+    return (uint8_t)((4 * (fg | sh) + fg) | (lut >> 31));
+}
+
+/* Classifies mat pixels [i0, i1) into t->cls and t->raw; returns 1 if any is foreground. */
+static int classify_span(kr_track_t *t, const cls_par *cp, int i0, int i1)
+{
+    int any = 0;
+    for (int i = i0; i < i1; i++) {
+        if (cls_keeps(t, cp, i)) {
+            t->cls[i] = t->raw[i];
+            continue;
+        }
+        uint8_t c = cls_of_px(cp, t->mat + (size_t)i * 3, t->bg + (size_t)i * 3, t->lut_off[i]);
+        t->cls[i] = t->raw[i] = c;
+        any |= c == KR_CLS_FG;
+    }
+    return any;
+}
+
+#if KR_TRACK_SIMD
+/* 12 bytes (4 BGR pixels) into the low 12 lanes of a vector, the rest zero. */
+static inline __m128i load12(const uint8_t *p)
+{
+    int64_t lo;
+    int32_t hi;
+    memcpy(&lo, p, 8);
+    memcpy(&hi, p + 8, 4);
+    return _mm_set_epi64x((int64_t)(uint32_t)hi, lo);
+}
+
+/* 4 interleaved BGR floats (a0 = B0 G0 R0 B1, a1 = G1 R1 B2 G2, a2 = R2 B3 G3 R3) into
+ * one vector per channel. */
+static inline void deinterleave3(__m128 a0, __m128 a1, __m128 a2, __m128 *b, __m128 *g, __m128 *r)
+{
+    __m128 tb = _mm_shuffle_ps(a1, a2, _MM_SHUFFLE(0, 1, 0, 2));   /* a1[2] . a2[1] . */
+    *b = _mm_shuffle_ps(a0, tb, _MM_SHUFFLE(2, 0, 3, 0));          /* a0[0] a0[3] a1[2] a2[1] */
+    __m128 tg1 = _mm_shuffle_ps(a0, a1, _MM_SHUFFLE(0, 0, 0, 1));  /* a0[1] . a1[0] . */
+    __m128 tg2 = _mm_shuffle_ps(a1, a2, _MM_SHUFFLE(0, 2, 0, 3));  /* a1[3] . a2[2] . */
+    *g = _mm_shuffle_ps(tg1, tg2, _MM_SHUFFLE(2, 0, 2, 0));
+    __m128 tr1 = _mm_shuffle_ps(a0, a1, _MM_SHUFFLE(0, 1, 0, 2));  /* a0[2] . a1[1] . */
+    __m128 tr2 = _mm_shuffle_ps(a2, a2, _MM_SHUFFLE(0, 3, 0, 0));  /* a2[0] . a2[3] . */
+    *r = _mm_shuffle_ps(tr1, tr2, _MM_SHUFFLE(2, 0, 2, 0));
+}
+
+/* 4 BGR pixels (12 bytes at p) as float vectors per channel. */
+static inline void load_px4(const uint8_t *p, __m128 *b, __m128 *g, __m128 *r)
+{
+    const __m128i z = _mm_setzero_si128(), x = load12(p);
+    const __m128i lo = _mm_unpacklo_epi8(x, z), hi = _mm_unpackhi_epi8(x, z);
+    deinterleave3(_mm_cvtepi32_ps(_mm_unpacklo_epi16(lo, z)), _mm_cvtepi32_ps(_mm_unpackhi_epi16(lo, z)),
+                  _mm_cvtepi32_ps(_mm_unpacklo_epi16(hi, z)), b, g, r);
+}
+
+/* classify_span, 4 pixels at a time: the same single-precision operations in the same
+ * order as cls_of_px (SSE2 has no fused multiply-add), so the same classes bit for bit. */
+static int classify_span_simd(kr_track_t *t, const cls_par *cp, int i0, int i1)
+{
+    const __m128 gf = _mm_set1_ps(cp->gf), one = _mm_set1_ps(1.0f), c150 = _mm_set1_ps(150.0f),
+                 cc0 = _mm_set1_ps(cp->cc0), cc1 = _mm_set1_ps(cp->cc1), bh = _mm_set1_ps(cp->bh),
+                 sl = _mm_set1_ps(cp->sl), shh = _mm_set1_ps(cp->shh), c003 = _mm_set1_ps(0.03f);
+    const __m128i four = _mm_set1_epi32(4), onei = _mm_set1_epi32(1), ff = _mm_set1_epi32(255);
+    const __m128i five = _mm_set1_epi32(KR_CLS_FG), zero = _mm_setzero_si128();
+    unsigned phase_free = 0; /* bit k: pixel i + k is not tested afresh this frame (i - i0 a multiple of 4) */
+    for (int k = 0; k < 4; k++)
+        phase_free |= (unsigned)((((unsigned)i0 + (unsigned)k) & 3u) != cp->phase) << k;
+    int any = 0, i = i0;
+    for (; i + 4 <= i1; i += 4) {
+        unsigned keep = 0;
+        if (cp->coherent) {
+            /* cls_keeps for 4 pixels: background last time (raw 0), not this frame's
+             * phase, the same 3 bytes as last frame (compared 12 bytes at a time) */
+            int32_t rw;
+            memcpy(&rw, t->raw + i, 4);
+            unsigned eq = (unsigned)_mm_movemask_epi8(
+                _mm_cmpeq_epi8(load12(t->mat + (size_t)i * 3), load12(t->prev + (size_t)i * 3)));
+            eq &= (eq >> 1) & (eq >> 2); /* bit 3k: pixel k's 3 bytes equal */
+            eq = (eq & 1u) | (eq >> 2 & 2u) | (eq >> 4 & 4u) | (eq >> 6 & 8u);
+            unsigned bg = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_cvtsi32_si128(rw), zero)) & 15u;
+            keep = eq & bg & phase_free;
+            if (keep == 15u) {
+                memset(t->cls + i, KR_CLS_BG, 4); /* (= raw) */
+                continue;
+            }
+        }
+        __m128 i0v, i1v, i2v, b0, b1, b2;
+        load_px4(t->mat + (size_t)i * 3, &i0v, &i1v, &i2v);
+        const float *bp = t->bg + (size_t)i * 3;
+        deinterleave3(_mm_loadu_ps(bp), _mm_loadu_ps(bp + 4), _mm_loadu_ps(bp + 8), &b0, &b1, &b2);
+        __m128 r0 = _mm_mul_ps(gf, b0), r1 = _mm_mul_ps(gf, b1), r2 = _mm_mul_ps(gf, b2);
+        __m128 rr = _mm_add_ps(
+            _mm_add_ps(_mm_add_ps(_mm_mul_ps(r0, r0), _mm_mul_ps(r1, r1)), _mm_mul_ps(r2, r2)), one);
+        __m128 d = _mm_add_ps(_mm_add_ps(_mm_mul_ps(i0v, r0), _mm_mul_ps(i1v, r1)), _mm_mul_ps(i2v, r2));
+        __m128 ii = _mm_add_ps(_mm_add_ps(_mm_mul_ps(i0v, i0v), _mm_mul_ps(i1v, i1v)), _mm_mul_ps(i2v, i2v));
+        __m128 sum = _mm_add_ps(_mm_add_ps(i0v, i1v), i2v); /* exact: small integers */
+        __m128 dark = _mm_cmplt_ps(sum, c150);
+        __m128 cc = _mm_or_ps(_mm_and_ps(dark, cc1), _mm_andnot_ps(dark, cc0));
+        __m128 fg = _mm_cmpgt_ps(_mm_sub_ps(_mm_mul_ps(ii, rr), _mm_mul_ps(d, d)), _mm_mul_ps(_mm_mul_ps(cc, rr), rr));
+        fg = _mm_or_ps(fg, _mm_cmpgt_ps(d, _mm_mul_ps(bh, rr)));
+        fg = _mm_or_ps(fg, _mm_cmplt_ps(d, _mm_mul_ps(sl, rr)));
+        __m128 sh = _mm_cmplt_ps(d, _mm_mul_ps(shh, rr));
+        __m128 is = _mm_add_ps(sum, one), bs = _mm_add_ps(_mm_add_ps(_mm_add_ps(b0, b1), b2), one);
+        __m128 skin = _mm_cmpgt_ps(_mm_sub_ps(_mm_mul_ps(_mm_sub_ps(i2v, i1v), bs), _mm_mul_ps(_mm_sub_ps(b2, b1), is)),
+                                   _mm_mul_ps(_mm_mul_ps(c003, is), bs));
+        fg = _mm_or_ps(fg, skin);
+        __m128i fgi = _mm_castps_si128(fg), shi = _mm_castps_si128(sh);
+        __m128i c = _mm_or_si128(_mm_and_si128(_mm_or_si128(fgi, shi), four), _mm_and_si128(fgi, onei));
+        __m128i out = _mm_srai_epi32(_mm_loadu_si128((const __m128i *)(t->lut_off + i)), 31);
+        c = _mm_or_si128(c, _mm_and_si128(out, ff));
+        /* kept pixels: their class is raw's, background (0) */
+        const __m128i kv = _mm_set_epi32(-(int)(keep >> 3 & 1u), -(int)(keep >> 2 & 1u), -(int)(keep >> 1 & 1u),
+                                         -(int)(keep & 1u));
+        c = _mm_andnot_si128(kv, c);
+        any |= _mm_movemask_epi8(_mm_cmpeq_epi32(c, five)) != 0;
+        c = _mm_packs_epi32(c, c);
+        c = _mm_packus_epi16(c, c);
+        const uint32_t w = (uint32_t)_mm_cvtsi128_si32(c);
+        memcpy(t->cls + i, &w, 4);
+        memcpy(t->raw + i, &w, 4);
+    }
+    return any | classify_span(t, cp, i, i1);
+}
+#else
+#define classify_span_simd classify_span
+#endif
+
+/* The background update's parameters for one frame (see update). */
+typedef struct bg_par {
+    float  rate2;           /* the background's learning rate (every other pixel per frame) */
+    float  ig;              /* 1 / gain */
+    double g;               /* gain */
+    int    snap, snap_hand, ghost, ghost_fast; /* frames (see SNAP_FRAMES ...) */
+    int    refs;            /* the reference colours are known (cards ready) */
+} bg_par;
+
+/* Background update of mat pixel i (class not OUT): its unchanged-frame count, its
+ * background (learned where background, taken over where unchanged foreground has lasted). */
+static inline void bg_px(kr_track_t *t, const bg_par *bp, int i)
+{
+    const uint8_t cl = t->cls[i];
+    const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
+    int d = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]);
+    uint16_t st = t->still[i];
+    st = d < STILL_DIFF ? (uint16_t)(st < 65000 ? st + 1 : st) : 0;
+    t->still[i] = st;
+    float *b = t->bg + (size_t)i * 3;
+    if (cl == KR_CLS_BG) {
+        if (!(((unsigned)i ^ (unsigned)t->frames) & 1u)) /* half the pixels per frame, at twice the rate */
+            for (int c = 0; c < 3; c++)
+                b[c] += bp->rate2 * (I[c] * bp->ig - b[c]);
+    } else {
+        const int hand = cl == KR_CLS_HAND_A || cl == KR_CLS_HAND_B;
+        /* a light sleeve (card-like) on an arm is the arm: not learned quickly either
+         * (learned, it would cut the hand off its player's edge, and leave a ghost of
+         * itself when the arm goes) */
+        const int arm = hand || (cl == KR_CLS_CARDLIKE && t->comp[t->label[i]].owner >= 0 &&
+                                 t->comp[t->label[i]].area >= t->min_area_px && !t->fpmask[i] &&
+                                 !near_moved_card(t, i));
+        const int matlike =
+            bp->refs && st > bp->ghost_fast && kr_track_near_colour_(I, t->mat_rgb, bp->g, 0.75, 1.30, 0.030);
+        if ((!arm && st > bp->snap) || st > bp->snap_hand ||
+            (matlike && (st > bp->ghost || (hand && t->learned[i])))) {
+            /* (the last: an arm-attached patch that has looked like bare mat, unchanged,
+             * for a while is a ghost of something absorbed into the background there;
+             * soon where non-hand foreground was learned, a resting arm's shadow
+             * included: those ghosts were most phantom hands) */
+            for (int c = 0; c < 3; c++)
+                b[c] = I[c] * bp->ig;
+            t->learned[i] = (uint8_t)(!arm && !matlike);
+        }
+    }
+}
+
+/* B+G+R of background pixel i's background, in single precision (its term of the gain sum) */
+static inline float bg_sum3(const kr_track_t *t, int i)
+{
+    const float *b = t->bg + (size_t)i * 3;
+    return b[0] + b[1] + b[2];
+}
+
+/* The background update of every mat pixel; returns next frame's gain sum: B+G+R of
+ * the background over every third pixel that is background (see GAIN_SUM), added in
+ * pixel order in double precision. */
+static double bg_update(kr_track_t *t, const bg_par *bp)
+{
+    double sbn = 0;
+    for (int i = 0, m3 = 0; i < t->n; i++) {
+        const int third = m3 == 0; /* i % 3 == 0 */
+        m3 = m3 == 2 ? 0 : m3 + 1;
+        if (t->cls[i] == KR_CLS_OUT)
+            continue;
+        bg_px(t, bp, i);
+        if (third && t->cls[i] == KR_CLS_BG)
+            sbn += bg_sum3(t, i);
+    }
+    return sbn;
+}
+
+/* The gain sum without its chain of double additions (4 cycles each, one after the
+ * other): while every term is 0 or in [2^-4, 2^11), each is a whole multiple of 2^-27
+ * (a float of exponent >= -4) and is added exactly as an integer count of 2^-27; if the
+ * total stays below 2^26 (2^53 counts), every partial sum of the pixel-order double
+ * additions was exact as well, so the two agree bit for bit. Otherwise (a term out of
+ * range: a near-black background) the sum is taken again in pixel order. */
+typedef struct exact_sum {
+    int64_t n;  /* sum in units of 2^-27 */
+    int     ok; /* every term was in range */
+} exact_sum;
+
+static inline void exact_sum_add(exact_sum *x, float s)
+{
+    if (s >= 0.0625f && s < 2048.0f)
+        x->n += (int64_t)((double)s * 134217728.0);
+    else if (s != 0.0f)
+        x->ok = 0;
+}
+
+static double exact_sum_value(const kr_track_t *t, const exact_sum *x)
+{
+    if (x->ok && x->n < ((int64_t)1 << 53))
+        return (double)x->n * (1.0 / 134217728.0);
+    double sbn = 0;
+    for (int i = 0; i < t->n; i += 3)
+        if (t->cls[i] == KR_CLS_BG)
+            sbn += bg_sum3(t, i);
+    return sbn;
+}
+
+#if KR_TRACK_SIMD
+/* bg_update, 4 pixels at a time where all 4 are background (most of the mat): the
+ * unchanged-frame counts in 16-bit lanes, the background in the same single-precision
+ * operations as bg_px, the gain sum as exact_sum. Other groups go through bg_px. */
+static double bg_update_simd(kr_track_t *t, const bg_par *bp)
+{
+    const __m128 rate2 = _mm_set1_ps(bp->rate2), ig = _mm_set1_ps(bp->ig);
+    const __m128i z = _mm_setzero_si128(), bias = _mm_set1_epi16((short)0x8000),
+                  lim = _mm_set1_epi16((short)(65000 ^ 0x8000)), diff = _mm_set1_epi16(STILL_DIFF);
+    /* the pixels learning this frame: ((i + k) ^ frames) & 1 == 0, i a multiple of 4:
+     * k = 0, 2 on even frames, 1, 3 on odd ones; as masks over the 12 interleaved floats */
+    const int odd = (int)(t->frames & 1);
+    const __m128 m0 = _mm_castsi128_ps(odd ? _mm_set_epi32(-1, 0, 0, 0) : _mm_set_epi32(0, -1, -1, -1)),
+                 m1 = _mm_castsi128_ps(odd ? _mm_set_epi32(0, 0, -1, -1) : _mm_set_epi32(-1, -1, 0, 0)),
+                 m2 = _mm_castsi128_ps(odd ? _mm_set_epi32(-1, -1, -1, 0) : _mm_set_epi32(0, 0, 0, -1));
+    exact_sum sum = {0, 1};
+    int i = 0, m3 = 0; /* m3 = i % 3 */
+    for (; i + 4 <= t->n; i += 4, m3 = m3 == 2 ? 0 : m3 + 1) {
+        uint32_t cw;
+        memcpy(&cw, t->cls + i, 4);
+        if (cw != 0) { /* not all background (KR_CLS_BG is 0) */
+            for (int k = 0; k < 4; k++)
+                if (t->cls[i + k] != KR_CLS_OUT) {
+                    bg_px(t, bp, i + k);
+                    if ((m3 + k) % 3 == 0 && t->cls[i + k] == KR_CLS_BG)
+                        exact_sum_add(&sum, bg_sum3(t, i + k));
+                }
+            continue;
+        }
+        const __m128i x = load12(t->mat + (size_t)i * 3), y = load12(t->prev + (size_t)i * 3);
+        /* unchanged-frame counts: d = |dB| + |dG| + |dR| per pixel */
+        const __m128i ad = _mm_or_si128(_mm_subs_epu8(x, y), _mm_subs_epu8(y, x));
+        const __m128i alo = _mm_unpacklo_epi8(ad, z), ahi = _mm_unpackhi_epi8(ad, z);
+        __m128 db, dg, dr;
+        deinterleave3(_mm_castsi128_ps(_mm_unpacklo_epi16(alo, z)), _mm_castsi128_ps(_mm_unpackhi_epi16(alo, z)),
+                      _mm_castsi128_ps(_mm_unpacklo_epi16(ahi, z)), &db, &dg, &dr);
+        __m128i d = _mm_add_epi32(_mm_add_epi32(_mm_castps_si128(db), _mm_castps_si128(dg)), _mm_castps_si128(dr));
+        d = _mm_packs_epi32(d, d);
+        __m128i st = _mm_loadl_epi64((const __m128i *)(t->still + i));
+        st = _mm_sub_epi16(st, _mm_cmplt_epi16(_mm_xor_si128(st, bias), lim)); /* +1 below 65000 */
+        st = _mm_and_si128(st, _mm_cmplt_epi16(d, diff));                      /* 0 when changed */
+        _mm_storel_epi64((__m128i *)(t->still + i), st);
+        /* background: b += rate2 * (I * ig - b) where learning this frame */
+        const __m128i xlo = _mm_unpacklo_epi8(x, z), xhi = _mm_unpackhi_epi8(x, z);
+        const __m128 i0 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(xlo, z)), i1 = _mm_cvtepi32_ps(_mm_unpackhi_epi16(xlo, z)),
+                     i2 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(xhi, z));
+        float *b = t->bg + (size_t)i * 3;
+        const __m128 b0 = _mm_loadu_ps(b), b1 = _mm_loadu_ps(b + 4), b2 = _mm_loadu_ps(b + 8);
+        const __m128 n0 = _mm_add_ps(b0, _mm_mul_ps(rate2, _mm_sub_ps(_mm_mul_ps(i0, ig), b0))),
+                     n1 = _mm_add_ps(b1, _mm_mul_ps(rate2, _mm_sub_ps(_mm_mul_ps(i1, ig), b1))),
+                     n2 = _mm_add_ps(b2, _mm_mul_ps(rate2, _mm_sub_ps(_mm_mul_ps(i2, ig), b2)));
+        const __m128 s0 = _mm_or_ps(_mm_and_ps(m0, n0), _mm_andnot_ps(m0, b0)),
+                     s1 = _mm_or_ps(_mm_and_ps(m1, n1), _mm_andnot_ps(m1, b1)),
+                     s2 = _mm_or_ps(_mm_and_ps(m2, n2), _mm_andnot_ps(m2, b2));
+        _mm_storeu_ps(b, s0);
+        _mm_storeu_ps(b + 4, s1);
+        _mm_storeu_ps(b + 8, s2);
+        /* the gain sum over pixels with i % 3 == 0: B+G+R of each pixel in registers */
+        __m128 sb, sg, sr;
+        deinterleave3(s0, s1, s2, &sb, &sg, &sr);
+        const __m128 s3 = _mm_add_ps(_mm_add_ps(sb, sg), sr);
+        if (m3 == 0) {
+            exact_sum_add(&sum, _mm_cvtss_f32(s3));
+            exact_sum_add(&sum, _mm_cvtss_f32(_mm_shuffle_ps(s3, s3, _MM_SHUFFLE(3, 3, 3, 3))));
+        } else if (m3 == 1)
+            exact_sum_add(&sum, _mm_cvtss_f32(_mm_shuffle_ps(s3, s3, _MM_SHUFFLE(2, 2, 2, 2))));
+        else
+            exact_sum_add(&sum, _mm_cvtss_f32(_mm_shuffle_ps(s3, s3, _MM_SHUFFLE(1, 1, 1, 1))));
+    }
+    for (; i < t->n; i++, m3 = m3 == 2 ? 0 : m3 + 1)
+        if (t->cls[i] != KR_CLS_OUT) {
+            bg_px(t, bp, i);
+            if (m3 == 0 && t->cls[i] == KR_CLS_BG)
+                exact_sum_add(&sum, bg_sum3(t, i));
+        }
+    return exact_sum_value(t, &sum);
+}
+#else
+#define bg_update_simd bg_update
+#endif
+
 static double sqr(double a) { return a * a; }
 
 static void hand_from_pixels(kr_track_t *t, int p, double dt_s);
@@ -383,48 +733,23 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
     const float gf = (float)g;
     int refs = t->cards_ready;
     {
-        const float ct0 = (float)cfg->chroma_thresh, ct1 = ct0 * 1.6f, cc0 = ct0 * ct0, cc1 = ct1 * ct1,
-                    bh = (float)cfg->bright_hi, sl = (float)cfg->shadow_lo, shh = (float)cfg->shadow_hi;
-        const uint8_t *restrict mat = t->mat;
-        const float *restrict bg = t->bg;
-        const int32_t *restrict lut = t->lut_off;
-        uint8_t *restrict cls = t->cls;
-        uint8_t *restrict raw = t->raw;
-        const uint8_t *restrict prev = t->prev;
+        cls_par cp;
+        cp.gf = gf;
+        cp.cc0 = (float)cfg->chroma_thresh;
+        cp.cc1 = cp.cc0 * 1.6f;
+        cp.cc0 *= cp.cc0;
+        cp.cc1 *= cp.cc1;
+        cp.bh = (float)cfg->bright_hi;
+        cp.sl = (float)cfg->shadow_lo;
+        cp.shh = (float)cfg->shadow_hi;
         /* a background pixel that is exactly last frame's stays background while the
          * gain holds still; each pixel is still tested afresh every fourth frame (the
          * background creeps). Foreground and shadow are tested every frame. */
-        const int coherent = t->frames > cfg->warmup_frames && fabs(g - t->g_prev) <= GAIN_STEADY;
-        const unsigned phase = (unsigned)(t->frames & 3);
-        uint8_t *restrict rowfg = t->rowfg;
-        memset(rowfg, 0, (size_t)t->h);
-        for (int v = 0, i = 0; v < t->h; v++)
-            for (int u = 0; u < t->w; u++, i++) {
-                const uint8_t *I = mat + (size_t)i * 3;
-                if (coherent && ((unsigned)i & 3u) != phase && raw[i] == KR_CLS_BG) {
-                    const uint8_t *P = prev + (size_t)i * 3;
-                    if (I[0] == P[0] && I[1] == P[1] && I[2] == P[2]) {
-                        cls[i] = raw[i];
-                        continue;
-                    }
-                }
-                const float *b = bg + (size_t)i * 3;
-                float r0 = gf * b[0], r1 = gf * b[1], r2 = gf * b[2];
-                float i0 = I[0], i1 = I[1], i2 = I[2];
-                float rr = r0 * r0 + r1 * r1 + r2 * r2 + 1.0f;
-                float d = i0 * r0 + i1 * r1 + i2 * r2;
-                float ii = i0 * i0 + i1 * i1 + i2 * i2;
-                float cc = i0 + i1 + i2 < 150 ? cc1 : cc0; /* dark pixels: wider chroma test */
-                int fg = (ii * rr - d * d > cc * rr * rr) | (d > bh * rr) | (d < sl * rr);
-                int sh = d < shh * rr;
-                /* skin is redder than tatami or paper: (R - G) / sum rises by more than 0.03
-                 * even where a blurred hand is mixed with the mat (multiplied out) */
-                float is = (float)(I[0] + I[1] + I[2]) + 1.0f, bs = b[0] + b[1] + b[2] + 1.0f;
-                fg |= ((float)I[2] - (float)I[1]) * bs - (b[2] - b[1]) * is > 0.03f * is * bs;
-                /* FG 5, SHADOW 4, BG 0; OUT (255) where the lut has no camera pixel */
-                cls[i] = raw[i] = (uint8_t)((4 * (fg | sh) + fg) | (lut[i] >> 31));
-                rowfg[v] |= (uint8_t)fg;
-            }
+        cp.coherent = t->frames > cfg->warmup_frames && fabs(g - t->g_prev) <= GAIN_STEADY;
+        cp.phase = (unsigned)(t->frames & 3);
+        for (int v = 0; v < t->h; v++)
+            t->rowfg[v] = (uint8_t)(t->no_simd ? classify_span(t, &cp, v * t->w, (v + 1) * t->w)
+                                               : classify_span_simd(t, &cp, v * t->w, (v + 1) * t->w));
     }
     for (int v = 0; v < t->h && refs; v++)
         for (int i = v * t->w, e = i + t->w; i < e && t->rowfg[v]; i++) {
@@ -505,46 +830,8 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
     float rate2 = (float)(2 * (t->fscale == 1.0 ? cfg->bg_rate : 1.0 - pow(1.0 - cfg->bg_rate, t->fscale)));
     const int snap = kr_track_nframes_(t, SNAP_FRAMES), snap_hand = kr_track_nframes_(t, SNAP_HAND_FRAMES),
               ghost = kr_track_nframes_(t, GHOST_FRAMES), ghost_fast = kr_track_nframes_(t, GHOST_FAST_FRAMES);
-    float ig = (float)(1.0 / g);
-    double sbn = 0;
-    for (int i = 0, m3 = 0; i < n; i++) {
-        uint8_t cl = t->cls[i];
-        const int third = m3 == 0; /* i % 3 == 0 */
-        m3 = m3 == 2 ? 0 : m3 + 1;
-        if (cl == KR_CLS_OUT)
-            continue;
-        const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
-        int d = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]);
-        uint16_t st = t->still[i];
-        st = d < STILL_DIFF ? (uint16_t)(st < 65000 ? st + 1 : st) : 0;
-        t->still[i] = st;
-        float *b = t->bg + (size_t)i * 3;
-        if (cl == KR_CLS_BG) {
-            if (!(((unsigned)i ^ (unsigned)t->frames) & 1u)) /* half the pixels per frame, at twice the rate */
-                for (int c = 0; c < 3; c++)
-                    b[c] += rate2 * (I[c] * ig - b[c]);
-            if (third)
-                sbn += b[0] + b[1] + b[2]; /* next frame's gain sum (see GAIN_SUM) */
-        } else {
-            const int hand = cl == KR_CLS_HAND_A || cl == KR_CLS_HAND_B;
-            /* a light sleeve (card-like) on an arm is the arm: not learned quickly either
-             * (learned, it would cut the hand off its player's edge, and leave a ghost of
-             * itself when the arm goes) */
-            const int arm = hand || (cl == KR_CLS_CARDLIKE && t->comp[t->label[i]].owner >= 0 &&
-                                     t->comp[t->label[i]].area >= t->min_area_px && !t->fpmask[i] &&
-                                     !near_moved_card(t, i));
-            const int matlike = refs && st > ghost_fast && kr_track_near_colour_(I, t->mat_rgb, g, 0.75, 1.30, 0.030);
-            if ((!arm && st > snap) || st > snap_hand || (matlike && (st > ghost || (hand && t->learned[i])))) {
-                /* (the last: an arm-attached patch that has looked like bare mat, unchanged,
-                 * for a while is a ghost of something absorbed into the background there;
-                 * soon where non-hand foreground was learned, a resting arm's shadow
-                 * included: those ghosts were most phantom hands) */
-                for (int c = 0; c < 3; c++)
-                    b[c] = I[c] * ig;
-                t->learned[i] = (uint8_t)(!arm && !matlike);
-            }
-        }
-    }
+    bg_par bp = {rate2, (float)(1.0 / g), g, snap, snap_hand, ghost, ghost_fast, refs};
+    double sbn = t->no_simd ? bg_update(t, &bp) : bg_update_simd(t, &bp);
     t->sb_next = sbn;
 
     t->fr.t_us = t_us;
