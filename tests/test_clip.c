@@ -531,6 +531,115 @@ static void test_bad_input_leaves_nothing(void)
     kr_calib_destroy(small);
 }
 
+/* kr_media_writer_write_yuv: planes in the file's colours (BT.709, limited) go in as
+ * they are (lossless x264 gives them back exactly); full-range BT.601 planes are
+ * converted (full white 255 -> limited white 235). */
+static void test_writer_yuv_round_trip(void)
+{
+    enum { W = 64, H = 48, N = 3 };
+    static uint8_t y[W * H], u[W / 2 * H / 2], v[W / 2 * H / 2];
+    char out[128];
+    path_in_dir(out, sizeof out, "yuv.mp4");
+    clean_dir();
+    kr_media_writer_config wc;
+    kr_media_writer_config_default(&wc);
+    wc.crf = 0; /* lossless */
+    wc.preset = "ultrafast";
+    wc.threads = 1;
+    kr_media_writer_t *wr = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_media_writer_create2(out, W, H, 30, 1, &wc, &wr), KR_OK);
+    kr_yuv_t pl = {W, H, W, W / 2, y, u, v, 0, 1};
+    for (int k = 0; k < N; k++) {
+        for (int i = 0; i < W * H; i++)
+            y[i] = (uint8_t)(16 + (i * 7 + k * 40) % 220);
+        for (int i = 0; i < W / 2 * H / 2; i++) {
+            u[i] = (uint8_t)(100 + (i + k) % 50);
+            v[i] = (uint8_t)(140 - (i * 3 + k) % 40);
+        }
+        CU_ASSERT_EQUAL(kr_media_writer_write_yuv(wr, &pl, k * 33333), KR_OK);
+    }
+    kr_yuv_t full = pl; /* full range BT.601: white */
+    full.full_range = 1;
+    full.bt709 = 0;
+    memset(y, 255, sizeof y);
+    memset(u, 128, sizeof u);
+    memset(v, 128, sizeof v);
+    CU_ASSERT_EQUAL(kr_media_writer_write_yuv(wr, &full, N * 33333), KR_OK);
+    kr_yuv_t bad = pl; /* another size: refused, said */
+    bad.w = W / 2;
+    CU_ASSERT_EQUAL(kr_media_writer_write_yuv(wr, &bad, (N + 1) * 33333), KR_ERR_INVALID);
+    CU_ASSERT_PTR_NOT_NULL(strstr(kr_media_writer_error(wr), "32x48"));
+    CU_ASSERT_EQUAL_FATAL(kr_media_writer_close(wr), KR_OK);
+    kr_media_writer_destroy(wr);
+    kr_media_reader_config rc;
+    kr_media_reader_config_default(&rc);
+    rc.yuv = 1;
+    kr_media_reader_t *rd = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_media_reader_open2(out, &rc, &rd), KR_OK);
+    kr_frame_t f;
+    int n = 0, exact = 0;
+    while (kr_media_reader_next(rd, &f) == KR_OK) {
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f.yuv.y);
+        int same = 1;
+        if (n < N) {
+            for (int r = 0; r < H && same; r++)
+                for (int x = 0; x < W && same; x++)
+                    same = f.yuv.y[(size_t)r * f.yuv.stride_y + x] == (uint8_t)(16 + ((r * W + x) * 7 + n * 40) % 220);
+            for (int r = 0; r < H / 2 && same; r++)
+                for (int x = 0; x < W / 2 && same; x++) {
+                    int i = r * W / 2 + x;
+                    same = f.yuv.u[(size_t)r * f.yuv.stride_c + x] == (uint8_t)(100 + (i + n) % 50) &&
+                           f.yuv.v[(size_t)r * f.yuv.stride_c + x] == (uint8_t)(140 - (i * 3 + n) % 40);
+                }
+            exact += same;
+        } else {
+            CU_ASSERT(abs(f.yuv.y[(size_t)(H / 2) * f.yuv.stride_y + W / 2] - 235) <= 1);
+            CU_ASSERT(abs(f.yuv.u[(size_t)(H / 4) * f.yuv.stride_c + W / 4] - 128) <= 1);
+            CU_ASSERT_EQUAL(f.yuv.bt709, 1);
+            CU_ASSERT_EQUAL(f.yuv.full_range, 0);
+        }
+        n++;
+    }
+    CU_ASSERT_EQUAL(n, N + 1);
+    CU_ASSERT_EQUAL(exact, N);
+    kr_media_reader_destroy(rd);
+    clean_dir();
+}
+
+/* kr_clip_events_load_text reads what kr_clip_events_load reads from a file. */
+static void test_events_from_text(void)
+{
+    FILE *f = fopen(DEMO_TRUTH, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = malloc((size_t)n);
+    CU_ASSERT_FATAL(text && fread(text, 1, (size_t)n, f) == (size_t)n);
+    fclose(f);
+    kr_clip_events_t *ev = NULL;
+    char err[256] = "";
+    CU_ASSERT_EQUAL_FATAL(kr_clip_events_load_text("truth", text, (size_t)n, 1, &ev, err, sizeof err), KR_OK);
+    const kr_clip_contact *a = NULL, *b = NULL;
+    size_t na = kr_clip_events_contacts(ev, &a), nb = kr_clip_events_contacts(events, &b);
+    CU_ASSERT(na > 0);
+    CU_ASSERT_EQUAL(na, nb);
+    CU_ASSERT_EQUAL(kr_clip_events_n_cards(ev), kr_clip_events_n_cards(events));
+    for (size_t i = 0; i < na && i < nb; i++)
+        CU_ASSERT(a[i].t_us == b[i].t_us && !strcmp(a[i].type, b[i].type) && a[i].card == b[i].card);
+    kr_clip_events_destroy(ev);
+    /* a bad line is named */
+    const char *bad = "{\"type\":\"touch\"\n";
+    CU_ASSERT_EQUAL(kr_clip_events_load_text("log", bad, strlen(bad), 1, &ev, err, sizeof err), KR_ERR_FORMAT);
+    CU_ASSERT_PTR_NULL(ev);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "log:1"));
+    /* no text: no events */
+    CU_ASSERT_EQUAL(kr_clip_events_load_text("empty", "", 0, 1, &ev, err, sizeof err), KR_OK);
+    CU_ASSERT_EQUAL(kr_clip_events_contacts(ev, &a), 0);
+    kr_clip_events_destroy(ev);
+    free(text);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -542,7 +651,9 @@ int main(void)
         !CU_add_test(s, "sent_card_outlined_at_new_place", test_sent_card_outlined_at_new_place) ||
         !CU_add_test(s, "outlines_from_recorded_tracks", test_outlines_from_recorded_tracks) ||
         !CU_add_test(s, "hand_outlines", test_hand_outlines) ||
-        !CU_add_test(s, "bad_input_leaves_nothing", test_bad_input_leaves_nothing)) {
+        !CU_add_test(s, "bad_input_leaves_nothing", test_bad_input_leaves_nothing) ||
+        !CU_add_test(s, "writer_yuv_round_trip", test_writer_yuv_round_trip) ||
+        !CU_add_test(s, "events_from_text", test_events_from_text)) {
         CU_cleanup_registry();
         return 1;
     }

@@ -71,6 +71,7 @@ static int list_push(rec_list *l, const kr_rules_record *r)
 
 /* The pipeline's sink: events.jsonl and rulings.jsonl (complete-or-nothing files). */
 typedef struct an_out {
+    const kr_app_analyze_hook *hook; /* borrowed; NULL: none */
     FILE *ev, *ru; /* borrowed */
     const char *out_dir;
 } an_out;
@@ -83,6 +84,8 @@ static kr_status an_record(void *ctx, const kr_rules_record *r, const kr_event_o
         kr_log(KR_LOG_ERROR, "%s/events.jsonl: write failed", a->out_dir);
         return KR_ERR_IO;
     }
+    if (a->hook && a->hook->record)
+        a->hook->record(a->hook->ctx, r);
     return KR_OK;
 }
 
@@ -93,6 +96,8 @@ static kr_status an_output(void *ctx, const kr_rules_output *o)
         kr_log(KR_LOG_ERROR, "%s/rulings.jsonl: write failed", a->out_dir);
         return KR_ERR_IO;
     }
+    if (a->hook && a->hook->output)
+        a->hook->output(a->hook->ctx, o);
     return KR_OK;
 }
 
@@ -328,6 +333,8 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
     }
     if (!calib->ok)
         kr_log(KR_LOG_WARN, "calibration is poor (%s): every ruling will need review", calib->reason);
+    if (hook && hook->started)
+        hook->started(hook->ctx, calib);
     kr_media_reader_destroy(rd);
     rd = NULL;
     /* track on a half-size picture when the source is large: the mat image is coarser anyway */
@@ -370,7 +377,7 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
     }
 
     /* ---- the pipeline (the same object as live's) ---- */
-    an_out ao = {of_ev.fp, of_ru.fp, out_dir};
+    an_out ao = {hook, of_ev.fp, of_ru.fp, out_dir};
     kr_pipe_sink sink = {&ao, an_record, an_output, an_refused};
     kr_status s = kr_pipe_create(&pcfg, &sink, &pipe);
     if (s != KR_OK) {
@@ -496,11 +503,11 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
         rc = 1;
     } else
         rc = 0;
-    if (rc == 0 && hook && hook->calib_out) {
+fail:
+    if (hook && hook->calib_out) { /* also on failure: the caller may still be using it */
         *hook->calib_out = calib;
         calib = NULL;
     }
-fail:
     if (of_ev.fp)
         kr_outfile_abort(&of_ev);
     if (of_ru.fp)

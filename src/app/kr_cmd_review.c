@@ -7,6 +7,7 @@
 #include "kr_calib.h"
 #include "kr_clip.h"
 #include "kr_core.h"
+#include "kr_json.h"
 #include "kr_serve.h"
 
 #include <dirent.h>
@@ -26,13 +27,14 @@ typedef struct review_opts {
     const char *video, *match, *calib, *out;
     double      before_s, after_s;
     int         slow;
-    bool        no_clips, page_only, timings, retrack;
+    bool        no_clips, page_only, timings, retrack, clips_after;
 } review_opts;
 
 static void usage(FILE *f)
 {
     fputs("usage: karuta-ref review VIDEO --match MATCH.jsonl [--calib CALIB.json] --out DIR\n"
           "                         [--before S] [--after S] [--slow N] [--no-clips]\n"
+          "                         [--timings] [--retrack] [--clips-after]\n"
           "       karuta-ref review --page-only --out DIR [VIDEO]\n"
           "Runs analyze (DIR/events.jsonl, rulings.jsonl, summary.json), cuts one clip with a\n"
           "contact sheet per ruling that needs review or decides a take or fault\n"
@@ -44,15 +46,18 @@ static void usage(FILE *f)
           "--page-only rewrites DIR/index.html from what DIR already holds.\n"
           "--timings: the clips' CPU per phase, summed, on stderr (benchmarks).\n"
           "--retrack: each clip tracks its own window instead of drawing what analyze tracked\n"
-          "(the way before; for comparisons).\n", f);
+          "(the way before; for comparisons).\n"
+          "--clips-after: all clips are made after analyze (by default they are made beside it\n"
+          "as its rulings come, and kept when the final files agree; for comparisons).\n", f);
 }
 
-enum { O_MATCH = 1, O_CALIB, O_OUT, O_BEFORE, O_AFTER, O_SLOW, O_PAGE_ONLY, O_NO_CLIPS, O_TIMINGS, O_RETRACK };
+enum { O_MATCH = 1, O_CALIB, O_OUT, O_BEFORE, O_AFTER, O_SLOW, O_PAGE_ONLY, O_NO_CLIPS, O_TIMINGS, O_RETRACK,
+       O_CLIPS_AFTER };
 static const kr_app_opt review_opts_table[] = {
     {"--match", NULL, O_MATCH, 1},       {"--calib", NULL, O_CALIB, 1},        {"--out", "-o", O_OUT, 1},
     {"--before", NULL, O_BEFORE, 1},     {"--after", NULL, O_AFTER, 1},        {"--slow", NULL, O_SLOW, 1},
     {"--page-only", NULL, O_PAGE_ONLY, 0}, {"--no-clips", NULL, O_NO_CLIPS, 0}, {"--timings", NULL, O_TIMINGS, 0},
-    {"--retrack", NULL, O_RETRACK, 0},   {NULL, NULL, 0, 0}};
+    {"--retrack", NULL, O_RETRACK, 0},   {"--clips-after", NULL, O_CLIPS_AFTER, 0}, {NULL, NULL, 0, 0}};
 
 /* 0 ok, -1 after --help, 2 usage error (message printed). */
 static int parse_args(int argc, char **argv, review_opts *o)
@@ -83,6 +88,7 @@ static int parse_args(int argc, char **argv, review_opts *o)
         case O_NO_CLIPS: o->no_clips = true; break;
         case O_TIMINGS: o->timings = true; break;
         case O_RETRACK: o->retrack = true; break;
+        case O_CLIPS_AFTER: o->clips_after = true; break;
         case O_MATCH: o->match = v; break;
         case O_CALIB: o->calib = v; break;
         case O_OUT: o->out = v; break;
@@ -295,7 +301,7 @@ typedef struct clip_pool {
     kr_clip_config              cfg;
     const kr_clip_tracks_t     *tracks; /* analyze's tracked frames, shared, read only */
     kr_clip_result             *res;   /* n entries */
-    int                        *ok;    /* n entries */
+    int                        *ok;    /* n entries; 1 before the start: made already (early) */
 } clip_pool;
 
 static void *clip_worker(void *arg)
@@ -310,6 +316,8 @@ static void *clip_worker(void *arg)
     kr_clip_set_tracks(c, p->tracks);
     for (;;) {
         pthread_mutex_lock(&p->mu);
+        while (p->next < p->n && p->ok[p->next])
+            p->next++;
         size_t i = p->next < p->n ? p->next++ : p->n;
         pthread_mutex_unlock(&p->mu);
         if (i >= p->n)
@@ -348,17 +356,277 @@ static void finish_clip(const review_opts *o, const char *stage, kr_serve_review
     free(side);
 }
 
+
+/* ---- clips made while analyze runs --------------------------------------------
+ * analyze leaves part of the two cores idle (its decoding thread and tracking thread
+ * do not fill them). So a worker thread starts with analyze's calibration and makes the
+ * clip of each ruling that wants one as soon as analyze has tracked its window (and
+ * EARLY_LAG_US more, for the window's contacts to be written): drawn from what analyze
+ * tracked, with the contacts written so far. When analyze is done, each early clip is
+ * kept only if the final files want it at the same moment and its window's contacts are
+ * the final ones (else it is made again): the clips are the ones made after analyze. */
+#define EARLY_LAG_US 3000000
+
+typedef struct early_clip {
+    int32_t          seq;
+    int64_t          at_us;
+    int              ok;         /* made */
+    kr_clip_result   res;
+    kr_clip_contact *contacts;   /* owned: the contacts it was drawn with, near its window */
+    size_t           n_contacts;
+} early_clip;
+
+typedef struct early_state {
+    pthread_mutex_t         mu;
+    pthread_cond_t          cv;
+    const review_opts      *o;
+    const char             *stage;
+    kr_clip_config          cfg;
+    const kr_clip_tracks_t *tracks; /* analyze's frames, being recorded */
+    const kr_calib_t       *calib;  /* analyze's (from the started hook) */
+    FILE                   *log;    /* open_memstream: the records analyze wrote so far */
+    char                   *log_buf;
+    size_t                  log_len;
+    early_clip             *q;      /* wanted so far, in ruling order; owned */
+    size_t                  n, cap, next;
+    int                     ended;  /* analyze returned: no new clip is started */
+    int                     failed; /* out of memory: no more early clips */
+    pthread_t               th;
+    int                     th_started;
+} early_state;
+
+/* Contacts of ev within [a, b] (sorted), as a pointer into ev and a count. */
+static const kr_clip_contact *contacts_in(const kr_clip_events_t *ev, int64_t a, int64_t b, size_t *n)
+{
+    const kr_clip_contact *c = NULL;
+    size_t m = ev ? kr_clip_events_contacts(ev, &c) : 0, i = 0, j;
+    while (i < m && c[i].t_us < a)
+        i++;
+    for (j = i; j < m && c[j].t_us <= b; j++)
+        ;
+    *n = j - i;
+    return c ? c + i : NULL;
+}
+
+/* The window (and a second around it: the labels shown) whose contacts a clip draws. */
+static void contact_span(const early_state *e, int64_t at_us, int64_t *a, int64_t *b)
+{
+    *a = at_us - e->cfg.before_us - 1000000;
+    *b = at_us + e->cfg.after_us + 1000000;
+}
+
+static void *early_main(void *arg)
+{
+    early_state *e = arg;
+    for (;;) {
+        pthread_mutex_lock(&e->mu);
+        while (e->next >= e->n && !e->ended && !e->failed)
+            pthread_cond_wait(&e->cv, &e->mu);
+        if (e->next >= e->n || e->ended || e->failed) {
+            pthread_mutex_unlock(&e->mu);
+            break;
+        }
+        size_t  i = e->next++;
+        int32_t seq = e->q[i].seq;
+        int64_t at = e->q[i].at_us;
+        pthread_mutex_unlock(&e->mu);
+        int64_t start = at - e->cfg.before_us < 0 ? 0 : at - e->cfg.before_us;
+        if (!kr_clip_tracks_wait(e->tracks, start, at + e->cfg.after_us + EARLY_LAG_US))
+            continue; /* the run ended first: made after analyze, as any other */
+        pthread_mutex_lock(&e->mu);
+        if (e->ended) { /* analyze is done: the clips after it take over */
+            pthread_mutex_unlock(&e->mu);
+            break;
+        }
+        kr_clip_events_t *ev = NULL;
+        char              err[512] = "";
+        kr_status st = fflush(e->log) == 0 ? kr_clip_events_load_text("events.jsonl", e->log_buf, e->log_len, 1,
+                                                                      &ev, err, sizeof err)
+                                           : KR_ERR_NOMEM;
+        pthread_mutex_unlock(&e->mu);
+        kr_clip_t *c = NULL;
+        char       rel[64];
+        snprintf(rel, sizeof rel, "clips/seq%d.mp4", (int)seq);
+        char          *out = path_join(e->stage, rel);
+        kr_clip_result res;
+        memset(&res, 0, sizeof res);
+        int ok = st == KR_OK && out && kr_clip_create(&e->cfg, e->calib, ev, &c, err, sizeof err) == KR_OK;
+        if (ok) {
+            kr_clip_set_tracks(c, e->tracks);
+            ok = kr_clip_export(c, e->o->video, at, out, &res) == KR_OK && res.from_tracks &&
+                 !kr_clip_last_error(c)[0]; /* a warning: made again after analyze, to say it */
+        }
+        int64_t a, b;
+        size_t  nc = 0;
+        contact_span(e, at, &a, &b);
+        const kr_clip_contact *cc = contacts_in(ev, a, b, &nc);
+        kr_clip_contact *copy = ok && nc ? malloc(nc * sizeof *copy) : NULL;
+        if (copy)
+            memcpy(copy, cc, nc * sizeof *copy);
+        if (nc && !copy)
+            ok = 0;
+        pthread_mutex_lock(&e->mu);
+        e->q[i].ok = ok;
+        e->q[i].res = res;
+        e->q[i].contacts = copy;
+        e->q[i].n_contacts = ok ? nc : 0;
+        pthread_mutex_unlock(&e->mu);
+        kr_clip_destroy(c);
+        kr_clip_events_destroy(ev);
+        free(out);
+    }
+    return NULL;
+}
+
 /* analyze's frames into the store the clips draw from */
 static kr_status record_frame(void *ctx, const kr_track_t *trk, const kr_track_frame *tf)
 {
-    kr_clip_tracks_add(ctx, trk, tf); /* out of memory: it stops recording, the later clips track */
+    early_state *e = ctx;
+    kr_clip_tracks_add((kr_clip_tracks_t *)e->tracks, trk, tf); /* out of memory: it stops recording, the
+                                                                   later clips track */
     return KR_OK;
+}
+
+static void early_started(void *ctx, const kr_calib_t *calib)
+{
+    early_state *e = ctx;
+    pthread_mutex_lock(&e->mu);
+    e->calib = calib;
+    e->th_started = !e->failed && pthread_create(&e->th, NULL, early_main, e) == 0;
+    pthread_mutex_unlock(&e->mu);
+}
+
+static void early_record(void *ctx, const kr_rules_record *r)
+{
+    early_state *e = ctx;
+    pthread_mutex_lock(&e->mu);
+    if (!e->failed && kr_json_write_record(e->log, r) != KR_OK)
+        e->failed = 1;
+    pthread_mutex_unlock(&e->mu);
+}
+
+/* A ruling as written: does it want a clip, and where (with the records so far)? */
+static void early_output(void *ctx, const kr_rules_output *o)
+{
+    early_state *e = ctx;
+    char        *line = NULL;
+    size_t       n = 0;
+    FILE        *f = open_memstream(&line, &n);
+    if (!f || kr_json_write_output(f, o) != KR_OK) {
+        if (f)
+            fclose(f);
+        free(line);
+        return;
+    }
+    fclose(f);
+    kr_serve_review_t   *r = NULL;
+    kr_serve_clip_want_t want;
+    size_t               wanted = 0;
+    pthread_mutex_lock(&e->mu);
+    if (!e->failed && fflush(e->log) == 0 && kr_serve_review_create(&r) == KR_OK &&
+        kr_serve_review_load_log_text(r, "events.jsonl", e->log_buf ? e->log_buf : "") == KR_OK &&
+        kr_serve_review_load_rulings_text(r, "rulings.jsonl", line) == KR_OK)
+        wanted = kr_serve_review_clip_wants(r, &want, 1);
+    if (wanted == 1) {
+        if (e->n == e->cap) {
+            size_t      nc = e->cap ? 2 * e->cap : 64;
+            early_clip *q = realloc(e->q, nc * sizeof *q);
+            if (q) {
+                e->q = q;
+                e->cap = nc;
+            }
+        }
+        if (e->n < e->cap) {
+            memset(&e->q[e->n], 0, sizeof e->q[e->n]);
+            e->q[e->n].seq = want.seq;
+            e->q[e->n].at_us = want.at_us;
+            e->n++;
+            pthread_cond_broadcast(&e->cv);
+        } else {
+            e->failed = 1;
+        }
+    }
+    pthread_mutex_unlock(&e->mu);
+    kr_serve_review_destroy(r);
+    free(line);
+}
+
+/* Ends the worker (analyze has returned) and waits for it. */
+static void early_stop(early_state *e)
+{
+    pthread_mutex_lock(&e->mu);
+    e->ended = 1;
+    pthread_cond_broadcast(&e->cv);
+    pthread_mutex_unlock(&e->mu);
+    if (e->th_started)
+        pthread_join(e->th, NULL);
+    e->th_started = 0;
+}
+
+static void early_free(early_state *e)
+{
+    for (size_t i = 0; i < e->n; i++)
+        free(e->q[i].contacts);
+    free(e->q);
+    if (e->log)
+        fclose(e->log);
+    free(e->log_buf);
+    pthread_cond_destroy(&e->cv);
+    pthread_mutex_destroy(&e->mu);
+}
+
+static int same_contact(const kr_clip_contact *a, const kr_clip_contact *b)
+{
+    return a->t_us == b->t_us && !strcmp(a->type, b->type) && !strcmp(a->player, b->player) && a->card == b->card &&
+           a->has_pos == b->has_pos && a->x_mm == b->x_mm && a->y_mm == b->y_mm;
+}
+
+/* The early clip of want w if it was drawn with ev's contacts (the final ones): its
+ * index; -1 if none (the clip is then made now). */
+static long early_match(const early_state *e, const kr_serve_clip_want_t *w, const kr_clip_events_t *ev)
+{
+    if (!e)
+        return -1;
+    for (size_t i = 0; i < e->n; i++) {
+        const early_clip *q = &e->q[i];
+        if (!q->ok || q->seq != w->seq)
+            continue;
+        if (q->at_us != w->at_us)
+            return -1;
+        int64_t a, b;
+        size_t  nc = 0;
+        contact_span(e, q->at_us, &a, &b);
+        const kr_clip_contact *cc = contacts_in(ev, a, b, &nc);
+        if (nc != q->n_contacts)
+            return -1;
+        for (size_t k = 0; k < nc; k++)
+            if (!same_contact(&cc[k], &q->contacts[k]))
+                return -1;
+        return (long)i;
+    }
+    return -1;
+}
+
+/* The review's clip settings (the early clips' and the later ones'). */
+static void review_clip_config(const review_opts *o, kr_clip_config *cfg)
+{
+    kr_clip_config_default(cfg);
+    cfg->before_us = (int64_t)llround(o->before_s * 1e6);
+    cfg->after_us = (int64_t)llround(o->after_s * 1e6);
+    cfg->slow = o->slow;
+    /* tracker warm-up: half a second before each clip (not kr_clip's 1 s): the background
+     * comes from the first frame anyway, and review's budget is 1.5x analyze */
+    cfg->warmup_us = 500000;
+    /* CRF 23 (x264's default) rather than 20: 8 % less encoding CPU, files 30 % smaller */
+    cfg->crf = 23;
+    /* one clip per core, each single-threaded (less synchronisation than 2 x auto) */
+    cfg->threads = 1;
 }
 
 /* calib: analyze's (borrowed; NULL: none, the clips then have no lines or outlines);
  * tracks: what analyze tracked (borrowed; NULL: each clip tracks its window). */
 static void make_clips(const review_opts *o, const char *stage, kr_serve_review_t *r, const kr_calib_t *calib,
-                       const kr_clip_tracks_t *tracks)
+                       const kr_clip_tracks_t *tracks, const early_state *early)
 {
     size_t                n = kr_serve_review_clip_wants(r, NULL, 0);
     kr_serve_clip_want_t *w = calloc(n ? n : 1, sizeof *w);
@@ -392,18 +660,36 @@ static void make_clips(const review_opts *o, const char *stage, kr_serve_review_
     p.res = res;
     p.ok = ok;
     p.tracks = tracks;
-    kr_clip_config_default(&p.cfg);
-    p.cfg.before_us = (int64_t)llround(o->before_s * 1e6);
-    p.cfg.after_us = (int64_t)llround(o->after_s * 1e6);
-    p.cfg.slow = o->slow;
-    /* tracker warm-up: half a second before each clip (not kr_clip's 1 s): the background
-     * comes from the first frame anyway, and review's budget is 1.5x analyze */
-    p.cfg.warmup_us = 500000;
-    /* CRF 23 (x264's default) rather than 20: 8 % less encoding CPU, files 30 % smaller */
-    p.cfg.crf = 23;
-    /* one clip per core, each single-threaded (less synchronisation than 2 x auto) */
-    size_t n_thr = n < REVIEW_MAX_JOBS ? n : REVIEW_MAX_JOBS;
-    p.cfg.threads = n_thr > 1 ? 1 : 0;
+    review_clip_config(o, &p.cfg);
+    /* the clips made while analyze ran, when the final files agree with what they drew */
+    size_t n_early = 0;
+    for (size_t i = 0; i < n; i++) {
+        long k = early_match(early, &w[i], ev);
+        if (k >= 0) {
+            res[i] = early->q[k].res;
+            ok[i] = 1;
+            n_early++;
+        }
+    }
+    for (size_t k = 0; early && k < early->n; k++) { /* the others' files go (or are made again) */
+        int used = 0;
+        for (size_t i = 0; i < n && !used; i++)
+            used = ok[i] && w[i].seq == early->q[k].seq;
+        if (!early->q[k].ok || used)
+            continue;
+        for (int x = 0; x < 2; x++) {
+            char rel[64];
+            snprintf(rel, sizeof rel, "clips/seq%d.%s", (int)early->q[k].seq, x ? "png" : "mp4");
+            char *f = path_join(stage, rel);
+            if (f)
+                remove(f);
+            free(f);
+        }
+    }
+    size_t todo = n - n_early;
+    size_t n_thr = todo < REVIEW_MAX_JOBS ? todo : REVIEW_MAX_JOBS;
+    if (n_thr < 2)
+        p.cfg.threads = 0; /* one clip left: automatic threads */
     pthread_t th[REVIEW_MAX_JOBS];
     size_t started = 0;
     for (size_t i = 1; i < n_thr; i++)
@@ -424,9 +710,9 @@ static void make_clips(const review_opts *o, const char *stage, kr_serve_review_
                 decoded += res[i].n_decoded;
                 drawn_from_analyze += res[i].from_tracks != 0;
             }
-        fprintf(stderr, "review: %zu clips (%zu drawn from analyze's tracking), %lld frames, %lld decoded; CPU per "
-                        "phase, all clips (ms):\n",
-                n, drawn_from_analyze, (long long)frames, (long long)decoded);
+        fprintf(stderr, "review: %zu clips (%zu drawn from analyze's tracking, %zu made while it ran), %lld frames, %lld "
+                        "decoded; CPU per phase, all clips (ms):\n",
+                n, drawn_from_analyze, n_early, (long long)frames, (long long)decoded);
         for (int k = 0; k < KR_CLIP_N_PHASES; k++) {
             fprintf(stderr, "  %-20s %8.1f\n", kr_clip_phase_name(k), cpu[k] / 1e3);
             all += cpu[k];
@@ -535,6 +821,12 @@ int kr_cmd_review(int argc, char **argv)
         free(p);
     }
     rc = 1;
+    early_state early;
+    memset(&early, 0, sizeof early);
+    pthread_mutex_init(&early.mu, NULL);
+    pthread_cond_init(&early.cv, NULL);
+    early.o = &o;
+    review_clip_config(&o, &early.cfg);
     kr_serve_review_t *r = NULL;
     kr_clip_tracks_t  *tracks = NULL;
     kr_calib_t        *calib = NULL;
@@ -566,12 +858,28 @@ int kr_cmd_review(int argc, char **argv)
         optind = 0; /* analyze may use getopt: start it afresh */
         /* what analyze tracks is kept for the clips (they draw it instead of tracking
          * again); without memory for it each clip tracks its own window */
-        kr_app_analyze_hook hook = {NULL, NULL, &calib};
+        kr_app_analyze_hook hook;
+        memset(&hook, 0, sizeof hook);
+        hook.calib_out = &calib;
         if (!o.no_clips && !o.retrack && kr_clip_tracks_create(0, &tracks) == KR_OK) {
-            hook.ctx = tracks;
+            early.tracks = tracks;
+            hook.ctx = &early;
             hook.frame = record_frame;
         }
+        if (tracks && !o.clips_after && (early.log = open_memstream(&early.log_buf, &early.log_len))) {
+            early.stage = stage;
+            char *cd = path_join(stage, "clips");
+            if (cd)
+                mkdir(cd, 0777);
+            free(cd);
+            /* and the clips are made beside it as its rulings come */
+            hook.started = early_started;
+            hook.record = early_record;
+            hook.output = early_output;
+        }
         int arc = kr_app_analyze_hooked(ac, av, &hook);
+        kr_clip_tracks_finish(tracks); /* the run has ended: no clip waits for more frames */
+        early_stop(&early);
         if (arc != 0) { /* analyze said why, in one line; nothing is left in DIR */
             rc = arc == 2 ? 1 : arc;
             goto fail;
@@ -588,10 +896,9 @@ int kr_cmd_review(int argc, char **argv)
     }
     kr_serve_review_set_source(r, base_name(o.video));
 
-    /* 2. clips */
-    kr_clip_tracks_finish(tracks);
+    /* 2. clips (those made while analyze ran are kept when the final files agree) */
     if (!o.no_clips)
-        make_clips(&o, stage, r, calib, tracks);
+        make_clips(&o, stage, r, calib, tracks, &early);
 
     /* 3. the page, then everything into DIR (index.html last) */
     if (kr_serve_review_write_file(r, idx) != KR_OK) {
@@ -608,6 +915,8 @@ fail:
     if (rc != 0 && made_out)
         remove_tree(made_out);
     free(made_out);
+    early_stop(&early); /* (stopped already unless analyze did not start) */
+    early_free(&early);
     kr_clip_tracks_destroy(tracks);
     kr_calib_destroy(calib);
     kr_serve_review_destroy(r);

@@ -48,6 +48,10 @@ kr_status kr_clip_events_load(const char *path, int want_contacts, kr_clip_event
  * contacts when want_contacts. Same errors as kr_clip_events_load. */
 kr_status kr_clip_events_add(kr_clip_events_t *ev, const char *path, int want_contacts, char *err,
                              size_t cap);
+/* Same from text (JSON Lines, n bytes, borrowed for the call); name is used in errors.
+ * *out caller-owned. */
+kr_status kr_clip_events_load_text(const char *name, const char *text, size_t n, int want_contacts,
+                                   kr_clip_events_t **out, char *err, size_t cap);
 void      kr_clip_events_destroy(kr_clip_events_t *ev); /* NULL-safe */
 /* Contacts loaded (*out borrowed, valid until destroy; sorted by time). */
 size_t    kr_clip_events_contacts(const kr_clip_events_t *ev, const kr_clip_contact **out);
@@ -101,7 +105,8 @@ void      kr_clip_destroy(kr_clip_t *c); /* NULL-safe */
  *   per frame: kr_clip_tracks_add(s, tracker, tf)   tf: kr_pipe_feed's / kr_track_update's
  *   kr_clip_tracks_finish(s)                    the run ended (the store covers its end)
  *   kr_clip_set_tracks(c, s) ... kr_clip_export; kr_clip_tracks_destroy(s)
- * Threading: one thread adds; after finish any number of kr_clip_t may read it. */
+ * Threading: one thread adds; any number of kr_clip_t may read it meanwhile and after (a
+ * mutex inside: reading a frame or adding one holds it for a copy's time). */
 typedef struct kr_clip_tracks kr_clip_tracks_t; /* opaque */
 kr_status kr_clip_tracks_create(size_t max_bytes, kr_clip_tracks_t **out); /* *out caller-owned */
 void      kr_clip_tracks_destroy(kr_clip_tracks_t *s);                      /* NULL-safe */
@@ -119,6 +124,10 @@ size_t    kr_clip_tracks_bytes(const kr_clip_tracks_t *s);  /* memory held, byte
  * end, or finished within two frame periods of the end) draw from s; others track as
  * before. */
 void      kr_clip_set_tracks(kr_clip_t *c, const kr_clip_tracks_t *s);
+/* Blocks until s holds the frames of [start_us, end_us] (as an export would draw them:
+ * 1) or the run ended or s is full without them (0). For clips made while the run is
+ * still being recorded. */
+int       kr_clip_tracks_wait(const kr_clip_tracks_t *s, int64_t start_us, int64_t end_us);
 
 /* Where an export's time goes (kr_clip_result.phase_us / phase_cpu_us), for benchmarks. */
 typedef enum {

@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,13 +51,10 @@ static int cmp_contact(const void *a, const void *b)
     return x->t_us < y->t_us ? -1 : x->t_us > y->t_us;
 }
 
-kr_status kr_clip_events_add(kr_clip_events_t *ev, const char *path, int want_contacts, char *err, size_t cap)
+/* Adds what f (closed here) holds; path names it in errors. */
+static kr_status add_stream(kr_clip_events_t *ev, FILE *f, const char *path, int want_contacts, char *err,
+                            size_t cap)
 {
-    if (!ev || !path)
-        return kr_error_set(err, cap, KR_ERR_INVALID, "clip: no events file given");
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return kr_error_set(err, cap, KR_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
     char *line = NULL;
     size_t lcap = 0, cap_c = ev->n_contacts, cap_m = ev->n_moves, cap_s = ev->n_sends;
     ssize_t len;
@@ -175,6 +173,38 @@ kr_status kr_clip_events_add(kr_clip_events_t *ev, const char *path, int want_co
     if (ev->n_contacts > 1)
         qsort(ev->contacts, ev->n_contacts, sizeof *ev->contacts, cmp_contact);
     return st;
+}
+
+kr_status kr_clip_events_add(kr_clip_events_t *ev, const char *path, int want_contacts, char *err, size_t cap)
+{
+    if (!ev || !path)
+        return kr_error_set(err, cap, KR_ERR_INVALID, "clip: no events file given");
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return kr_error_set(err, cap, KR_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
+    return add_stream(ev, f, path, want_contacts, err, cap);
+}
+
+kr_status kr_clip_events_load_text(const char *name, const char *text, size_t n, int want_contacts,
+                                   kr_clip_events_t **out, char *err, size_t cap)
+{
+    if (!out || (!text && n))
+        return KR_ERR_INVALID;
+    *out = NULL;
+    kr_clip_events_t *ev = calloc(1, sizeof *ev);
+    if (!ev)
+        return kr_error_set(err, cap, KR_ERR_NOMEM, "%s: out of memory", name ? name : "clip");
+    if (n) {
+        FILE *f = fmemopen((void *)(uintptr_t)text, n, "r");
+        kr_status st = f ? add_stream(ev, f, name ? name : "(text)", want_contacts, err, cap)
+                         : kr_error_set(err, cap, KR_ERR_NOMEM, "%s: out of memory", name ? name : "clip");
+        if (st != KR_OK) {
+            kr_clip_events_destroy(ev);
+            return st;
+        }
+    }
+    *out = ev;
+    return KR_OK;
 }
 
 kr_status kr_clip_events_load(const char *path, int want_contacts, kr_clip_events_t **out, char *err,

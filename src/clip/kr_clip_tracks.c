@@ -6,6 +6,7 @@
 #include "kr_clip_internal.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,11 @@ struct kr_clip_tracks {
     int      mat_w, mat_h;
     double   x0_mm, y0_mm, mm_per_px; /* mat px -> mm: x = x0 + u s, y = y0 - v s */
     rec_run *scratch[2]; /* owned: one frame's runs per hand while recording */
+    /* readers may run while frames are added (review's clips beside its analyze): the
+     * arena and index move when they grow, so adding a record and reading one hold mu */
+    pthread_mutex_t mu;
+    pthread_cond_t  cv; /* broadcast when a record is added or the run ends */
+    int             sync_ok;
 };
 
 kr_status kr_clip_tracks_create(size_t max_bytes, kr_clip_tracks_t **out)
@@ -62,6 +68,16 @@ kr_status kr_clip_tracks_create(size_t max_bytes, kr_clip_tracks_t **out)
     if (!s)
         return KR_ERR_NOMEM;
     s->max_bytes = max_bytes ? max_bytes : (size_t)512 << 20;
+    if (pthread_mutex_init(&s->mu, NULL) != 0) {
+        free(s);
+        return KR_ERR_NOMEM;
+    }
+    if (pthread_cond_init(&s->cv, NULL) != 0) {
+        pthread_mutex_destroy(&s->mu);
+        free(s);
+        return KR_ERR_NOMEM;
+    }
+    s->sync_ok = 1;
     s->scratch[0] = malloc(sizeof(rec_run) * MAX_RUNS_PER_HAND);
     s->scratch[1] = malloc(sizeof(rec_run) * MAX_RUNS_PER_HAND);
     if (!s->scratch[0] || !s->scratch[1]) {
@@ -80,8 +96,15 @@ void kr_clip_tracks_destroy(kr_clip_tracks_t *s)
     free(s->ix);
     free(s->scratch[0]);
     free(s->scratch[1]);
+    if (s->sync_ok) {
+        pthread_cond_destroy(&s->cv);
+        pthread_mutex_destroy(&s->mu);
+    }
     free(s);
 }
+
+static void lock(const kr_clip_tracks_t *s) { pthread_mutex_lock(&((kr_clip_tracks_t *)s)->mu); }
+static void unlock(const kr_clip_tracks_t *s) { pthread_mutex_unlock(&((kr_clip_tracks_t *)s)->mu); }
 
 static int16_t q16(double mm)
 {
@@ -135,6 +158,7 @@ kr_status kr_clip_tracks_add(kr_clip_tracks_t *s, const kr_track_t *trk, const k
 {
     if (!s || !trk || !tf)
         return KR_ERR_INVALID;
+    /* only this thread changes s: reading its fields here needs no lock */
     if (s->full || s->finished || (s->n && tf->t_us <= s->ix[s->n - 1].t_us))
         return KR_OK; /* full, or not after the last one: not recorded */
     kr_image_t cls;
@@ -158,13 +182,18 @@ kr_status kr_clip_tracks_add(kr_clip_tracks_t *s, const kr_track_t *trk, const k
     size_t bytes = sizeof(rec_head) + sizeof(rec_card) * (size_t)n_cards +
                    sizeof(rec_run) * (size_t)(n_runs[0] + n_runs[1]);
     bytes = (bytes + 7) & ~(size_t)7;
+    lock(s);
     if (s->used + bytes + (s->n + 1) * sizeof *s->ix > s->max_bytes) {
         s->full = 1;
+        pthread_cond_broadcast(&s->cv);
+        unlock(s);
         return KR_OK;
     }
     /* the arena and the index grow by doubling (amortised: a few times per run) */
     if (!grow((void **)&s->arena, &s->cap, s->used + bytes, 1) || !grow((void **)&s->ix, &s->cap_n, s->n + 1, sizeof *s->ix)) {
         s->full = 1; /* no later frame either: the store has no holes */
+        pthread_cond_broadcast(&s->cv);
+        unlock(s);
         return KR_ERR_NOMEM;
     }
     uint8_t *at = s->arena + s->used;
@@ -200,25 +229,44 @@ kr_status kr_clip_tracks_add(kr_clip_tracks_t *s, const kr_track_t *trk, const k
     s->ix[s->n].off = s->used;
     s->n++;
     s->used += bytes;
+    pthread_cond_broadcast(&s->cv);
+    unlock(s);
     return KR_OK;
 }
 
 void kr_clip_tracks_finish(kr_clip_tracks_t *s)
 {
-    if (s)
-        s->finished = 1;
+    if (!s)
+        return;
+    lock(s);
+    s->finished = 1;
+    pthread_cond_broadcast(&s->cv);
+    unlock(s);
 }
 
-size_t kr_clip_tracks_frames(const kr_clip_tracks_t *s) { return s ? s->n : 0; }
+size_t kr_clip_tracks_frames(const kr_clip_tracks_t *s)
+{
+    if (!s)
+        return 0;
+    lock(s);
+    size_t n = s->n;
+    unlock(s);
+    return n;
+}
 
 size_t kr_clip_tracks_bytes(const kr_clip_tracks_t *s)
 {
-    return s ? s->cap + s->cap_n * sizeof *s->ix + 2 * sizeof(rec_run) * MAX_RUNS_PER_HAND : 0;
+    if (!s)
+        return 0;
+    lock(s);
+    size_t b = s->cap + s->cap_n * sizeof *s->ix + 2 * sizeof(rec_run) * MAX_RUNS_PER_HAND;
+    unlock(s);
+    return b;
 }
 
-int kr_clip_tracks_covers(const kr_clip_tracks_t *s, int64_t start_us, int64_t end_us)
+static int covers(const kr_clip_tracks_t *s, int64_t start_us, int64_t end_us)
 {
-    if (!s || !s->n || s->ix[0].t_us > start_us)
+    if (!s->n || s->ix[0].t_us > start_us)
         return 0;
     int64_t last = s->ix[s->n - 1].t_us, step = s->n > 1 ? last - s->ix[s->n - 2].t_us : 0;
     /* a window clamped to the video's end: the last frame starts one period before it (a
@@ -226,8 +274,31 @@ int kr_clip_tracks_covers(const kr_clip_tracks_t *s, int64_t start_us, int64_t e
     return last >= end_us || (s->finished && !s->full && end_us - last <= 2 * step);
 }
 
+int kr_clip_tracks_covers(const kr_clip_tracks_t *s, int64_t start_us, int64_t end_us)
+{
+    if (!s)
+        return 0;
+    lock(s);
+    int c = covers(s, start_us, end_us);
+    unlock(s);
+    return c;
+}
+
+int kr_clip_tracks_wait(const kr_clip_tracks_t *s, int64_t start_us, int64_t end_us)
+{
+    if (!s)
+        return 0;
+    lock(s);
+    int c;
+    while (!(c = covers(s, start_us, end_us)) && !s->finished && !s->full)
+        pthread_cond_wait(&((kr_clip_tracks_t *)s)->cv, &((kr_clip_tracks_t *)s)->mu);
+    unlock(s);
+    return c;
+}
+
 void kr_clip_tracks_mat(const kr_clip_tracks_t *s, int *w, int *h, double *x0_mm, double *y0_mm, double *mm_per_px)
 {
+    /* set with the first record, before any reader can see one: no lock */
     *w = s->mat_w;
     *h = s->mat_h;
     *x0_mm = s->x0_mm;
@@ -252,9 +323,14 @@ static long find(const kr_clip_tracks_t *s, int64_t t_us)
 int kr_clip_tracks_get(const kr_clip_tracks_t *s, int64_t t_us, kr_track_frame *tf, kr_track_card *cards,
                        uint8_t *cls)
 {
-    long k = s ? find(s, t_us) : -1;
-    if (k < 0)
+    if (!s)
         return 0;
+    lock(s);
+    long k = find(s, t_us);
+    if (k < 0) {
+        unlock(s);
+        return 0;
+    }
     const uint8_t *at = s->arena + s->ix[k].off;
     const rec_head *h = (const rec_head *)(const void *)at;
     const rec_card *rc = (const rec_card *)(const void *)(at + sizeof *h);
@@ -289,5 +365,6 @@ int kr_clip_tracks_get(const kr_clip_tracks_t *s, int64_t t_us, kr_track_frame *
         for (int i = 0; i < h->n_runs[p]; i++, rr++)
             memset(cls + (size_t)rr->y * s->mat_w + rr->x0, p + 1, (size_t)(rr->x1 - rr->x0 + 1));
     }
+    unlock(s);
     return 1;
 }

@@ -1,0 +1,40 @@
+#!/bin/sh
+# review_early.sh - `karuta-ref review` makes its clips beside analyze, as the rulings come,
+# and keeps them only when the final files agree: on the bundled demo every clip is made
+# while analyze runs (--timings says so), and each MP4 and contact sheet is byte for byte
+# the one made after analyze (--clips-after); analyze's files are the same either way.
+# Usage: review_early.sh KARUTA_REF
+# SPDX-License-Identifier: MIT
+set -u
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+run() { # run DIR [OPTION]
+  d=$1; shift
+  "$bin" review samples/demo/video.mp4 --match samples/demo/match.jsonl --out "$tmp/$d" --before 0.25 --after 0.35 \
+    --timings "$@" >"$tmp/$d.out" 2>"$tmp/$d.err" || { rc=$?; cat "$tmp/$d.err"; fail "review $* exited $rc"; exit 1; }
+}
+run early
+run after --clips-after
+line=$(grep '^review: [0-9]* clips' "$tmp/early.err")
+n=$(echo "$line" | sed -n 's/^review: \([0-9]*\) clips.*/\1/p')
+made=$(echo "$line" | sed -n 's/.* \([0-9]*\) made while it ran.*/\1/p')
+[ -n "$n" ] && [ "$n" -ge 1 ] || fail "no clips: $line"
+[ "$made" = "$n" ] || fail "$made of $n clips made while analyze ran: $line"
+grep -q ' 0 made while it ran' "$tmp/after.err" || fail "--clips-after: $(grep '^review: [0-9]* clips' "$tmp/after.err")"
+for f in events.jsonl rulings.jsonl; do
+  cmp -s "$tmp/early/$f" "$tmp/after/$f" || fail "$f differs"
+done
+k=0
+for a in "$tmp"/after/clips/seq*.mp4 "$tmp"/after/clips/seq*.png; do
+  [ -e "$a" ] || continue
+  b=$tmp/early/clips/$(basename "$a")
+  cmp -s "$a" "$b" || fail "$(basename "$a") differs from the one made after analyze"
+  k=$((k + 1))
+done
+[ "$k" -eq $((2 * n)) ] || fail "$k clip files after analyze, expected $((2 * n))"
+[ "$(ls "$tmp/early/clips" | wc -l)" = "$(ls "$tmp/after/clips" | wc -l)" ] || fail "the clip folders differ: $(ls "$tmp/early/clips")"
+[ "$fails" -eq 0 ] || { cat "$tmp/early.err"; exit 1; }
+echo "ok: $n clips made beside analyze, each the same as made after it"
