@@ -212,9 +212,34 @@ static int32_t uf_find(int32_t *p, int32_t a)
     return a;
 }
 
+/* The first u in [u, w) where row[u] is one of the classes in want (bit k = class k,
+ * k < 8), or w: most of a row is not, and is passed 16 pixels at a time. */
+static inline int next_wanted(const uint8_t *row, int u, int w, unsigned want)
+{
+#if KR_TRACK_SIMD
+    if (u < w && !(row[u] < 8 && ((want >> row[u]) & 1u))) {
+        for (; u + 16 <= w; u += 16) {
+            const __m128i x = _mm_loadu_si128((const __m128i *)(row + u));
+            __m128i m = _mm_setzero_si128();
+            for (unsigned c = 0; c < 8; c++)
+                if (want >> c & 1u)
+                    m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8((char)c)));
+            const unsigned bits = (unsigned)_mm_movemask_epi8(m);
+            if (bits)
+                return u + __builtin_ctz(bits);
+        }
+    }
+#endif
+    while (u < w && !(row[u] < 8 && ((want >> row[u]) & 1u)))
+        u++;
+    return u;
+}
+
 /* Labels 4-connected pixels whose class is in the bit set `want` (bit k = class k, k < 8)
  * into t->comp (area >= 1). Returns count. t->label[i] is the component of pixel i only
- * where its class is in `want` (elsewhere stale: test the class first). */
+ * where its class is in `want` (elsewhere stale: test the class first). Rows without
+ * foreground (t->rowfg) hold none of the classes it is called with (foreground and what
+ * the refinement makes of it) and are not read. */
 #define WANTED(c) ((c) < 8 && ((want >> (c)) & 1u))
 static int label_class(kr_track_t *t, unsigned want)
 {
@@ -226,10 +251,8 @@ static int label_class(kr_track_t *t, unsigned want)
     for (int v = 0; v < H; v++) {
         if (!t->rowfg[v])
             continue; /* no foreground (nor what it was refined into) in this row */
-        for (int u = 0; u < W; u++) {
-            int i = v * W + u;
-            if (!WANTED(t->cls[i]))
-                continue; /* no label written: readers test the class first */
+        for (int u = 0; (u = next_wanted(t->cls + (size_t)v * W, u, W, want)) < W; u++) {
+            int i = v * W + u; /* (wanted: no label is written elsewhere; readers test the class first) */
             if (v < vmin)
                 vmin = v;
             vmax = v;
@@ -273,10 +296,8 @@ static int label_class(kr_track_t *t, unsigned want)
         cp->owner = -1;
     }
     for (int v = vmin; v <= vmax; v++)
-        for (int u = 0; u < W; u++) {
+        for (int u = 0; t->rowfg[v] && (u = next_wanted(t->cls + (size_t)v * W, u, W, want)) < W; u++) {
             int i = v * W + u;
-            if (!WANTED(t->cls[i]))
-                continue;
             int c = -par[lab[i]] - 1;
             lab[i] = c;
             kr_track_comp *cp = &t->comp[c];
@@ -534,29 +555,42 @@ static double bg_update(kr_track_t *t, const bg_par *bp)
     return sbn;
 }
 
-/* The gain sum without its chain of double additions (4 cycles each, one after the
- * other): while every term is 0 or in [2^-4, 2^11), each is a whole multiple of 2^-27
- * (a float of exponent >= -4) and is added exactly as an integer count of 2^-27; if the
- * total stays below 2^26 (2^53 counts), every partial sum of the pixel-order double
- * additions was exact as well, so the two agree bit for bit. Otherwise (a term out of
- * range: a near-black background) the sum is taken again in pixel order. */
+/* The gain sum without its chain of double additions in pixel order (4 cycles each, one
+ * after the other): while every term is 0 or in [2^-4, 2^11), each is a whole multiple of
+ * 2^-27 (a float of exponent >= -4); if the total stays below 2^26, every partial sum in
+ * any order is a multiple of 2^-27 below 2^26 (53 bits): exact in double precision, so
+ * sums in several lanes agree bit for bit with the pixel-order sum. Otherwise (a term out
+ * of range: a near-black background) the sum is taken again in pixel order. */
 typedef struct exact_sum {
-    int64_t n;  /* sum in units of 2^-27 */
-    int     ok; /* every term was in range */
+#if KR_TRACK_SIMD
+    __m128d v0, v1; /* 4 lanes of partial sums */
+    __m128  bad;    /* lanes that met a term out of range */
+#endif
+    double  s;      /* terms added one at a time */
+    int     ok;     /* ... all in range */
 } exact_sum;
 
 static inline void exact_sum_add(exact_sum *x, float s)
 {
     if (s >= 0.0625f && s < 2048.0f)
-        x->n += (int64_t)((double)s * 134217728.0);
+        x->s += s;
     else if (s != 0.0f)
         x->ok = 0;
 }
 
 static double exact_sum_value(const kr_track_t *t, const exact_sum *x)
 {
-    if (x->ok && x->n < ((int64_t)1 << 53))
-        return (double)x->n * (1.0 / 134217728.0);
+    double v = x->s;
+    int    ok = x->ok;
+#if KR_TRACK_SIMD
+    double l[4];
+    _mm_storeu_pd(l, x->v0);
+    _mm_storeu_pd(l + 2, x->v1);
+    v += (l[0] + l[1]) + (l[2] + l[3]);
+    ok &= !_mm_movemask_ps(x->bad);
+#endif
+    if (ok && v < 67108864.0) /* 2^26 */
+        return v;
     double sbn = 0;
     for (int i = 0; i < t->n; i += 3)
         if (t->cls[i] == KR_CLS_BG)
@@ -579,7 +613,12 @@ static double bg_update_simd(kr_track_t *t, const bg_par *bp)
     const __m128 m0 = _mm_castsi128_ps(odd ? _mm_set_epi32(-1, 0, 0, 0) : _mm_set_epi32(0, -1, -1, -1)),
                  m1 = _mm_castsi128_ps(odd ? _mm_set_epi32(0, 0, -1, -1) : _mm_set_epi32(-1, -1, 0, 0)),
                  m2 = _mm_castsi128_ps(odd ? _mm_set_epi32(-1, -1, -1, 0) : _mm_set_epi32(0, 0, 0, -1));
-    exact_sum sum = {0, 1};
+    exact_sum sum = {_mm_setzero_pd(), _mm_setzero_pd(), _mm_setzero_ps(), 0, 1};
+    const __m128 lo = _mm_set1_ps(0.0625f), hi = _mm_set1_ps(2048.0f), fz = _mm_setzero_ps();
+    /* the lanes of pixels with i % 3 == 0 in a group whose first pixel has i % 3 == m3 */
+    const __m128 third[3] = {_mm_castsi128_ps(_mm_set_epi32(-1, 0, 0, -1)),
+                             _mm_castsi128_ps(_mm_set_epi32(0, -1, 0, 0)),
+                             _mm_castsi128_ps(_mm_set_epi32(0, 0, -1, 0))};
     int i = 0, m3 = 0; /* m3 = i % 3 */
     for (; i + 4 <= t->n; i += 4, m3 = m3 == 2 ? 0 : m3 + 1) {
         uint32_t cw;
@@ -624,14 +663,11 @@ static double bg_update_simd(kr_track_t *t, const bg_par *bp)
         /* the gain sum over pixels with i % 3 == 0: B+G+R of each pixel in registers */
         __m128 sb, sg, sr;
         deinterleave3(s0, s1, s2, &sb, &sg, &sr);
-        const __m128 s3 = _mm_add_ps(_mm_add_ps(sb, sg), sr);
-        if (m3 == 0) {
-            exact_sum_add(&sum, _mm_cvtss_f32(s3));
-            exact_sum_add(&sum, _mm_cvtss_f32(_mm_shuffle_ps(s3, s3, _MM_SHUFFLE(3, 3, 3, 3))));
-        } else if (m3 == 1)
-            exact_sum_add(&sum, _mm_cvtss_f32(_mm_shuffle_ps(s3, s3, _MM_SHUFFLE(2, 2, 2, 2))));
-        else
-            exact_sum_add(&sum, _mm_cvtss_f32(_mm_shuffle_ps(s3, s3, _MM_SHUFFLE(1, 1, 1, 1))));
+        const __m128 s3 = _mm_and_ps(_mm_add_ps(_mm_add_ps(sb, sg), sr), third[m3]);
+        sum.bad = _mm_or_ps(sum.bad, _mm_or_ps(_mm_and_ps(_mm_cmplt_ps(s3, lo), _mm_cmpneq_ps(s3, fz)),
+                                               _mm_cmpge_ps(s3, hi)));
+        sum.v0 = _mm_add_pd(sum.v0, _mm_cvtps_pd(s3));
+        sum.v1 = _mm_add_pd(sum.v1, _mm_cvtps_pd(_mm_movehl_ps(s3, s3)));
     }
     for (; i < t->n; i++, m3 = m3 == 2 ? 0 : m3 + 1)
         if (t->cls[i] != KR_CLS_OUT) {
