@@ -35,6 +35,10 @@
 #define LANDING_ALONE_MM 120.0 /* ... measured only with the other hand's leading point this far off */
 #define TIP_QUIET 1000.0     /* ... "stopped": tip_change below this (grey levels x mm^2: 10 levels
                                 over 100 mm^2, about 11 mat pixels) */
+#define TIP_SETTLE_SHARE 0.1 /* ... or below this share of the largest change in the ... */
+#define TIP_SETTLE_SPAN_US 50000 /* ... this long before (the last small changes of a hand settling) */
+#define LANDING_TAIL_US 8000 /* ... contact this long after the picture is last seen moving (the last mm) */
+#define LANDING_TAIL_ERR_US 5000 /* ... give or take this */
 
 /* Contact-time derivation (sweeps). Let the leading point move with speed v and
  * s(t) be its signed distance to the card outline (> 0 outside). Between frames
@@ -580,41 +584,86 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
     return ts;
 }
 
+/* The quiet level of player p's tip_change (see landing). */
+static double tip_quiet(const kr_event_t *ev, int p)
+{
+    (void)ev;
+    (void)p;
+    return TIP_QUIET;
+}
+
+/* Sample i of player p's tip_change is still (see landing): at most the quiet level, or
+ * at most TIP_SETTLE_SHARE of the largest change over the TIP_SETTLE_SPAN_US before it (at
+ * least two samples), or a lone change after a quiet sample at most twice that share (the
+ * hand settling after its picture stopped moving). */
+static int tip_still(const kr_event_t *ev, int p, int i, double quiet)
+{
+    double e = ev->lchg[p][i], prev = 0;
+    if (e <= quiet)
+        return 1;
+    for (int q = i + 1; q < LHIST && ev->lpresent[p][q] && (q <= i + 2 || ev->lt[p][i] - ev->lt[p][q] <= TIP_SETTLE_SPAN_US);
+         q++)
+        if (ev->lchg[p][q] > prev)
+            prev = ev->lchg[p][q];
+    if (e <= TIP_SETTLE_SHARE * prev)
+        return 1;
+    return i + 1 < LHIST && ev->lpresent[p][i + 1] && ev->lchg[p][i + 1] <= quiet && e <= 2 * TIP_SETTLE_SHARE * prev;
+}
+
 /* Press contact, measured: seen from above a hand stops over the card and then comes down
  * onto it; while it comes down the picture around its tip keeps changing (the hand shrinks
  * in the view as it nears the mat, its shadow slides under it and sharpens, it covers the
  * card's print), and once it lies on the card the change falls to noise (the tracker's
- * tip_change, E per frame). After the hand's horizontal stop (fit_stop), the first run of
- * frames lasting SETTLED_US (and two frames) whose E are all below TIP_QUIET is the hand
- * lying on the card: contact was in the interval before the run began (the last frame still
- * changing .. the run's first frame); it is put at that last changing frame, since a hand
- * braking onto the card changes less and less (its height falls as a square: most of the
- * last interval's change is at its start), with a period of error (what the synthetic
- * scenarios show: mostly within it). No change after
- * the stop: the hand came down as it stopped, contact at the stop. Returns 1 with *t, *err
- * set; 0 when no quiet run is seen yet (ask again next frame). */
-static int landing(const kr_event_t *ev, int p, int64_t stop, int64_t dt, int64_t *t, int64_t *err)
+ * tip_change, E per frame: the change over the interval that ends at that frame). After
+ * the hand's horizontal stop (fit_stop; or the start of its rest, if earlier: a stop fitted
+ * late must not hide the landing), the first run of quiet frames lasting SETTLED_US (and
+ * two frames) is the hand lying on the card. A frame is quiet when its E is below the
+ * quiet level (tip_quiet), or small against the changes of the 50 ms before it (tip_still:
+ * a hand settling after its picture stopped moving; the descent's own changes are of one
+ * size, frame to frame).
+ * Between frames: the last changing frame L (interval L-1 .. L) saw the picture move for
+ * a share of its interval; the descent changes the picture at a roughly steady rate until
+ * it stops (tip_change of the scenarios: the last full interval and the one before are
+ * alike), so that share is E_L / E_{L-1} (at most 1) and the motion ended at
+ * t_{L-1} + share * period. The hand's last millimetre or so above the card moves the
+ * picture by less than a pixel: contact comes LANDING_TAIL_US after the motion is last
+ * seen (the renders: 0-9 ms at 120 fps, 6-17 ms at 60, 1-13 ms at 30). Never after the
+ * first quiet frame. Error: a third of the period (the share) and the tail's spread, in
+ * quadrature. No change after the start: the hand came down as it stopped, contact at the
+ * stop. Returns 1 with *t, *err set; 0 when no quiet run is seen yet (ask again next frame). */
+static int landing(const kr_event_t *ev, int p, int64_t start, int64_t stop, int64_t dt, int64_t *t, int64_t *err)
 {
-    int n = 0; /* samples after the stop, all present (index n - 1 the oldest) */
-    while (n < LHIST && ev->lpresent[p][n] && ev->lt[p][n] > stop)
+    int n = 0; /* samples after the start, all present (index n - 1 the oldest) */
+    while (n < LHIST && ev->lpresent[p][n] && ev->lt[p][n] > start)
         n++;
-    const double quiet = TIP_QUIET;
+    const double quiet = tip_quiet(ev, p);
     int j = -1;
     for (int k = n - 1; k >= 0 && j < 0; k--)
-        for (int i = k; i >= 0 && ev->lchg[p][i] <= quiet; i--)
+        for (int i = k; i >= 0 && tip_still(ev, p, i, quiet); i--)
             if (k - i >= 1 && ev->lt[p][i] - ev->lt[p][k] >= SETTLED_US) {
                 j = k;
                 break;
             }
     if (j < 0)
         return 0;
-    if (j == n - 1) { /* quiet from the stop on */
+    if (j == n - 1) { /* quiet from the start on */
         *t = stop;
         *err = dt + 1000;
         return 1;
     }
-    *t = ev->lt[p][j + 1];
-    *err = ev->lt[p][j] - ev->lt[p][j + 1] + 1000;
+    int L = j + 1; /* the last changing frame */
+    double share = 1;
+    if (L + 1 < LHIST && ev->lpresent[p][L + 1] && ev->lchg[p][L + 1] > 0) {
+        share = ev->lchg[p][L] / ev->lchg[p][L + 1];
+        if (share > 1)
+            share = 1;
+    }
+    int64_t per = ev->lt[p][L] - (L + 1 < LHIST && ev->lpresent[p][L + 1] ? ev->lt[p][L + 1] : ev->lt[p][L] - dt);
+    int64_t tc = ev->lt[p][L] - per + (int64_t)(share * per) + LANDING_TAIL_US;
+    if (tc > ev->lt[p][j])
+        tc = ev->lt[p][j];
+    *t = tc;
+    *err = (int64_t)sqrt(sqr(per / 3.0) + sqr(LANDING_TAIL_ERR_US)) + 1000;
     return 1;
 }
 
@@ -674,7 +723,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     /* the landing is read from the change around the tip, which the other player's hand
      * moving nearby (its shadow, its blurred edge) adds to: not measured then */
     int64_t t_land = 0, e_land = 0;
-    int measured = osd < LANDING_ALONE_MM || c->hand_cover[1 - p] > 0 ? -1 : landing(ev, p, stop, dt, &t_land, &e_land);
+    int measured = osd < LANDING_ALONE_MM || c->hand_cover[1 - p] > 0 ? -1 : landing(ev, p, rest_t < stop ? rest_t : stop, stop, dt, &t_land, &e_land);
     if (measured == 0 && !force)
         return;
     /* no shadow anywhere near the leading point: a hand low over the mat casts one, a
@@ -1002,7 +1051,12 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 const kr_track_hand *h = &fr->hands[p];
                 const cp_state *s = &cs->cp[p];
                 int64_t t_min = lo - 2 * dt > cs->rest_since ? lo - 2 * dt : cs->rest_since;
-                int64_t err = 0, tc = path_entry(ev, p, c, cfg->touch_margin_mm, t_min, &err);
+                /* timed where the path crossed the card's own outline (the margin is for
+                 * "over the card"; crossing the grown outline is a few ms early); the grown
+                 * one when the path never crossed the outline itself */
+                int64_t err = 0, tc = path_entry(ev, p, c, 0, t_min, &err);
+                if (tc < 0)
+                    tc = path_entry(ev, p, c, cfg->touch_margin_mm, t_min, &err);
                 int near = 0;
                 for (int q = 0; q < s->n && s->t[q] >= lo - dt; q++)
                     if (s->sd[q] < cfg->sweep_near_mm * 0.5)
