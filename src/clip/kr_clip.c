@@ -965,9 +965,9 @@ static int place_sent(const clip_run *r, const kr_image_t *img, kr_track_card_in
 /* ---- three-stage pipeline ------------------------------------------------------
  * With automatic threads an export runs in three stages over one ring of n frame
  * buffers (RING_MAX_BYTES, at most RING_MAX_SLOTS; allocated once per export): a
- * decoding thread (FFmpeg's decoder and scaler) fills slots in order, the calling
- * thread tracks and draws into them in order, an encoding thread (BGR -> YUV and x264)
- * encodes them in order and frees them. Slots live in one sequence: released <=
+ * decoding thread (FFmpeg's decoder and scaler) fills slots in order (4:2:0 planes, or
+ * BGR for other sources), the calling thread tracks and draws into them in order, an
+ * encoding thread (x264) encodes them in order and frees them. Slots live in one sequence: released <=
  * encoded-or-skipped <= processed <= taken <= decoded <= released + n. So the tracker's
  * start (its pose fit of every card, 0.2 s) and the drawing
  * overlap decoding, and each frame is copied once (from the decoder into its slot), not
@@ -991,7 +991,7 @@ typedef struct frame_ring {
     int                sync_ok;
     kr_media_reader_t *rd;    /* borrowed; used only by the decoding thread while it runs */
     kr_media_writer_t *wr;    /* borrowed; used only by the encoding thread while it runs */
-    int                w, h;  /* frame size, px (BGR, stride w * 3) */
+    int                w, h;  /* frame size, px (a slot holds w * h * 3 bytes: BGR, or packed planes) */
     int                n;     /* slots */
     int64_t            end_us; /* the decoding thread stops after the first frame at or past it */
     uint8_t           *block;                /* owned: the slots, one allocation */
@@ -1310,11 +1310,8 @@ kr_status kr_clip_export(kr_clip_t *c, const char *video, int64_t at_us, const c
     kr_media_reader_config_default(&rcfg);
     rcfg.keep_going = 1;
     rcfg.threads = cfg->threads;
-    /* Single-threaded (review's clips): YUV frames, the warm-up tracked on its planes and
-     * BGR made only for the clip's frames (5 % less CPU: decoding 912 against 986 ms,
-     * tracking 240 against 282 ms for a 4 s window of 1080p30 with 1 s of warm-up). With
-     * threads the reader's BGR conversion runs in swscale's slice threads while its YUV
-     * scaling does not, which loaded the decoding stage (+250 ms of its CPU): BGR there. */
+    /* 4:2:0 frames: tracked, drawn on and encoded as planes (no BGR picture is made;
+     * a source in another format comes as BGR and goes the BGR way) */
     rcfg.yuv = 1;
     kr_media_info_t info;
     /* output size: scaled down to max_h (decoder and scaler in one open; a source no
