@@ -540,7 +540,7 @@ static void test_resting_sleeved_arm_stays_a_hand(void)
 static void test_simd_matches_one_pixel_at_a_time(void)
 {
     kr_track_t *a = make_tracker(), *b = make_tracker();
-    b->no_simd = 1;
+    b->plain = 1;
     int64_t ts = 0;
     int frames_differing = 0, outputs_differing = 0;
     for (int f = 0; f < 70; f++, ts += 16667) {
@@ -591,6 +591,53 @@ static void test_simd_matches_one_pixel_at_a_time(void)
     kr_track_destroy(b);
 }
 
+/* The start-up fit of a dozen cards, half of them on a helper thread, gives every pose
+ * and the edge score count exactly as on one thread, and finds the cards. */
+static void test_threaded_start_fit_matches_one_thread(void)
+{
+    kr_track_card_init many[12];
+    for (int k = 0; k < 12; k++) {
+        many[k].id = k + 1;
+        many[k].owner = k < 6 ? KR_TRACK_A : KR_TRACK_B;
+        many[k].x_mm = -310 + 124.0 * (k % 6) + (k % 3) * 1.5; /* a few mm off the grid */
+        many[k].y_mm = k < 6 ? -51.5 - (k % 2) : 51.5 + (k % 2);
+    }
+    kr_track_config cfg;
+    kr_track_config_default(&cfg);
+    kr_track_t *t[2] = {NULL, NULL};
+    for (int j = 0; j < 2; j++) {
+        CU_ASSERT_EQUAL_FATAL(kr_track_create(&cfg, map_fn, NULL, FW, FH, &t[j]), KR_OK);
+        CU_ASSERT_EQUAL_FATAL(kr_track_set_layout(t[j], many, 12), KR_OK);
+    }
+    t[1]->plain = 1;
+    memcpy(frame, base, sizeof base);
+    for (int k = 0; k < 12; k++)
+        draw_card(frame, many[k].x_mm + 1.0, many[k].y_mm - 0.5); /* the nominal layout is 1 mm off */
+    const kr_track_frame *fr[2] = {NULL, NULL};
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 2; j++) {
+            kr_image_t im = {FW, FH, FW * 3, 3, frame};
+            CU_ASSERT_EQUAL_FATAL(kr_track_update(t[j], &im, i * 16667, 0, &fr[j]), KR_OK);
+        }
+    CU_ASSERT_TRUE_FATAL(fr[0]->ready && fr[1]->ready);
+    CU_ASSERT_EQUAL(t[0]->n_edge_scores, t[1]->n_edge_scores);
+    int differ = 0;
+    for (int k = 0; k < 12; k++) {
+        differ += fr[0]->cards[k].x_mm != fr[1]->cards[k].x_mm || fr[0]->cards[k].y_mm != fr[1]->cards[k].y_mm ||
+                  fr[0]->cards[k].angle_deg != fr[1]->cards[k].angle_deg ||
+                  fr[0]->cards[k].contrast != fr[1]->cards[k].contrast;
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("card %d: %.2f %.2f (drawn at %.2f %.2f)\n", k, fr[0]->cards[k].x_mm, fr[0]->cards[k].y_mm,
+                   many[k].x_mm + 1.0, many[k].y_mm - 0.5);
+        /* (drawn on whole camera pixels, 1.2 mm apart) */
+        CU_ASSERT_DOUBLE_EQUAL(fr[0]->cards[k].x_mm, many[k].x_mm + 1.0, 1.5);
+        CU_ASSERT_DOUBLE_EQUAL(fr[0]->cards[k].y_mm, many[k].y_mm - 0.5, 1.5);
+    }
+    CU_ASSERT_EQUAL(differ, 0);
+    kr_track_destroy(t[0]);
+    kr_track_destroy(t[1]);
+}
+
 int main(void)
 {
     draw_mat();
@@ -614,6 +661,7 @@ int main(void)
     CU_add_test(s, "start_fit_is_cheap_and_accurate", test_start_fit_is_cheap_and_accurate);
     CU_add_test(s, "resting_sleeved_arm_stays_a_hand", test_resting_sleeved_arm_stays_a_hand);
     CU_add_test(s, "simd_matches_one_pixel_at_a_time", test_simd_matches_one_pixel_at_a_time);
+    CU_add_test(s, "threaded_start_fit_matches_one_thread", test_threaded_start_fit_matches_one_thread);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

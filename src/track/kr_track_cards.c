@@ -6,6 +6,7 @@
 #include "kr_track_internal.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,10 +34,12 @@ static double fold_angle(double a)
 static double frame_at(const kr_track_t *t, const kr_track_src *f, double x, double y)
 {
     double u, v;
-    kr_track_mm_to_mat(t, x, y, &u, &v);
+    kr_track_mm_to_mat_(t, x, y, &u, &v);
     u -= 0.5;
     v -= 0.5;
-    int iu = (int)floor(u), iv = (int)floor(v);
+    if (u < 0 || v < 0) /* (floor would be negative: outside) */
+        return -1;
+    int iu = (int)u, iv = (int)v; /* = floor: not negative */
     if (iu < 0 || iv < 0 || iu + 1 >= t->w || iv + 1 >= t->h)
         return -1;
     double fu = u - iu, fv = v - iv;
@@ -46,7 +49,9 @@ static double frame_at(const kr_track_t *t, const kr_track_src *f, double x, dou
         return -1;
     double px = (1 - fv) * ((1 - fu) * c00[0] + fu * c01[0]) + fv * ((1 - fu) * c10[0] + fu * c11[0]);
     double py = (1 - fv) * ((1 - fu) * c00[1] + fu * c01[1]) + fv * ((1 - fu) * c10[1] + fu * c11[1]);
-    int x0 = (int)floor(px), y0 = (int)floor(py);
+    if (px < 0 || py < 0)
+        return -1;
+    int x0 = (int)px, y0 = (int)py; /* = floor */
     if (x0 < 0 || y0 < 0 || x0 + 1 >= t->fw || y0 + 1 >= t->fh)
         return -1;
     double fx = px - x0, fy = py - y0, s00, s01, s10, s11;
@@ -302,13 +307,65 @@ static void reference_colours(kr_track_t *t)
     }
 }
 
+/* The start-up pose fits of cards [k0, k1): from their layout positions (nominal; cards
+ * lie a few mm and degrees off) into pose[k] (x, y mm, angle degrees). Reads the frame
+ * and the tracker's tables only (t may be a copy: it counts its edge scores). */
+static void fit_start_poses(kr_track_t *t, const kr_track_src *frame, int k0, int k1, double (*pose)[3])
+{
+    for (int k = k0; k < k1; k++) {
+        double x = t->cards[k].x_mm, y = t->cards[k].y_mm, a = 0;
+        fit_pose(t, frame, &x, &y, &a, 6.0, 3.0);
+        pose[k][0] = x;
+        pose[k][1] = y;
+        pose[k][2] = a;
+    }
+}
+
+typedef struct fit_job {
+    kr_track_t          tc;   /* a shallow copy of the tracker: its tables (read only), its own count */
+    const kr_track_src *frame;
+    int                 k0, k1;
+    double            (*pose)[3];
+} fit_job;
+
+static void *fit_job_run(void *arg)
+{
+    fit_job *j = arg;
+    fit_start_poses(&j->tc, j->frame, j->k0, j->k1, j->pose);
+    return NULL;
+}
+
 void kr_track_cards_start_(kr_track_t *t, const kr_track_src *frame)
 {
+    /* The fits (about 100 edge scores a card, 60-100 ms for 50 cards) are the one long
+     * step of a run, on its third frame: the second half of the cards is fitted on a
+     * helper thread (once per run), so live's frames wait about half as long. Each fit
+     * reads only the frame: the poses are the same whichever thread fits them. */
+    double   pose[KR_TRACK_MAX_CARDS][3];
+    int      half = t->n_cards / 2;
+    fit_job *job = t->n_cards >= 8 && !t->plain ? malloc(sizeof *job) : NULL;
+    pthread_t th;
+    const long scores0 = t->n_edge_scores;
+    if (job) {
+        job->tc = *t;
+        job->frame = frame;
+        job->k0 = half;
+        job->k1 = t->n_cards;
+        job->pose = pose;
+        if (pthread_create(&th, NULL, fit_job_run, job) != 0) {
+            free(job);
+            job = NULL;
+        }
+    }
+    fit_start_poses(t, frame, 0, job ? half : t->n_cards, pose);
+    if (job) {
+        pthread_join(th, NULL);
+        t->n_edge_scores += job->tc.n_edge_scores - scores0;
+        free(job);
+    }
     for (int k = 0; k < t->n_cards; k++) {
         kr_track_card *o = &t->cards[k];
-        double x = o->x_mm, y = o->y_mm, a = 0;
-        /* layout positions are nominal; cards lie a few mm and degrees off */
-        fit_pose(t, frame, &x, &y, &a, 6.0, 3.0);
+        double x = pose[k][0], y = pose[k][1], a = pose[k][2];
         o->contrast = card_contrast(t, frame, x, y, a);
         o->x_mm = o->rest_x_mm = x;
         o->y_mm = o->rest_y_mm = y;

@@ -69,7 +69,8 @@ struct kr_track {
                                 exactly 1 within 2 % of 60 fps */
     double   sb_next;
     long     n_edge_scores;  /* pose-fit edge scores computed so far (cost statistic, tests) */
-    int      no_simd;        /* 1: the per-pixel loops one pixel at a time (tests compare the two) */        /* background B+G+R summed over the gain's sample for the next frame */
+    int      plain;          /* 1: the per-pixel loops one pixel at a time, the start-up fit on the
+                                calling thread only (tests compare the two ways) */        /* background B+G+R summed over the gain's sample for the next frame */
     uint16_t *still;         /* n frames each pixel has been unchanged */
     uint8_t *zone;           /* n: 1 A entry band, 2 B entry band */
     uint8_t *fpmask;         /* n: 1 inside some card's rest footprint */
@@ -92,6 +93,13 @@ struct kr_track {
     uint8_t *ovl;            /* overlay buffer (debug) */
     size_t   ovl_cap;
 };
+
+/* kr_track_mm_to_mat inlined (the same arithmetic) for the pose fits' many samples. */
+static inline void kr_track_mm_to_mat_(const kr_track_t *t, double x_mm, double y_mm, double *u, double *v)
+{
+    *u = (x_mm - t->x0_mm) / t->cfg.mm_per_px;
+    *v = (t->y0_mm - y_mm) / t->cfg.mm_per_px;
+}
 
 /* The number of frames spanning n60 frame times of 60 fps footage (n60 / 60 s) at this
  * tracker's frame rate, at least 1: the frame-count thresholds were tuned at 60 fps and

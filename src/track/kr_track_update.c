@@ -784,7 +784,7 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
         cp.coherent = t->frames > cfg->warmup_frames && fabs(g - t->g_prev) <= GAIN_STEADY;
         cp.phase = (unsigned)(t->frames & 3);
         for (int v = 0; v < t->h; v++)
-            t->rowfg[v] = (uint8_t)(t->no_simd ? classify_span(t, &cp, v * t->w, (v + 1) * t->w)
+            t->rowfg[v] = (uint8_t)(t->plain ? classify_span(t, &cp, v * t->w, (v + 1) * t->w)
                                                : classify_span_simd(t, &cp, v * t->w, (v + 1) * t->w));
     }
     for (int v = 0; v < t->h && refs; v++)
@@ -867,7 +867,7 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
     const int snap = kr_track_nframes_(t, SNAP_FRAMES), snap_hand = kr_track_nframes_(t, SNAP_HAND_FRAMES),
               ghost = kr_track_nframes_(t, GHOST_FRAMES), ghost_fast = kr_track_nframes_(t, GHOST_FAST_FRAMES);
     bg_par bp = {rate2, (float)(1.0 / g), g, snap, snap_hand, ghost, ghost_fast, refs};
-    double sbn = t->no_simd ? bg_update(t, &bp) : bg_update_simd(t, &bp);
+    double sbn = t->plain ? bg_update(t, &bp) : bg_update_simd(t, &bp);
     t->sb_next = sbn;
 
     t->fr.t_us = t_us;
