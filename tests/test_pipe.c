@@ -462,6 +462,44 @@ static void test_bad_config_and_layout(void)
     kr_pipe_destroy(NULL);
 }
 
+/* kr_pipe_fit_due says which frame runs the tracker's start-up pose fit (live pauses its
+ * source around it): exactly one, the frame after which the tracker is ready; none
+ * before the video starts nor after the fit. */
+static void test_fit_due_names_the_fitting_frame(void)
+{
+    static kr_calib_t calib;
+    scene_calib(&calib);
+    kr_pipe_config cfg;
+    kr_pipe_config_default(&cfg);
+    kr_pipe_t *p = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_pipe_create(&cfg, NULL, &p), KR_OK);
+    CU_ASSERT_FALSE(kr_pipe_fit_due(NULL));
+    add_header(p);
+    CU_ASSERT_FALSE(kr_pipe_fit_due(p)); /* no video yet */
+    CU_ASSERT_EQUAL_FATAL(kr_pipe_start_video(p, &calib, FW, FH), KR_OK);
+    rng = 12345;
+    draw_mat();
+    int due = 0, due_at = -1, ready_at = -1;
+    for (int i = 0; i < 8; i++) {
+        memcpy(frame, base, sizeof base);
+        for (int k = 0; k < NCARDS; k++)
+            draw_card(frame, cards[k].x, cards[k].y);
+        if (kr_pipe_fit_due(p)) {
+            due++;
+            due_at = i;
+        }
+        kr_image_t im = {FW, FH, FW * 3, 3, frame};
+        const kr_track_frame *tf = NULL;
+        CU_ASSERT_EQUAL_FATAL(kr_pipe_frame(p, &im, i * (int64_t)DT, 0, &tf), KR_OK);
+        if (tf->ready && ready_at < 0)
+            ready_at = i;
+    }
+    CU_ASSERT_EQUAL(due, 1);
+    CU_ASSERT_TRUE(due_at >= 0);
+    CU_ASSERT_EQUAL(due_at, ready_at);
+    kr_pipe_destroy(p);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -473,6 +511,7 @@ int main(void)
     CU_add_test(s, "log_only", test_log_only);
     CU_add_test(s, "long_session_readings", test_long_session_readings);
     CU_add_test(s, "bad_config_and_layout", test_bad_config_and_layout);
+    CU_add_test(s, "fit_due_names_the_fitting_frame", test_fit_due_names_the_fitting_frame);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned nf = CU_get_number_of_failures();

@@ -143,8 +143,10 @@ def main():
         final.sort()
         print('moment a ruling became final (its shimo_start frame) -> on the page (ms): n %d  median %.0f  max %.0f'
               % (len(final), final[len(final) // 2], final[-1]))
-    print('max lag behind real time: %.1f ms; late observations: %d; rulings: %d'
-          % (summ['max_lag_ms'], summ['late_observations'], summ['rulings']))
+    print('max lag behind real time: %.1f ms (frame at %.3f s; in the first second %.1f ms, after it %.1f ms); '
+          'late observations: %d; rulings: %d'
+          % (summ['max_lag_ms'], summ.get('max_lag_at_s', -1), summ.get('max_lag_first_1s_ms', -1),
+             summ.get('max_lag_after_1s_ms', -1), summ['late_observations'], summ['rulings']))
     print('detector reports an observation at most %.0f ms after its time (the horizon waits for it)'
           % summ['observation_report_delay_ms_max'])
     rdir = os.path.join(out, 'replay')

@@ -737,6 +737,10 @@ typedef struct live {
     int              n_settle_lat;
     int64_t          wall0_us, t0_us;
     double           max_lag_ms;
+    int64_t          max_lag_t_us;   /* source time of the frame that was max_lag_ms behind */
+    double           max_lag_late_ms; /* the most behind after the first second of the source */
+    double           max_lag_early_ms; /* ... within its first second (the start-up) */
+    int64_t          first_t_us;      /* source time of the first frame */
     bool             behind;
     int              source_failures;
     int              n_gaps;       /* frames missing from a running source (gap_us > 0) */
@@ -1335,8 +1339,10 @@ static bool write_summary(live *L, const char *ended)
             L->n_settle_lat ? L->settle_lat_sum / L->n_settle_lat : 0.0, L->settle_lat_max, L->n_settle_lat);
     write_record_latency(f, L);
     fprintf(f, "  \"observation_report_delay_ms_max\": %.1f,\n", ps->max_obs_late_us / 1000.0);
-    fprintf(f, "  \"max_lag_ms\": %.1f,\n  \"late_observations\": %d,\n  \"source_failures\": %d,\n", L->max_lag_ms,
-            ps->late_obs, L->source_failures);
+    fprintf(f, "  \"max_lag_ms\": %.1f,\n  \"max_lag_at_s\": %.3f,\n", L->max_lag_ms, L->max_lag_t_us / 1e6);
+    fprintf(f, "  \"max_lag_first_1s_ms\": %.1f,\n  \"max_lag_after_1s_ms\": %.1f,\n", L->max_lag_early_ms,
+            L->max_lag_late_ms);
+    fprintf(f, "  \"late_observations\": %d,\n  \"source_failures\": %d,\n", ps->late_obs, L->source_failures);
     fprintf(f, "  \"frame_gaps\": %d,\n  \"frame_gaps_ms\": %.1f,\n", L->n_gaps, L->gap_ms);
     fprintf(f, "  \"ended\": \"%s\"\n}\n", ended);
     return kr_outfile_commit(&of) == KR_OK;
@@ -1543,6 +1549,8 @@ int kr_cmd_live(int argc, char **argv)
                 goto fail;
             take_posts(L);
             L->frames++;
+            if (L->frames == 1)
+                L->first_t_us = f.t_us;
             L->last_frame_t = f.t_us;
             /* when the frame was captured: the pipeline clock's own age of the frame when
              * GStreamer has one, else the least-delayed frame's offset */
@@ -1558,7 +1566,16 @@ int kr_cmd_live(int argc, char **argv)
             /* the shared pipeline: tracker, detector (--reading-delay-ms behind), the
              * records due in time order to the files and the engine */
             const kr_track_frame *tf;
+            /* the tracker's start-up pose fit (tens of ms, once, on the warm-up's last
+             * frame): the source waits meanwhile, as for the calibration, so the frames
+             * after it do not queue behind it (the pause is not lag: the pipeline's running
+             * time stops with it) */
+            const bool fit_pause = kr_pipe_fit_due(L->pipe) && !L->o.no_sync && kr_capture_pause(L->cap, 1) == KR_OK;
             kr_status fs = kr_pipe_feed(L->pipe, &f, &tf);
+            if (fit_pause && kr_capture_pause(L->cap, 0) != KR_OK) {
+                kr_log(KR_LOG_ERROR, "live: %s", kr_capture_error(L->cap));
+                goto fail;
+            }
             L->feed_born_us = 0;
             if (fs != KR_OK) {
                 kr_log(KR_LOG_ERROR, "live: %s: %s", L->o.match, kr_pipe_error(L->pipe));
@@ -1581,8 +1598,13 @@ int kr_cmd_live(int argc, char **argv)
             /* behind real time? (only meaningful when the source is paced) */
             if (!L->o.no_sync) {
                 double lag = (cap_us - born) / 1000.0;
-                if (lag > L->max_lag_ms)
+                if (lag > L->max_lag_ms) {
                     L->max_lag_ms = lag;
+                    L->max_lag_t_us = f.t_us;
+                }
+                double *part = f.t_us - L->first_t_us >= 1000000 ? &L->max_lag_late_ms : &L->max_lag_early_ms;
+                if (lag > *part)
+                    *part = lag;
                 bool behind = L->behind ? lag > 100 : lag > 250; /* hysteresis: no flapping */
                 if (behind != L->behind) {
                     L->behind = behind;

@@ -516,6 +516,8 @@ kr_status kr_pipe_feed(kr_pipe_t *p, const kr_frame_t *f, const kr_track_frame *
     return frame_in(p, &f->img, NULL, f->t_us, f->gap_us, tf);
 }
 
+int kr_pipe_fit_due(const kr_pipe_t *p) { return p && p->trk && !p->finished && kr_track_fit_due(p->trk); }
+
 void kr_pipe_set_broken(kr_pipe_t *p, const char *msg)
 {
     if (p)

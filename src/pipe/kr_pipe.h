@@ -107,6 +107,11 @@ kr_status kr_pipe_frame(kr_pipe_t *p, const kr_image_t *bgr, int64_t t_us, int64
  * kr_pipe_frame. */
 kr_status kr_pipe_feed(kr_pipe_t *p, const kr_frame_t *f, const kr_track_frame **tf);
 
+/* 1 when the next frame fed runs the tracker's start-up pose fit of the cards (the one
+ * long frame of a run, tens of ms; kr_track_fit_due), else 0 (also before
+ * kr_pipe_start_video). live pauses its source around that frame. */
+int kr_pipe_fit_due(const kr_pipe_t *p);
+
 /* The video broke (msg: borrowed, copied; one line): rulings decided after the last
  * frame get the review reason "the video broke before the decisive moment". */
 void kr_pipe_set_broken(kr_pipe_t *p, const char *msg);

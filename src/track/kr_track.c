@@ -43,6 +43,12 @@ void kr_track_mm_to_mat(const kr_track_t *t, double x_mm, double y_mm, double *u
     *v = (t->y0_mm - y_mm) / t->cfg.mm_per_px;
 }
 
+int kr_track_fit_due(const kr_track_t *t)
+{
+    /* (update: frames is counted up before the cards start at frames >= warmup_frames) */
+    return t && !t->cards_ready && t->n_cards > 0 && t->frames + 1 >= t->cfg.warmup_frames;
+}
+
 void kr_track_mat_to_mm(const kr_track_t *t, double u, double v, double *x_mm, double *y_mm)
 {
     *x_mm = t->x0_mm + u * t->cfg.mm_per_px;

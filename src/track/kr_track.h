@@ -149,6 +149,11 @@ kr_status kr_track_update(kr_track_t *t, const kr_image_t *frame, int64_t t_us, 
 kr_status kr_track_update_yuv(kr_track_t *t, const kr_yuv_t *frame, int64_t t_us, int64_t gap_us,
                               const kr_track_frame **out);
 
+/* 1 when the next update fits every card's start-up pose on its frame (once per run, on
+ * the warm-up's last frame: about 1 ms of CPU a card, half of them on a helper thread),
+ * else 0. A live source may pause around that update so that later frames do not queue. */
+int kr_track_fit_due(const kr_track_t *t);
+
 /* The current warped mat image (BGR, owned by t) and per-pixel class (owned by t;
  * 0 background, 1 hand of A, 2 hand of B, 3 other foreground, 4 shadow, 255 outside frame). */
 kr_status kr_track_mat_view(const kr_track_t *t, kr_image_t *bgr, kr_image_t *cls);
