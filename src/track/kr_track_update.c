@@ -39,23 +39,34 @@
         }                                                                                                    \
     } while (0)
 
+/* The gain sum of this frame (see GAIN_SUM) after the gather, in one pass over every
+ * third pixel: whole numbers, so an integer sum is the pixel-order double sum exactly
+ * (below 2^53), without a chain of double additions. */
+static double gain_sum_of_mat(const kr_track_t *t)
+{
+    int64_t si = 0;
+    for (int i = 0; i < t->n; i += 3)
+        if (t->cls[i] == KR_CLS_BG && t->lut_off[i] >= 0) {
+            const uint8_t *d = t->mat + (size_t)i * 3;
+            si += d[0] + d[1] + d[2];
+        }
+    return (double)si;
+}
+
 /* The mat image from a BGR frame (nearest or bilinear through the gather table), with
- * the gain sums (see GAIN_SUM) taken on the way. */
+ * the gain sums (see GAIN_SUM). */
 static void gather(kr_track_t *t, const kr_image_t *f, double *si_out, double *sb_out)
 {
     const uint8_t *src = f->px;
     const int stride = f->stride;
-    const uint8_t *cls = t->cls;
-    double si = 0, sb = t->sb_next;
-    int next_g = 0;
     t->yuv_prev_key = -1;
+    const int32_t *restrict lut = t->lut_off;
+    uint8_t *restrict mat = t->mat;
     for (int i = 0; i < t->n; i++) {
-        int32_t off = t->lut_off[i];
-        uint8_t *d = t->mat + (size_t)i * 3;
+        int32_t off = lut[i];
+        uint8_t *d = mat + (size_t)i * 3;
         if (off < 0) {
             d[0] = d[1] = d[2] = 0;
-            if (i == next_g)
-                next_g += 3;
             continue;
         }
         int y = off >> 15, x = off & 0x7fff;
@@ -71,10 +82,9 @@ static void gather(kr_track_t *t, const kr_image_t *f, double *si_out, double *s
                 d[c] = (uint8_t)((v + 128) >> 8);
             }
         }
-        GAIN_SUM(i, d);
     }
-    *si_out = si;
-    *sb_out = sb;
+    *si_out = gain_sum_of_mat(t);
+    *sb_out = t->sb_next;
 }
 
 #define PREFETCH_AHEAD 16 /* mat pixels */
