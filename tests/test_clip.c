@@ -533,7 +533,8 @@ static void test_bad_input_leaves_nothing(void)
 
 /* kr_media_writer_write_yuv: planes in the file's colours (BT.709, limited) go in as
  * they are (lossless x264 gives them back exactly); full-range BT.601 planes are
- * converted (full white 255 -> limited white 235). */
+ * converted (full white 255 -> limited white 235), and so is BT.601's matrix (its pure
+ * green read as BT.709 would be (0, 216, 0)). */
 static void test_writer_yuv_round_trip(void)
 {
     enum { W = 64, H = 48, N = 3 };
@@ -565,9 +566,15 @@ static void test_writer_yuv_round_trip(void)
     memset(u, 128, sizeof u);
     memset(v, 128, sizeof v);
     CU_ASSERT_EQUAL(kr_media_writer_write_yuv(wr, &full, N * 33333), KR_OK);
+    kr_yuv_t green = pl; /* BT.601 limited: pure green */
+    green.bt709 = 0;
+    memset(y, 145, sizeof y);
+    memset(u, 54, sizeof u);
+    memset(v, 34, sizeof v);
+    CU_ASSERT_EQUAL(kr_media_writer_write_yuv(wr, &green, (N + 1) * 33333), KR_OK);
     kr_yuv_t bad = pl; /* another size: refused, said */
     bad.w = W / 2;
-    CU_ASSERT_EQUAL(kr_media_writer_write_yuv(wr, &bad, (N + 1) * 33333), KR_ERR_INVALID);
+    CU_ASSERT_EQUAL(kr_media_writer_write_yuv(wr, &bad, (N + 2) * 33333), KR_ERR_INVALID);
     CU_ASSERT_PTR_NOT_NULL(strstr(kr_media_writer_error(wr), "32x48"));
     CU_ASSERT_EQUAL_FATAL(kr_media_writer_close(wr), KR_OK);
     kr_media_writer_destroy(wr);
@@ -592,15 +599,20 @@ static void test_writer_yuv_round_trip(void)
                            f.yuv.v[(size_t)r * f.yuv.stride_c + x] == (uint8_t)(140 - (i * 3 + n) % 40);
                 }
             exact += same;
-        } else {
+        } else if (n == N) {
             CU_ASSERT(abs(f.yuv.y[(size_t)(H / 2) * f.yuv.stride_y + W / 2] - 235) <= 1);
             CU_ASSERT(abs(f.yuv.u[(size_t)(H / 4) * f.yuv.stride_c + W / 4] - 128) <= 1);
             CU_ASSERT_EQUAL(f.yuv.bt709, 1);
             CU_ASSERT_EQUAL(f.yuv.full_range, 0);
+        } else {
+            kr_image_t bgr;
+            CU_ASSERT_EQUAL_FATAL(kr_media_reader_bgr(rd, &bgr), KR_OK);
+            const uint8_t *p = bgr.px + (size_t)(H / 2) * bgr.stride + 3 * (W / 2);
+            CU_ASSERT(p[0] <= 12 && p[1] >= 243 && p[2] <= 12);
         }
         n++;
     }
-    CU_ASSERT_EQUAL(n, N + 1);
+    CU_ASSERT_EQUAL(n, N + 2);
     CU_ASSERT_EQUAL(exact, N);
     kr_media_reader_destroy(rd);
     clean_dir();

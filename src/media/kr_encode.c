@@ -28,8 +28,9 @@ struct kr_media_writer {
     int                sws_fmt;         /* its source format */
     int                threads;
     AVFrame           *src_frame;       /* wraps the caller's image for sws_scale_frame */
-    struct SwsContext *sws_yuv;         /* 4:2:0 in other colours -> BT.709 limited; NULL until needed */
+    struct SwsContext *sws_yuv;         /* 4:2:0 in other colours -> BGR; NULL until needed */
     int                sws_yuv_cs;      /* its source colours: bt709 * 2 + full_range */
+    uint8_t           *yuv_bgr;         /* owned: that BGR picture (w * h * 3), then written as BGR */
     int                w, h;
     int64_t            period_us;       /* nominal */
     int64_t            first_t_us, last_t_us;
@@ -291,37 +292,44 @@ kr_status kr_media_writer_write_yuv(kr_media_writer_t *wr, const kr_yuv_t *yuv, 
     if (yuv->w != wr->w || yuv->h != wr->h)
         return set_err(wr, KR_ERR_INVALID, "%s: frame is %dx%d, writer expects %dx%d", wr->path, yuv->w, yuv->h,
                        wr->w, wr->h);
+    const uint8_t *src[3] = {yuv->y, yuv->u, yuv->v};
+    const int      sstride[3] = {yuv->stride_y, yuv->stride_c, yuv->stride_c};
+    if (!yuv->bt709 || yuv->full_range) {
+        /* other colours: through BGR as the reader makes it (swscale converts ranges
+         * between 4:2:0 pictures but not matrices), then the BGR path to BT.709 */
+        int cs = (yuv->bt709 ? 2 : 0) + (yuv->full_range ? 1 : 0);
+        if (!wr->sws_yuv || wr->sws_yuv_cs != cs) {
+            sws_freeContext(wr->sws_yuv);
+            wr->sws_yuv = sws_getContext(wr->w, wr->h, AV_PIX_FMT_YUV420P, wr->w, wr->h, AV_PIX_FMT_BGR24,
+                                         SWS_BILINEAR, NULL, NULL, NULL);
+            if (!wr->sws_yuv)
+                return set_err(wr, KR_ERR_CODEC, "%s: cannot convert 4:2:0 frames", wr->path);
+            sws_setColorspaceDetails(wr->sws_yuv, sws_getCoefficients(yuv->bt709 ? SWS_CS_ITU709 : SWS_CS_DEFAULT),
+                                     yuv->full_range, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
+            wr->sws_yuv_cs = cs;
+        }
+        if (!wr->yuv_bgr && !(wr->yuv_bgr = malloc((size_t)wr->w * wr->h * 3)))
+            return set_err(wr, KR_ERR_NOMEM, "%s: out of memory", wr->path);
+        uint8_t *dst[1] = {wr->yuv_bgr};
+        const int dstride[1] = {wr->w * 3};
+        int ret = sws_scale(wr->sws_yuv, src, sstride, 0, wr->h, dst, dstride);
+        if (ret < 0)
+            return set_err(wr, KR_ERR_CODEC, "%s: colour conversion failed: %s", wr->path,
+                           kr_media_ff_detail(ret, d, sizeof d));
+        kr_image_t img = {wr->w, wr->h, wr->w * 3, 3, wr->yuv_bgr};
+        return kr_media_writer_write(wr, &img, t_us);
+    }
     kr_status st = check_time(wr, t_us);
     if (st != KR_OK)
         return st;
     int ret = av_frame_make_writable(wr->frame);
     if (ret < 0)
         return set_err(wr, KR_ERR_NOMEM, "%s: %s", wr->path, kr_media_ff_detail(ret, d, sizeof d));
-    const uint8_t *src[3] = {yuv->y, yuv->u, yuv->v};
-    const int      sstride[3] = {yuv->stride_y, yuv->stride_c, yuv->stride_c};
-    if (yuv->bt709 && !yuv->full_range) { /* the file's colours: a copy */
-        for (int p = 0; p < 3; p++) {
-            int rows = p ? wr->h / 2 : wr->h, bytes = p ? wr->w / 2 : wr->w;
-            for (int y = 0; y < rows; y++)
-                memcpy(wr->frame->data[p] + (size_t)y * wr->frame->linesize[p], src[p] + (size_t)y * sstride[p],
-                       (size_t)bytes);
-        }
-    } else {
-        int cs = (yuv->bt709 ? 2 : 0) + (yuv->full_range ? 1 : 0);
-        if (!wr->sws_yuv || wr->sws_yuv_cs != cs) {
-            sws_freeContext(wr->sws_yuv);
-            wr->sws_yuv = sws_getContext(wr->w, wr->h, AV_PIX_FMT_YUV420P, wr->w, wr->h, AV_PIX_FMT_YUV420P,
-                                         SWS_BILINEAR, NULL, NULL, NULL);
-            if (!wr->sws_yuv)
-                return set_err(wr, KR_ERR_CODEC, "%s: cannot convert 4:2:0 frames", wr->path);
-            sws_setColorspaceDetails(wr->sws_yuv, sws_getCoefficients(yuv->bt709 ? SWS_CS_ITU709 : SWS_CS_DEFAULT),
-                                     yuv->full_range, sws_getCoefficients(SWS_CS_ITU709), 0, 0, 1 << 16, 1 << 16);
-            wr->sws_yuv_cs = cs;
-        }
-        ret = sws_scale(wr->sws_yuv, src, sstride, 0, wr->h, wr->frame->data, wr->frame->linesize);
-        if (ret < 0)
-            return set_err(wr, KR_ERR_CODEC, "%s: colour conversion failed: %s", wr->path,
-                           kr_media_ff_detail(ret, d, sizeof d));
+    for (int p = 0; p < 3; p++) { /* the file's colours: a copy */
+        int rows = p ? wr->h / 2 : wr->h, bytes = p ? wr->w / 2 : wr->w;
+        for (int y = 0; y < rows; y++)
+            memcpy(wr->frame->data[p] + (size_t)y * wr->frame->linesize[p], src[p] + (size_t)y * sstride[p],
+                   (size_t)bytes);
     }
     return send_frame(wr, t_us);
 }
@@ -409,6 +417,7 @@ void kr_media_writer_destroy(kr_media_writer_t *wr)
         remove(wr->tmp_path);
     sws_freeContext(wr->sws);
     sws_freeContext(wr->sws_yuv);
+    free(wr->yuv_bgr);
     if (wr->src_frame)
         wr->src_frame->data[0] = NULL; /* borrowed pixels: only the placeholder is freed */
     av_frame_free(&wr->src_frame);

@@ -165,8 +165,9 @@ kr_status kr_media_writer_create2(const char *path, int w, int h, int fps_num, i
 kr_status kr_media_writer_write(kr_media_writer_t *w, const kr_image_t *img, int64_t t_us);
 /* Same for a planar 4:2:0 picture (yuv: w x h views, borrowed, copied; e.g. a decoded
  * frame drawn on): no colour conversion when its colours are the file's (BT.709, limited
- * range: what kr_media_writer_create tags), else converted to them. Frames given to
- * write and write_yuv may be mixed. Same times and errors as kr_media_writer_write. */
+ * range: what kr_media_writer_create tags), else converted to them (through BGR, as the
+ * reader makes it: matrix and range). Frames given to write and write_yuv may be mixed.
+ * Same times and errors as kr_media_writer_write. */
 kr_status kr_media_writer_write_yuv(kr_media_writer_t *w, const kr_yuv_t *yuv, int64_t t_us);
 /* Flushes the encoder, writes the trailer (moov moved to the front), renames to path.
  * On failure the temporary is removed. Call once; then destroy. */
