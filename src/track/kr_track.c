@@ -62,6 +62,14 @@ void kr_track_frame_size(int w, int h, int *out_w, int *out_h)
     *out_h = half ? (h / 2) & ~1 : h;
 }
 
+/* Writes a zero on every 4 KiB of buf's n bytes (their pages mapped now, not on first use). */
+static void touch_pages(void *buf, size_t n)
+{
+    volatile uint8_t *p = buf;
+    for (size_t k = 0; k < n; k += 4096)
+        p[k] = 0;
+}
+
 kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void *map_ctx,
                           int frame_w, int frame_h, kr_track_t **out)
 {
@@ -107,6 +115,22 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
     if (!t->lut_off || !t->lut_w || !t->camxy || !t->mat || !t->raw || !t->rowfg || !t->learned || !t->yuv_prev || !t->prev || !t->bg || !t->cls || !t->still ||
         !t->label || !t->parent || !t->comp || !t->zone || !t->fpmask)
         goto fail;
+    /* every per-frame buffer touched once now (a zero written on each of its pages:
+     * volatile, which the compiler may not drop as it drops a memset of calloc'd memory;
+     * every buffer is zero there already or written before it is read): the first frames
+     * would otherwise take their page faults, about 500 (10-35 ms on a loaded machine),
+     * and live's next frames queue behind them; here they are taken before it plays */
+    touch_pages(t->mat, n * 3);
+    touch_pages(t->prev, n * 3);
+    touch_pages(t->raw, n);
+    touch_pages(t->learned, n);
+    touch_pages(t->yuv_prev, n * 3);
+    touch_pages(t->bg, n * 3 * sizeof *t->bg);
+    touch_pages(t->cls, n);
+    touch_pages(t->still, n * sizeof *t->still);
+    touch_pages(t->label, n * sizeof *t->label);
+    touch_pages(t->parent, (n + 2) * sizeof *t->parent);
+    touch_pages(t->fpmask, n);
     /* Gather table: for every mat pixel centre, the camera pixel it comes from, as the
      * offset of the top-left neighbour and four bilinear weights summing to 256. */
     for (int v = 0; v < t->h; v++)
