@@ -1,6 +1,7 @@
 /* kr_cmd_review.c - karuta-ref review: analyze (in process), one dispute clip per
  * decisive or disputed ruling (kr_clip, in process, two at a time), then index.html.
  * SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE /* syscall(SYS_gettid): a per-thread nice value for the early clips */
 #include "kr_app.h"
 #include "kr_app_analyze.h"
 #include "kr_app_opts.h"
@@ -18,7 +19,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define REVIEW_MAX_JOBS 2 /* clips made at once (the machine has 2 cores) */
@@ -359,7 +362,8 @@ static void finish_clip(const review_opts *o, const char *stage, kr_serve_review
 
 /* ---- clips made while analyze runs --------------------------------------------
  * analyze leaves part of the two cores idle (its decoding thread and tracking thread
- * do not fill them). So a worker thread starts with analyze's calibration and makes the
+ * do not fill them). So a worker thread of lower priority starts with analyze's
+ * calibration and makes the
  * clip of each ruling that wants one as soon as analyze has tracked its window (and
  * EARLY_LAG_US more, for the window's contacts to be written): drawn from what analyze
  * tracked, with the contacts written so far. When analyze is done, each early clip is
@@ -393,6 +397,8 @@ typedef struct early_state {
     int                     failed; /* out of memory: no more early clips */
     pthread_t               th;
     int                     th_started;
+    id_t                    tid;  /* the worker's thread id once it lowered its priority (0: not) */
+    int                     prio; /* its priority before */
 } early_state;
 
 /* Contacts of ev within [a, b] (sorted), as a pointer into ev and a count. */
@@ -418,6 +424,18 @@ static void contact_span(const early_state *e, int64_t at_us, int64_t *a, int64_
 static void *early_main(void *arg)
 {
     early_state *e = arg;
+    /* below analyze's threads (10 nice levels lower): the clips take the cores' idle
+     * time and do not slow analyze down (when the machine is busy they wait; what is
+     * left is made after analyze, two at a time) */
+    id_t tid = (id_t)syscall(SYS_gettid);
+    errno = 0;
+    int  prio = getpriority(PRIO_PROCESS, tid);
+    pthread_mutex_lock(&e->mu);
+    if (errno == 0 && !e->ended && setpriority(PRIO_PROCESS, tid, prio + 10 > 19 ? 19 : prio + 10) == 0) {
+        e->tid = tid;
+        e->prio = prio;
+    }
+    pthread_mutex_unlock(&e->mu);
     for (;;) {
         pthread_mutex_lock(&e->mu);
         while (e->next >= e->n && !e->ended && !e->failed)
@@ -556,6 +574,9 @@ static void early_stop(early_state *e)
 {
     pthread_mutex_lock(&e->mu);
     e->ended = 1;
+    if (e->tid) /* its last clip is waited for: back to analyze's priority (when allowed) */
+        setpriority(PRIO_PROCESS, e->tid, e->prio);
+    e->tid = 0;
     pthread_cond_broadcast(&e->cv);
     pthread_mutex_unlock(&e->mu);
     if (e->th_started)

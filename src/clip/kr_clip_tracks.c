@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,7 +56,8 @@ struct kr_clip_tracks {
     /* readers may run while frames are added (review's clips beside its analyze): the
      * arena and index move when they grow, so adding a record and reading one hold mu */
     pthread_mutex_t mu;
-    pthread_cond_t  cv; /* broadcast when a record is added or the run ends */
+    pthread_cond_t  cv; /* broadcast when a record reaches wake_us or the run ends */
+    int64_t         wake_us; /* the earliest end a waiter waits for (INT64_MAX: none) */
     int             sync_ok;
 };
 
@@ -78,6 +80,7 @@ kr_status kr_clip_tracks_create(size_t max_bytes, kr_clip_tracks_t **out)
         return KR_ERR_NOMEM;
     }
     s->sync_ok = 1;
+    s->wake_us = INT64_MAX;
     s->scratch[0] = malloc(sizeof(rec_run) * MAX_RUNS_PER_HAND);
     s->scratch[1] = malloc(sizeof(rec_run) * MAX_RUNS_PER_HAND);
     if (!s->scratch[0] || !s->scratch[1]) {
@@ -229,7 +232,10 @@ kr_status kr_clip_tracks_add(kr_clip_tracks_t *s, const kr_track_t *trk, const k
     s->ix[s->n].off = s->used;
     s->n++;
     s->used += bytes;
-    pthread_cond_broadcast(&s->cv);
+    if (tf->t_us >= s->wake_us) { /* (not every frame: a waiter wakes when its end is there) */
+        s->wake_us = INT64_MAX;
+        pthread_cond_broadcast(&s->cv);
+    }
     unlock(s);
     return KR_OK;
 }
@@ -290,8 +296,12 @@ int kr_clip_tracks_wait(const kr_clip_tracks_t *s, int64_t start_us, int64_t end
         return 0;
     lock(s);
     int c;
-    while (!(c = covers(s, start_us, end_us)) && !s->finished && !s->full)
-        pthread_cond_wait(&((kr_clip_tracks_t *)s)->cv, &((kr_clip_tracks_t *)s)->mu);
+    while (!(c = covers(s, start_us, end_us)) && !s->finished && !s->full) {
+        kr_clip_tracks_t *w = (kr_clip_tracks_t *)s;
+        if (end_us < w->wake_us)
+            w->wake_us = end_us;
+        pthread_cond_wait(&w->cv, &w->mu);
+    }
     unlock(s);
     return c;
 }
