@@ -143,6 +143,7 @@ def main():
              if r.get("type") == "ruling"}
     same = wrong_unflagged = wrong_carried = flag_no_need = flagged = 0
     details = []
+    flag_details = []  # rulings flagged without need, with their review reasons
     prev_r = prev_t = None
     earlier_flagged_wrong = False
     for r in rulings:
@@ -167,6 +168,7 @@ def main():
         prev_r, prev_t = r, t
         if ok and r.get("needs_review") and not (t or {}).get("needs_review"):
             flag_no_need += 1
+            flag_details.append("seq %d: %s" % (r["seq"], "; ".join(r.get("review", []))))
     # settle: detected minus true, per reading (the first settle after each kami_start)
     def settles(log):
         out, cur = {}, None
@@ -195,7 +197,7 @@ def main():
         "within_terr": within_terr,
         "wrong_unflagged": wrong_unflagged, "wrong_carried": wrong_carried, "flag_no_need": flag_no_need,
         "flagged": flagged,
-        "wrong_details": details,
+        "wrong_details": details, "flag_no_need_details": flag_details,
         "settle_ms": settle_ms, "settle_missing": settle_missing,
     }
     print(json.dumps(res))

@@ -3,7 +3,8 @@
 #                      [--lag] [--skip NAME]... [NAME...]
 #   Renders synthetic scenarios (karuta-synth, cached in WORK/FPS/NAME), runs
 #   `karuta-ref analyze` on each, compares with the truth (tools/eval_events.py) and
-#   prints a markdown table per frame rate (held-out scenarios in their own table).
+#   prints a markdown table per frame rate (held-out scenarios in their own table), then
+#   each ruling flagged without need with the review reasons it gives.
 #   Builds into $KR_BUILD (default build). Default WORK: out/eval. --no-render: scenarios
 #   not rendered yet are left out (a shared cache being filled by someone else). --results:
 #   name of the per-rate results file in WORK/FPS (default results.jsonl). --lag: also runs
@@ -29,7 +30,7 @@ while [ $# -gt 0 ]; do
     --lag) lag=1; shift ;;
     --results) resname=$2; shift 2 ;;
     --skip) skip+=("$2"); shift 2 ;;
-    -h|--help) sed -n 2,10p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,11p "$0"; exit 0 ;;
     -*) echo "eval_events.sh: unknown option $1" >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
   esac
@@ -73,5 +74,10 @@ for fps in $fpss; do
     fi
   done
   python3 tools/eval_events_table.py "$res" --title "$fps fps"
+  # every ruling flagged without need, with the reasons it gives (what to remove)
+  python3 -c 'import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+out = ["- %s%s %s" % (r["scenario"], " (held out)" if r.get("holdout") else "", d) for r in rows for d in r.get("flag_no_need_details", [])]
+if out: print("\nFlagged without need, with their reasons (%s fps):\n" % sys.argv[2] + "\n".join(out) + "\n")' "$res" "$fps"
   [ $lag = 1 ] && python3 tools/eval_events_table.py --lag "$work/$fps/lag.jsonl" --title "$fps fps"
 done
