@@ -30,7 +30,7 @@ while [ $# -gt 0 ]; do
     --lag) lag=1; shift ;;
     --results) resname=$2; shift 2 ;;
     --skip) skip+=("$2"); shift 2 ;;
-    -h|--help) sed -n 2,11p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,12p "$0"; exit 0 ;;
     -*) echo "eval_events.sh: unknown option $1" >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
   esac
