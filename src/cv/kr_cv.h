@@ -1,5 +1,6 @@
 /* kr_cv.h - the only door to OpenCV: coarse image operations on kr_image_t views
- * and plain arrays. Implemented in kr_cv.cpp; no C++ type crosses this header.
+ * and plain arrays. Implemented in kr_cv.cpp (image files: kr_cv_image.c, libpng and
+ * libjpeg); no C++ type crosses this header.
  * SPDX-License-Identifier: MIT                                                  */
 #ifndef KR_CV_H
 #define KR_CV_H
