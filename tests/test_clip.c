@@ -652,6 +652,41 @@ static void test_events_from_text(void)
     free(text);
 }
 
+/* The digest of the cards' places follows the layout, sends and rearranges up to its time
+ * only (review keeps a clip made early only when it is unchanged). */
+static void test_places_digest(void)
+{
+    const char *base = "{\"type\":\"layout\",\"t_us\":0,\"cards\":[{\"card\":5,\"owner\":\"A\",\"row\":\"upper\","
+                       "\"x_mm\":-100,\"y_mm\":-51.5},{\"card\":7,\"owner\":\"B\",\"row\":\"upper\",\"x_mm\":100,"
+                       "\"y_mm\":51.5}]}\n";
+    const char *send = "{\"type\":\"send\",\"t_us\":2000000,\"from\":\"A\",\"card\":5}\n";
+    const char *move = "{\"type\":\"rearrange\",\"t_us\":3000000,\"player\":\"B\",\"card\":7,"
+                       "\"x_mm\":60,\"y_mm\":51.5}\n";
+    char text[1024];
+    kr_clip_events_t *e0 = NULL, *e1 = NULL, *e2 = NULL;
+    char err[256] = "";
+    CU_ASSERT_EQUAL_FATAL(kr_clip_events_load_text("a", base, strlen(base), 1, &e0, err, sizeof err), KR_OK);
+    snprintf(text, sizeof text, "%s%s", base, send);
+    CU_ASSERT_EQUAL_FATAL(kr_clip_events_load_text("b", text, strlen(text), 1, &e1, err, sizeof err), KR_OK);
+    snprintf(text, sizeof text, "%s%s%s", base, send, move);
+    CU_ASSERT_EQUAL_FATAL(kr_clip_events_load_text("c", text, strlen(text), 1, &e2, err, sizeof err), KR_OK);
+    /* before the send: the same places */
+    CU_ASSERT_EQUAL(kr_clip_events_places_digest(e0, 1999999), kr_clip_events_places_digest(e1, 1999999));
+    /* from the send on: card 5 lies elsewhere */
+    CU_ASSERT_NOT_EQUAL(kr_clip_events_places_digest(e0, 2000000), kr_clip_events_places_digest(e1, 2000000));
+    /* the rearrange counts only from its time */
+    CU_ASSERT_EQUAL(kr_clip_events_places_digest(e1, 2999999), kr_clip_events_places_digest(e2, 2999999));
+    CU_ASSERT_NOT_EQUAL(kr_clip_events_places_digest(e1, 3000000), kr_clip_events_places_digest(e2, 3000000));
+    /* the same text, the same digest */
+    kr_clip_events_t *e3 = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_clip_events_load_text("d", text, strlen(text), 1, &e3, err, sizeof err), KR_OK);
+    CU_ASSERT_EQUAL(kr_clip_events_places_digest(e2, 5000000), kr_clip_events_places_digest(e3, 5000000));
+    kr_clip_events_destroy(e0);
+    kr_clip_events_destroy(e1);
+    kr_clip_events_destroy(e2);
+    kr_clip_events_destroy(e3);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -665,7 +700,8 @@ int main(void)
         !CU_add_test(s, "hand_outlines", test_hand_outlines) ||
         !CU_add_test(s, "bad_input_leaves_nothing", test_bad_input_leaves_nothing) ||
         !CU_add_test(s, "writer_yuv_round_trip", test_writer_yuv_round_trip) ||
-        !CU_add_test(s, "events_from_text", test_events_from_text)) {
+        !CU_add_test(s, "events_from_text", test_events_from_text) ||
+        !CU_add_test(s, "places_digest", test_places_digest)) {
         CU_cleanup_registry();
         return 1;
     }

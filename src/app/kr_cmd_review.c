@@ -378,6 +378,7 @@ typedef struct early_clip {
     kr_clip_result   res;
     kr_clip_contact *contacts;   /* owned: the contacts it was drawn with, near its window */
     size_t           n_contacts;
+    uint64_t         places;     /* kr_clip_events_places_digest of the records it was drawn with */
 } early_clip;
 
 typedef struct early_state {
@@ -483,7 +484,9 @@ static void *early_main(void *arg)
             memcpy(copy, cc, nc * sizeof *copy);
         if (nc && !copy)
             ok = 0;
+        uint64_t places = kr_clip_events_places_digest(ev, b);
         pthread_mutex_lock(&e->mu);
+        e->q[i].places = places;
         e->q[i].ok = ok;
         e->q[i].res = res;
         e->q[i].contacts = copy;
@@ -618,7 +621,9 @@ static long early_match(const early_state *e, const kr_serve_clip_want_t *w, con
         size_t  nc = 0;
         contact_span(e, q->at_us, &a, &b);
         const kr_clip_contact *cc = contacts_in(ev, a, b, &nc);
-        if (nc != q->n_contacts)
+        /* the cards' places too: a send or rearrange written after the clip was made
+         * would move a card outline or label */
+        if (nc != q->n_contacts || kr_clip_events_places_digest(ev, b) != q->places)
             return -1;
         for (size_t k = 0; k < nc; k++)
             if (!same_contact(&cc[k], &q->contacts[k]))

@@ -55,6 +55,10 @@ kr_status kr_clip_events_load_text(const char *name, const char *text, size_t n,
 void      kr_clip_events_destroy(kr_clip_events_t *ev); /* NULL-safe */
 /* Contacts loaded (*out borrowed, valid until destroy; sorted by time). */
 size_t    kr_clip_events_contacts(const kr_clip_events_t *ev, const kr_clip_contact **out);
+/* A digest of what places the cards in ev up to t_us: the layout, and the rearrange and
+ * send records dated at or before t_us. Two event sets with the same digest place the same
+ * cards in a clip that ends by t_us (review keeps a clip made early only if it holds). */
+uint64_t  kr_clip_events_places_digest(const kr_clip_events_t *ev, int64_t t_us);
 /* Cards in the layout (0: no layout record seen). */
 int       kr_clip_events_n_cards(const kr_clip_events_t *ev);
 

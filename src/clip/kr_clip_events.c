@@ -243,3 +243,44 @@ size_t kr_clip_events_contacts(const kr_clip_events_t *ev, const kr_clip_contact
 }
 
 int kr_clip_events_n_cards(const kr_clip_events_t *ev) { return ev ? ev->n_cards : 0; }
+
+/* FNV-1a over n bytes, continuing from h. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211u;
+    return h;
+}
+
+uint64_t kr_clip_events_places_digest(const kr_clip_events_t *ev, int64_t t_us)
+{
+    uint64_t h = 14695981039346656037u;
+    if (!ev)
+        return h;
+    for (int k = 0; k < ev->n_cards; k++) {
+        const kr_clip_card *c = &ev->cards[k];
+        h = fnv(h, &c->id, sizeof c->id);
+        h = fnv(h, &c->owner, sizeof c->owner);
+        h = fnv(h, &c->x_mm, sizeof c->x_mm);
+        h = fnv(h, &c->y_mm, sizeof c->y_mm);
+    }
+    for (size_t m = 0; m < ev->n_moves; m++)
+        if (ev->moves[m].t_us <= t_us) {
+            const kr_clip_move *v = &ev->moves[m];
+            h = fnv(h, "m", 1);
+            h = fnv(h, &v->t_us, sizeof v->t_us);
+            h = fnv(h, &v->card, sizeof v->card);
+            h = fnv(h, &v->x_mm, sizeof v->x_mm);
+            h = fnv(h, &v->y_mm, sizeof v->y_mm);
+        }
+    for (size_t m = 0; m < ev->n_sends; m++)
+        if (ev->sends[m].t_us <= t_us) {
+            const kr_clip_send *d = &ev->sends[m];
+            h = fnv(h, "s", 1);
+            h = fnv(h, &d->t_us, sizeof d->t_us);
+            h = fnv(h, &d->card, sizeof d->card);
+            h = fnv(h, &d->from, sizeof d->from);
+        }
+    return h;
+}
