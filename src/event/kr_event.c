@@ -584,14 +584,6 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
     return ts;
 }
 
-/* The quiet level of player p's tip_change (see landing). */
-static double tip_quiet(const kr_event_t *ev, int p)
-{
-    (void)ev;
-    (void)p;
-    return TIP_QUIET;
-}
-
 /* Sample i of player p's tip_change is still (see landing): at most the quiet level, or
  * at most TIP_SETTLE_SHARE of the largest change over the TIP_SETTLE_SPAN_US before it (at
  * least two samples), or a lone change after a quiet sample at most twice that share (the
@@ -618,7 +610,7 @@ static int tip_still(const kr_event_t *ev, int p, int i, double quiet)
  * the hand's horizontal stop (fit_stop; or the start of its rest, if earlier: a stop fitted
  * late must not hide the landing), the first run of quiet frames lasting SETTLED_US (and
  * two frames) is the hand lying on the card. A frame is quiet when its E is below the
- * quiet level (tip_quiet), or small against the changes of the 50 ms before it (tip_still:
+ * quiet level (TIP_QUIET), or small against the changes of the 50 ms before it (tip_still:
  * a hand settling after its picture stopped moving; the descent's own changes are of one
  * size, frame to frame).
  * Between frames: the last changing frame L (interval L-1 .. L) saw the picture move for
@@ -636,7 +628,7 @@ static int landing(const kr_event_t *ev, int p, int64_t start, int64_t stop, int
     int n = 0; /* samples after the start, all present (index n - 1 the oldest) */
     while (n < LHIST && ev->lpresent[p][n] && ev->lt[p][n] > start)
         n++;
-    const double quiet = tip_quiet(ev, p);
+    const double quiet = TIP_QUIET; /* fixed: one measured from the video's noise was tried (docs/results-events.md) */
     int j = -1;
     for (int k = n - 1; k >= 0 && j < 0; k--)
         for (int i = k; i >= 0 && tip_still(ev, p, i, quiet); i--)
