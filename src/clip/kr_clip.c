@@ -231,6 +231,13 @@ static void canvas_colour(const clip_canvas *cv, const uint8_t bgr[3], uint8_t o
 static double pl_x(int p, double x) { return p ? (x + 0.5) * 0.5 - 0.5 : x; }
 static int    pl_th(int p, int th) { return p ? (th + 1) / 2 : th; }
 
+/* xy's n points on the chroma planes, into cv->sxy. */
+static void chroma_pts(clip_canvas *cv, const double *xy, int n)
+{
+    for (int i = 0; i < 2 * n; i++)
+        cv->sxy[i] = pl_x(1, xy[i]);
+}
+
 static void cv_line(clip_canvas *cv, double x0, double y0, double x1, double y1, const uint8_t bgr[3], int th)
 {
     if (!cv->yuv) {
@@ -253,8 +260,7 @@ static void cv_polyline(clip_canvas *cv, const double *xy, int n, int closed, co
     uint8_t c[3][3];
     canvas_colour(cv, bgr, c);
     kr_cv_draw_polyline(&cv->pl[0], xy, n, closed, c[0], th);
-    for (int i = 0; i < 2 * n; i++)
-        cv->sxy[i] = pl_x(1, xy[i]);
+    chroma_pts(cv, xy, n);
     for (int p = 1; p < 3; p++)
         kr_cv_draw_polyline(&cv->pl[p], cv->sxy, n, closed, c[p], pl_th(p, th));
 }
@@ -268,8 +274,7 @@ static void cv_polygon_fill(clip_canvas *cv, const double *xy, int n, const uint
     uint8_t c[3][3];
     canvas_colour(cv, bgr, c);
     kr_cv_draw_polygon_fill(&cv->pl[0], xy, n, c[0], alpha);
-    for (int i = 0; i < 2 * n; i++)
-        cv->sxy[i] = pl_x(1, xy[i]);
+    chroma_pts(cv, xy, n);
     for (int p = 1; p < 3; p++)
         kr_cv_draw_polygon_fill(&cv->pl[p], cv->sxy, n, c[p], alpha);
 }

@@ -161,14 +161,21 @@ static void jpeg_on_message(j_common_ptr c, int level)
     (void)level; /* warnings (corrupt data that could be decoded) are not reported */
 }
 
+/* e's manager: errors jump to e->jb with their message in e->msg, warnings are dropped. */
+static struct jpeg_error_mgr *jpeg_err_init(jpeg_err *e)
+{
+    struct jpeg_error_mgr *m = jpeg_std_error(&e->mgr);
+    m->error_exit = jpeg_on_error;
+    m->emit_message = jpeg_on_message;
+    return m;
+}
+
 static kr_status write_jpeg(FILE *f, const kr_image_t *img)
 {
     struct jpeg_compress_struct c;
     jpeg_err e;
     memset(&c, 0, sizeof c);
-    c.err = jpeg_std_error(&e.mgr);
-    e.mgr.error_exit = jpeg_on_error;
-    e.mgr.emit_message = jpeg_on_message;
+    c.err = jpeg_err_init(&e);
     if (setjmp(e.jb)) {
         jpeg_destroy_compress(&c);
         kr_cv_set_error_("JPEG: %s", e.msg);
@@ -202,9 +209,7 @@ static kr_status read_jpeg(FILE *f, kr_image_t *out, uint8_t **px)
     jpeg_err e;
     uint8_t *volatile buf = NULL;
     memset(&c, 0, sizeof c);
-    c.err = jpeg_std_error(&e.mgr);
-    e.mgr.error_exit = jpeg_on_error;
-    e.mgr.emit_message = jpeg_on_message;
+    c.err = jpeg_err_init(&e);
     if (setjmp(e.jb)) {
         jpeg_destroy_decompress(&c);
         free(buf);

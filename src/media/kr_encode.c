@@ -196,6 +196,7 @@ fail:
 }
 
 static kr_status check_time(kr_media_writer_t *wr, int64_t t_us);
+static kr_status frame_begin(kr_media_writer_t *wr, int64_t t_us);
 static kr_status send_frame(kr_media_writer_t *wr, int64_t t_us);
 
 /* Drains encoded packets into the muxer (until EAGAIN, or EOF when flushing). */
@@ -228,12 +229,9 @@ kr_status kr_media_writer_write(kr_media_writer_t *wr, const kr_image_t *img, in
     if (img->w != wr->w || img->h != wr->h || (img->channels != 3 && img->channels != 1))
         return set_err(wr, KR_ERR_INVALID, "%s: frame is %dx%dx%d, writer expects %dx%d BGR or grey",
                        wr->path, img->w, img->h, img->channels, wr->w, wr->h);
-    kr_status tst = check_time(wr, t_us);
+    kr_status tst = frame_begin(wr, t_us);
     if (tst != KR_OK)
         return tst;
-    int ret = av_frame_make_writable(wr->frame);
-    if (ret < 0)
-        return set_err(wr, KR_ERR_NOMEM, "%s: %s", wr->path, kr_media_ff_detail(ret, d, sizeof d));
     enum AVPixelFormat sfmt = img->channels == 3 ? AV_PIX_FMT_BGR24 : AV_PIX_FMT_GRAY8;
     if (!wr->sws || wr->sws_fmt != (int)sfmt) {
         sws_freeContext(wr->sws);
@@ -265,13 +263,26 @@ kr_status kr_media_writer_write(kr_media_writer_t *wr, const kr_image_t *img, in
     wr->src_frame->width = wr->w;
     wr->src_frame->height = wr->h;
     wr->src_frame->format = sfmt;
-    ret = sws_scale_frame(wr->sws, wr->frame, wr->src_frame);
+    int ret = sws_scale_frame(wr->sws, wr->frame, wr->src_frame);
     if (ret < 0)
         return set_err(wr, KR_ERR_CODEC, "%s: colour conversion failed: %s", wr->path, kr_media_ff_detail(ret, d, sizeof d));
     return send_frame(wr, t_us);
 }
 
 /* The time checks shared by both writes: KR_OK when t_us may follow. */
+/* A frame at t_us may be written (check_time) into wr->frame, made writable. */
+static kr_status frame_begin(kr_media_writer_t *wr, int64_t t_us)
+{
+    kr_status st = check_time(wr, t_us);
+    if (st != KR_OK)
+        return st;
+    char d[384];
+    int  ret = av_frame_make_writable(wr->frame);
+    if (ret < 0)
+        return set_err(wr, KR_ERR_NOMEM, "%s: %s", wr->path, kr_media_ff_detail(ret, d, sizeof d));
+    return KR_OK;
+}
+
 static kr_status check_time(kr_media_writer_t *wr, int64_t t_us)
 {
     if (wr->nframes == 0)
@@ -319,12 +330,9 @@ kr_status kr_media_writer_write_yuv(kr_media_writer_t *wr, const kr_yuv_t *yuv, 
         kr_image_t img = {wr->w, wr->h, wr->w * 3, 3, wr->yuv_bgr};
         return kr_media_writer_write(wr, &img, t_us);
     }
-    kr_status st = check_time(wr, t_us);
+    kr_status st = frame_begin(wr, t_us);
     if (st != KR_OK)
         return st;
-    int ret = av_frame_make_writable(wr->frame);
-    if (ret < 0)
-        return set_err(wr, KR_ERR_NOMEM, "%s: %s", wr->path, kr_media_ff_detail(ret, d, sizeof d));
     for (int p = 0; p < 3; p++) { /* the file's colours: a copy */
         int rows = p ? wr->h / 2 : wr->h, bytes = p ? wr->w / 2 : wr->w;
         for (int y = 0; y < rows; y++)
