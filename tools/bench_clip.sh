@@ -9,6 +9,8 @@
 #   -x -C /tmp/base && meson setup /tmp/base/build && ninja -C /tmp/base/build); each run
 #   then runs its binary too, interleaved with BUILD_DIR's, and both means are printed
 #   side by side ("base" and "new").
+#   REVIEW_AFTER=1: each round also runs `review --clips-after` (every clip made after
+#   analyze) beside the default review (clips made while analyze runs), means printed.
 # SPDX-License-Identifier: MIT
 set -eu
 build=${1:-build-review}
@@ -85,6 +87,11 @@ while [ "$i" -le "$runs" ]; do
     one_run "$tag" analyze "$b" analyze "$mdir/video.mp4" --match "$mdir/match.jsonl" --out "$tmp/a"
     one_run "$tag" review "$b" review "$mdir/video.mp4" --match "$mdir/match.jsonl" --out "$tmp/r" --timings
     cp "$tmp/err.$tag" "$tmp/review-err.$tag"
+    if [ "${REVIEW_AFTER:-0}" = 1 ]; then
+      rm -rf "$tmp/r2"
+      one_run "$tag" "review --clips-after" "$b" review "$mdir/video.mp4" --match "$mdir/match.jsonl" \
+        --out "$tmp/r2" --clips-after
+    fi
   done
   i=$((i + 1))
 done
@@ -97,12 +104,16 @@ for tag in $tags; do
     $1 != tag { next }
     $2 == "analyze" { aw += $3; ac += $4; na++ }
     $2 == "review"  { rw += $3; rc += $4; nr++ }
+    $2 == "review --clips-after" { xw += $3; xc += $4; nx++ }
     $2 == "clip (auto calibration)" { cw += $3; cc += $4; nc++ }
     $2 == "clip (--calib)" { kw += $3; kc += $4; nk++ }
     END {
       if (na && nr)
         printf "== %-4s review / analyze: wall %.2f (%.2f / %.2f s), cpu %.2f (%.2f / %.2f s), means of %d\n",
           tag, (rw / nr) / (aw / na), rw / nr, aw / na, (rc / nr) / (ac / na), rc / nr, ac / na, na
+      if (na && nx)
+        printf "== %-4s review --clips-after / analyze: wall %.2f (%.2f s), cpu %.2f (%.2f s), means of %d\n",
+          tag, (xw / nx) / (aw / na), xw / nx, (xc / nx) / (ac / na), xc / nx, nx
       if (nc) printf "== %-4s clip (auto calibration): wall %.2f s, cpu %.2f s, mean of %d\n", tag, cw / nc, cc / nc, nc
       if (nk) printf "== %-4s clip (--calib): wall %.2f s, cpu %.2f s, mean of %d\n", tag, kw / nk, kc / nk, nk
     }' "$tmp/times"
