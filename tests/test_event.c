@@ -846,6 +846,62 @@ static void test_flag_reasons(void)
     CU_ASSERT_PTR_NULL(kr_event_flag_reason(1u << 31));
 }
 
+/* ---- sweep session 6: a sweep timed from the card's own motion ---- */
+
+/* A's fingertip crosses card 64's near edge (y = 15 mm) at te still in the air (seen from
+ * above, nothing shows it): the card starts moving air_us later, at contact, at 2.5 m/s.
+ * Frames every dt_us. Returns the touch's error (us) and its t_err. */
+static void sweep_air_case(int64_t te, int64_t air_us, int64_t dt_us, double *err_us, int64_t *t_err)
+{
+    run r;
+    run_start(&r);
+    const double v = 2000, vc = 2500;
+    const int64_t tc = te + air_us;
+    for (int64_t t = 0; t < 900000; t += dt_us) {
+        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        if (t > 250000) {
+            double y = 15 + v * (t - te) / 1e6;
+            s.arm = 1;
+            s.tx = -100;
+            s.ty = y > 60 ? 60 : y;
+            s.sx = 4;
+            s.sy = -4;
+        }
+        if (t > tc)
+            s.c64y = 51.5 + vc * (t - tc) / 1e6;
+        run_frame(&r, t, &s);
+    }
+    CU_ASSERT_EQUAL(count(&r, KR_REC_TOUCH), 1);
+    const kr_event_obs *o = first(&r, KR_REC_TOUCH);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+    CU_ASSERT_EQUAL(o->rec.card, 64);
+    CU_ASSERT_EQUAL(o->rec.player, KR_SIDE_A);
+    CU_ASSERT_EQUAL(o->cue, 1);
+    *err_us = (double)(o->rec.t_us - tc);
+    *t_err = o->rec.t_err_us;
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("sweep in the air: dt %lld tc %lld err %.0f us t_err %lld\n", (long long)dt_us, (long long)tc, *err_us,
+               (long long)o->rec.t_err_us);
+    run_end(&r);
+}
+
+/* The fingertip over the card's edge 12 ms before contact (the hand still coming down):
+ * timed from the path's entry, the touch was 12 ms early; from the card's motion, within
+ * 4 ms at 60 and 120 fps whatever the phase, and its t_err covers its error. */
+static void test_sweep_timed_from_card_motion(void)
+{
+    const int64_t dts[2] = {16667, 8333}, te[3] = {401000, 405500, 411200};
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 3; j++) {
+            double e;
+            int64_t te_us;
+            sweep_air_case(te[j], 12000, dts[i], &e, &te_us);
+            CU_ASSERT_TRUE(fabs(e) < 4000);
+            CU_ASSERT_TRUE(fabs(e) <= 2.0 * (double)te_us);
+            CU_ASSERT_TRUE(te_us < 8000); /* from the path's entry: 10.4 ms and more */
+        }
+}
+
 int main(void)
 {
     draw_mat();
@@ -874,6 +930,7 @@ int main(void)
     CU_add_test(s, "late_own_card_touch_is_weak", test_late_own_card_touch_is_weak);
     CU_add_test(s, "long_session", test_long_session);
     CU_add_test(s, "rest_beside_the_field_is_flagged", test_rest_beside_the_field_is_flagged);
+    CU_add_test(s, "sweep_timed_from_card_motion", test_sweep_timed_from_card_motion); /* sweep session 6 */
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();
