@@ -902,6 +902,67 @@ static void test_sweep_timed_from_card_motion(void)
         }
 }
 
+/* One frame of the scene with card 88 (B's far row, 150, 217.5) at y c88y and A's arm
+ * reaching (tx, ty) when arm is set; like run_frame otherwise. */
+static void run_frame88(run *r, int64_t t_us, int arm, double tx, double ty, double c88y)
+{
+    memcpy(frame, base, sizeof base);
+    for (int k = 0; k < NCARDS; k++)
+        draw_card(frame, layout[k].x_mm, k == 4 ? c88y : layout[k].y_mm);
+    if (arm)
+        draw_arm(frame, -60, tx, ty, 4, -4, 1);
+    kr_image_t im = {FW, FH, FW * 3, 3, frame};
+    const kr_track_frame *fr;
+    CU_ASSERT_EQUAL_FATAL(kr_track_update(r->t, &im, t_us, 0, &fr), KR_OK);
+    const kr_event_obs *o;
+    int n;
+    int64_t h = kr_event_horizon(r->ev);
+    CU_ASSERT_EQUAL_FATAL(kr_event_update(r->ev, fr, &o, &n), KR_OK);
+    for (int i = 0; i < n; i++) {
+        if (o[i].rec.t_us < h)
+            r->early++;
+        if (r->n_obs < 64)
+            r->obs[r->n_obs++] = o[i];
+    }
+    r->horizon = kr_event_horizon(r->ev);
+}
+
+/* 30 fps: A's hand, lost by the tracker on the frame the card moves (blurred), sweeps card
+ * 88 out of the field in one frame (4 m/s: 133 mm a frame); the hand is seen over the card's
+ * place on the next frame. The hand near the card just before was not seen on that frame,
+ * and the card was out of the field on it: no hand was looked for after it (opp_take_send
+ * and push_out at 30 fps had no touch); now the hand seen on it is blamed, a touch of
+ * confidence 0.6, besides the push-out. */
+static void test_sweep_out_in_one_frame_is_blamed(void)
+{
+    const int64_t dt = 33333, te = 405000, tc = te + 5000;
+    run r;
+    run_start(&r);
+    for (int64_t t = 0; t < 900000; t += dt) {
+        double y = 181 + 2000.0 * (t - te) / 1e6, c88y = 217.5;
+        if (t > tc)
+            c88y += 4000.0 * (t - tc) / 1e6;
+        int arm = t > 200000 && !(t > tc && t < tc + dt); /* lost on the frame the card moves */
+        run_frame88(&r, t, arm, 150, y > 215 ? 215 : y, c88y > 420 ? 420 : c88y);
+    }
+    CU_ASSERT_EQUAL(r.early, 0);
+    const kr_event_obs *o = first(&r, KR_REC_TOUCH);
+    CU_ASSERT_PTR_NOT_NULL(o);
+    if (o) {
+        CU_ASSERT_EQUAL(o->rec.card, 88);
+        CU_ASSERT_EQUAL(o->rec.player, KR_SIDE_A);
+        CU_ASSERT_TRUE(o->rec.confidence <= 0.6);
+        CU_ASSERT_TRUE(fabs((double)(o->rec.t_us - tc)) <= 2.0 * (double)o->rec.t_err_us);
+    }
+    const kr_event_obs *po = first(&r, KR_REC_PUSH_OUT);
+    CU_ASSERT_PTR_NOT_NULL(po);
+    if (po)
+        CU_ASSERT_EQUAL(po->rec.card, 88);
+    if (getenv("KR_TEST_VERBOSE") && o)
+        printf("sweep out in one frame: err %lld t_err %lld\n", (long long)(o->rec.t_us - tc), (long long)o->rec.t_err_us);
+    run_end(&r);
+}
+
 int main(void)
 {
     draw_mat();
@@ -931,6 +992,7 @@ int main(void)
     CU_add_test(s, "long_session", test_long_session);
     CU_add_test(s, "rest_beside_the_field_is_flagged", test_rest_beside_the_field_is_flagged);
     CU_add_test(s, "sweep_timed_from_card_motion", test_sweep_timed_from_card_motion); /* sweep session 6 */
+    CU_add_test(s, "sweep_out_in_one_frame_is_blamed", test_sweep_out_in_one_frame_is_blamed); /* sweep session 6 */
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

@@ -1259,10 +1259,15 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 ev->cand[ev->n_cand++] = (sweep_cand){k, bp, bt, berr, conf, cs->bare_t, hi, bpath, bv}; /* decided below */
                 cs->last_toucher = bp; /* for a push-out seen in this frame already */
             }
-            else if (bp >= 0)
+            else if (bp >= 0 && (fr->hands[bp].present || cs->cp[bp].contact || !ev->in_play))
                 cs->last_toucher = bp;
-            else if (ev->in_play && !c->out_of_field && !c->lost) {
-                cs->unblamed_t = fr->t_us; /* a hand found on it soon is blamed (below), else a flag */
+            else if (ev->in_play && !c->lost) {
+                /* no hand on it, or the one near it just before is lost from view now (a fast
+                 * sweep blurred at 30 fps), or it flew out of the field in one frame: a hand
+                 * found on it soon is blamed (below), else a flag */
+                if (bp >= 0)
+                    cs->last_toucher = bp;
+                cs->unblamed_t = fr->t_us;
                 cs->unblamed_lo = lo > hi - SWEEP_BACK_US ? lo : hi - SWEEP_BACK_US;
             }
         }
