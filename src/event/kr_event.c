@@ -27,7 +27,7 @@
  * frames of motion, d(t) = v (t - t0), extrapolated back to d = 0. */
 #define SWEEP_PEND 16        /* sweeps waiting for those frames */
 #define SWEEP_SAMPLES 5      /* ... the followed centre on this many frames */
-#define SWEEP_WAIT_US 33000  /* ... waited for at most this long after it was seen moving (and 2 frames) */
+#define SWEEP_WAIT_US 20000  /* ... waited for at most this long after it was seen moving (and 2 frames) */
 #define SWEEP_FIT_SPAN_US 60000 /* ... none later than this after it was seen moving */
 #define SWEEP_POS_MM 3.0     /* the followed centre's error on those frames (1 sigma, mm; a mat pixel is
                                 3 mm): the card's whole outline is put where the hand covers it */
@@ -821,9 +821,10 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
  * the card was last seen still (less the time it takes to travel SWEEP_STILL_MM, which may
  * not show; half a period without a fit), nor before the frame before the hand's path
  * entered it, nor after it was seen moved. With fewer than two frames (a card that flew
- * out of view or was not found; three at 30 fps) the estimate without them (the path's
- * entry, or the window's middle) is kept within the same window. The error is at most 0.6
- * of the way to the window's far end (plus a millisecond). */
+ * out of view or was not found; three at 30 fps) the path's entry is kept within the same
+ * window, or with no entry the contact is put in the middle of it (its error that of a
+ * uniform guess). The error is at most 0.6 of the way to the window's far end (plus a
+ * millisecond). */
 static void sweep_time(const sweep_pend *sp, int64_t *t_out, int64_t *err_out)
 {
     const int64_t t_prov = sp->obs.rec.t_us; /* without the card's motion: path entry, or the window's middle */
@@ -876,6 +877,10 @@ static void sweep_time(const sweep_pend *sp, int64_t *t_out, int64_t *err_out)
         lo = sp->path_lo;
     if (lo > hi)
         lo = hi;
+    if (!fitted && sp->path_lo == INT64_MIN) { /* no path entry: the middle of this window */
+        t = lo + (hi - lo) / 2;
+        err = (int64_t)((hi - lo) / sqrt(12.0)) + 1000;
+    }
     if (t < lo)
         t = lo;
     if (t > hi)
@@ -1298,7 +1303,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 if (bt < cs->cp[bp].free_t)
                     bt = cs->cp[bp].free_t;
                 ev->cand[ev->n_cand++] = (sweep_cand){k, bp, bt, (int64_t)((hi2 - lo2) / sqrt(12.0)) + 1000, 0.6,
-                                                      cs->bare_t > lo2 ? cs->bare_t : lo2, hi2, INT64_MIN,
+                                                      cs->bare_t > hi2 - SWEEP_BACK_US ? cs->bare_t : hi2 - SWEEP_BACK_US,
+                                                      hi2, INT64_MIN,
                                                       approach_speed(ev, bp, lo2)};
                 cs->last_toucher = bp;
                 cs->unblamed_t = -1;
