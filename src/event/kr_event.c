@@ -506,6 +506,105 @@ static double approach_speed(const kr_event_t *ev, int p, int64_t t_end)
     return sqrt(vx * vx + vy * vy);
 }
 
+/* A sweep's contact time from the card's own motion. A swept card starts moving at the
+ * contact; the follower's centre on its first frames after (distance d_i from rest at t_i,
+ * the frames it was found on) lies on d(t) = v (t - t0) (a card slowing by a few m/s^2
+ * travels a fraction of a millimetre less over a frame: left out), fitted by least squares:
+ * t0 is where the line meets d = 0, its error the intercept's standard error for a centre
+ * error of SWEEP_POS_MM. The contact is then kept within what the frames show: not before
+ * the card was last seen still (less the time it takes to travel SWEEP_STILL_MM, which may
+ * not show; half a period without a fit), nor before the frame before the hand's path
+ * entered it, nor after it was seen moved. With fewer than two frames (a card that flew
+ * out of view or was not found; three at 30 fps) the path's entry is kept within the same
+ * window, or with no entry the contact is put in the middle of it (its error that of a
+ * uniform guess). The error is at most 0.6 of the way to the window's far end (plus a
+ * millisecond). */
+static void sweep_time(const sweep_pend *sp, int64_t *t_out, int64_t *err_out)
+{
+    const int64_t t_prov = sp->obs.rec.t_us; /* without the card's motion: path entry, or the window's middle */
+    int64_t t = t_prov, err = sp->obs.rec.t_err_us;
+    double v = sp->hand_v;
+    int n = sp->n, fitted = 0;
+    /* two frames 30 ms or more apart (a card may travel 100 mm a frame at 30 fps) do not show
+     * that the follower kept to the same card: three then */
+    while (n >= (sp->dt > 20000 ? 3 : 2) && !fitted) {
+        double tb = 0, db = 0, stt = 0, std = 0;
+        for (int i = 0; i < n; i++) {
+            tb += (sp->ts[i] - sp->ts[0]) / 1e6 / n;
+            db += sp->ds[i] / n;
+        }
+        for (int i = 0; i < n; i++) {
+            double a = (sp->ts[i] - sp->ts[0]) / 1e6 - tb;
+            stt += a * a;
+            std += a * (sp->ds[i] - db);
+        }
+        double slope = stt > 0 ? std / stt : 0, worst = 0;
+        for (int i = 0; i < n; i++) {
+            double r = fabs(sp->ds[i] - db - slope * ((sp->ts[i] - sp->ts[0]) / 1e6 - tb));
+            worst = r > worst ? r : worst;
+        }
+        /* moving away from its rest, as fast as a hand moves a card (not 2.5 times the hand's
+         * approach), on a line (the follower did not jump onto something else): else the
+         * later samples are dropped */
+        if (slope > 200 && db > 0 && (v <= 0 || slope < 2.5 * v) && worst <= SWEEP_POS_MM + 0.05 * db) {
+            double t0 = tb - db / slope; /* s after ts[0] */
+            t = sp->ts[0] + (int64_t)(t0 * 1e6);
+            err = (int64_t)(SWEEP_POS_MM / slope * sqrt(1.0 / n + sqr(t0 - tb) / stt) * 1e6);
+            v = slope;
+            fitted = 1;
+        } else
+            n--;
+    }
+    /* two ways of timing it that disagree: the error covers a quarter of the difference (the
+     * path's entry comes early, the fingertip over the card's edge in the air; the card's
+     * motion comes late when it was not the hand alone that set it going) */
+    if (fitted)
+        err = (int64_t)sqrt(sqr((double)err) + sqr(0.25 * (double)(t - t_prov))) + 1000;
+    /* a card pushed slowly (a hand braking as it lands) may have moved SWEEP_STILL_MM by
+     * then: at its fitted speed, at most half a period (a card seen still with no change and
+     * no hand over it half a period later has not moved that far) */
+    int64_t slack = sp->dt / 2;
+    if (fitted && v > 0 && SWEEP_STILL_MM / v * 1e6 < slack)
+        slack = (int64_t)(SWEEP_STILL_MM / v * 1e6);
+    int64_t lo = sp->still - slack, hi = sp->hi;
+    if (sp->path_lo > lo)
+        lo = sp->path_lo;
+    if (lo > hi)
+        lo = hi;
+    if (!fitted && sp->path_lo == INT64_MIN) { /* no path entry: the middle of this window */
+        t = lo + (hi - lo) / 2;
+        err = (int64_t)((hi - lo) / sqrt(12.0)) + 1000;
+    }
+    if (t < lo)
+        t = lo;
+    if (t > hi)
+        t = hi;
+    /* the window bounds the error: no more than 0.6 of the way to its far end (2 sigma
+     * covers it whole) */
+    int64_t far = t - lo > hi - t ? t - lo : hi - t;
+    if (err > (int64_t)(0.6 * far) + 1000)
+        err = (int64_t)(0.6 * far) + 1000;
+    if (t < sp->floor)
+        t = sp->floor;
+    *t_out = t;
+    *err_out = err;
+}
+
+/* A held sweep's touch comes out now, timed (sweep_time). */
+static void sweep_emit(kr_event_t *ev, sweep_pend *sp)
+{
+    int64_t t, err;
+    sweep_time(sp, &t, &err);
+    KR_DEBUG("event: sweep of card %d: %d samples, %lld -> %lld +- %lld (window %lld .. %lld)", sp->obs.rec.card,
+             sp->n, (long long)sp->obs.rec.t_us, (long long)t, (long long)err, (long long)sp->still, (long long)sp->hi);
+    sp->obs.rec.t_us = t;
+    sp->obs.rec.t_err_us = err;
+    if (sp->k < ev->n_cards)
+        ev->cards[sp->k].touch_t = t;
+    if (ev->n_out < MAX_OUT)
+        ev->out[ev->n_out++] = sp->obs;
+}
+
 /* Median of n values (n <= LHIST), sorted in place. */
 static double median(double *v, int n)
 {
@@ -810,105 +909,6 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
           : other || fr->hand_contact || back ? 0.6
                                               : 0.92,
           2);
-}
-
-/* A sweep's contact time from the card's own motion. A swept card starts moving at the
- * contact; the follower's centre on its first frames after (distance d_i from rest at t_i,
- * the frames it was found on) lies on d(t) = v (t - t0) (a card slowing by a few m/s^2
- * travels a fraction of a millimetre less over a frame: left out), fitted by least squares:
- * t0 is where the line meets d = 0, its error the intercept's standard error for a centre
- * error of SWEEP_POS_MM. The contact is then kept within what the frames show: not before
- * the card was last seen still (less the time it takes to travel SWEEP_STILL_MM, which may
- * not show; half a period without a fit), nor before the frame before the hand's path
- * entered it, nor after it was seen moved. With fewer than two frames (a card that flew
- * out of view or was not found; three at 30 fps) the path's entry is kept within the same
- * window, or with no entry the contact is put in the middle of it (its error that of a
- * uniform guess). The error is at most 0.6 of the way to the window's far end (plus a
- * millisecond). */
-static void sweep_time(const sweep_pend *sp, int64_t *t_out, int64_t *err_out)
-{
-    const int64_t t_prov = sp->obs.rec.t_us; /* without the card's motion: path entry, or the window's middle */
-    int64_t t = t_prov, err = sp->obs.rec.t_err_us;
-    double v = sp->hand_v;
-    int n = sp->n, fitted = 0;
-    /* two frames 30 ms or more apart (a card may travel 100 mm a frame at 30 fps) do not show
-     * that the follower kept to the same card: three then */
-    while (n >= (sp->dt > 20000 ? 3 : 2) && !fitted) {
-        double tb = 0, db = 0, stt = 0, std = 0;
-        for (int i = 0; i < n; i++) {
-            tb += (sp->ts[i] - sp->ts[0]) / 1e6 / n;
-            db += sp->ds[i] / n;
-        }
-        for (int i = 0; i < n; i++) {
-            double a = (sp->ts[i] - sp->ts[0]) / 1e6 - tb;
-            stt += a * a;
-            std += a * (sp->ds[i] - db);
-        }
-        double slope = stt > 0 ? std / stt : 0, worst = 0;
-        for (int i = 0; i < n; i++) {
-            double r = fabs(sp->ds[i] - db - slope * ((sp->ts[i] - sp->ts[0]) / 1e6 - tb));
-            worst = r > worst ? r : worst;
-        }
-        /* moving away from its rest, as fast as a hand moves a card (not 2.5 times the hand's
-         * approach), on a line (the follower did not jump onto something else): else the
-         * later samples are dropped */
-        if (slope > 200 && db > 0 && (v <= 0 || slope < 2.5 * v) && worst <= SWEEP_POS_MM + 0.05 * db) {
-            double t0 = tb - db / slope; /* s after ts[0] */
-            t = sp->ts[0] + (int64_t)(t0 * 1e6);
-            err = (int64_t)(SWEEP_POS_MM / slope * sqrt(1.0 / n + sqr(t0 - tb) / stt) * 1e6);
-            v = slope;
-            fitted = 1;
-        } else
-            n--;
-    }
-    /* two ways of timing it that disagree: the error covers a quarter of the difference (the
-     * path's entry comes early, the fingertip over the card's edge in the air; the card's
-     * motion comes late when it was not the hand alone that set it going) */
-    if (fitted)
-        err = (int64_t)sqrt(sqr((double)err) + sqr(0.25 * (double)(t - t_prov))) + 1000;
-    /* a card pushed slowly (a hand braking as it lands) may have moved SWEEP_STILL_MM by
-     * then: at its fitted speed, at most half a period (a card seen still with no change and
-     * no hand over it half a period later has not moved that far) */
-    int64_t slack = sp->dt / 2;
-    if (fitted && v > 0 && SWEEP_STILL_MM / v * 1e6 < slack)
-        slack = (int64_t)(SWEEP_STILL_MM / v * 1e6);
-    int64_t lo = sp->still - slack, hi = sp->hi;
-    if (sp->path_lo > lo)
-        lo = sp->path_lo;
-    if (lo > hi)
-        lo = hi;
-    if (!fitted && sp->path_lo == INT64_MIN) { /* no path entry: the middle of this window */
-        t = lo + (hi - lo) / 2;
-        err = (int64_t)((hi - lo) / sqrt(12.0)) + 1000;
-    }
-    if (t < lo)
-        t = lo;
-    if (t > hi)
-        t = hi;
-    /* the window bounds the error: no more than 0.6 of the way to its far end (2 sigma
-     * covers it whole) */
-    int64_t far = t - lo > hi - t ? t - lo : hi - t;
-    if (err > (int64_t)(0.6 * far) + 1000)
-        err = (int64_t)(0.6 * far) + 1000;
-    if (t < sp->floor)
-        t = sp->floor;
-    *t_out = t;
-    *err_out = err;
-}
-
-/* A held sweep's touch comes out now, timed (sweep_time). */
-static void sweep_emit(kr_event_t *ev, sweep_pend *sp)
-{
-    int64_t t, err;
-    sweep_time(sp, &t, &err);
-    KR_DEBUG("event: sweep of card %d: %d samples, %lld -> %lld +- %lld (window %lld .. %lld)", sp->obs.rec.card,
-             sp->n, (long long)sp->obs.rec.t_us, (long long)t, (long long)err, (long long)sp->still, (long long)sp->hi);
-    sp->obs.rec.t_us = t;
-    sp->obs.rec.t_err_us = err;
-    if (sp->k < ev->n_cards)
-        ev->cards[sp->k].touch_t = t;
-    if (ev->n_out < MAX_OUT)
-        ev->out[ev->n_out++] = sp->obs;
 }
 
 /* The promise of kr_event_horizon() is kept even if a bound below is wrong: such an
