@@ -1005,6 +1005,45 @@ static void test_blamed_sweep_error_is_honest(void)
         }
 }
 
+/* 60 fps: A's hand comes onto card 64; on the frame the card starts moving the tracker's
+ * leading point is thrown 300 mm back along the arm (faster than a hand moves: the blob on
+ * another part of the arm, early_entry at 60 fps), then is seen on the card again. The hand
+ * was near the card just before and present: it was only remembered as the last toucher,
+ * no touch. Now the jump counts as the hand lost: the hand seen on the card is blamed. */
+static void test_sweep_with_lead_jump_is_blamed(void)
+{
+    run r;
+    run_start(&r);
+    const double v = 2000, vc = 2500;
+    const int64_t tc = 405000;
+    for (int64_t t = 0; t < 900000; t += DT) {
+        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        double dtc = (t - tc) / 1e6;
+        if (t > 250000) {
+            double y = 15 + v * dtc;
+            s.arm = 1;
+            s.tx = -100;
+            s.ty = t > tc && t < tc + DT ? -300 : y > 60 ? 60 : y; /* thrown back on one frame */
+            s.sx = 4;
+            s.sy = -4;
+        }
+        if (dtc > 0)
+            s.c64y = 51.5 + vc * dtc;
+        run_frame(&r, t, &s);
+    }
+    const kr_event_obs *o = first(&r, KR_REC_TOUCH);
+    CU_ASSERT_PTR_NOT_NULL(o);
+    if (o) {
+        CU_ASSERT_EQUAL(o->rec.card, 64);
+        CU_ASSERT_EQUAL(o->rec.player, KR_SIDE_A);
+        CU_ASSERT_TRUE(fabs((double)(o->rec.t_us - tc)) <= 2.0 * (double)o->rec.t_err_us);
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("lead jump: err %lld t_err %lld conf %.2f\n", (long long)(o->rec.t_us - tc),
+                   (long long)o->rec.t_err_us, o->rec.confidence);
+    }
+    run_end(&r);
+}
+
 int main(void)
 {
     draw_mat();
@@ -1036,6 +1075,7 @@ int main(void)
     CU_add_test(s, "sweep_timed_from_card_motion", test_sweep_timed_from_card_motion); /* sweep session 6 */
     CU_add_test(s, "sweep_out_in_one_frame_is_blamed", test_sweep_out_in_one_frame_is_blamed); /* sweep session 6 */
     CU_add_test(s, "blamed_sweep_error_is_honest", test_blamed_sweep_error_is_honest); /* sweep session 6 */
+    CU_add_test(s, "sweep_with_lead_jump_is_blamed", test_sweep_with_lead_jump_is_blamed); /* sweep session 6 */
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

@@ -477,6 +477,21 @@ static int64_t path_entry(const kr_event_t *ev, int p, const kr_track_card *c, d
 }
 
 
+/* 1 when player p's leading point jumped (moved between two present frames faster than a
+ * hand moves: max_hand_speed_mm_s, plus 60 mm) at or after t_from: where it was then is no
+ * path of the hand. */
+static int lead_jumped(const kr_event_t *ev, int p, int64_t t_from)
+{
+    for (int k = 0; k + 1 < LHIST && ev->lt[p][k] >= t_from; k++) {
+        if (!ev->lpresent[p][k] || !ev->lpresent[p][k + 1])
+            continue;
+        double d = sqrt(sqr(ev->lx[p][k] - ev->lx[p][k + 1]) + sqr(ev->ly[p][k] - ev->ly[p][k + 1]));
+        if (d > 60 + ev->cfg.max_hand_speed_mm_s * (ev->lt[p][k] - ev->lt[p][k + 1]) / 1e6)
+            return 1;
+    }
+    return 0;
+}
+
 /* Player p's hand speed as it came onto a card (mm/s; 0 unknown): least squares over its
  * leading points in the SPEED_SPAN_US up to t_end (at least SPEED_MIN_N samples), before
  * the hand reached the card (the blob merging with the card moving under it, its leading
@@ -1264,12 +1279,13 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 ev->cand[ev->n_cand++] = (sweep_cand){k, bp, bt, berr, conf, cs->bare_t, hi, bpath, bv}; /* decided below */
                 cs->last_toucher = bp; /* for a push-out seen in this frame already */
             }
-            else if (bp >= 0 && (fr->hands[bp].present || cs->cp[bp].contact || !ev->in_play))
+            else if (bp >= 0 && (fr->hands[bp].present || cs->cp[bp].contact || !ev->in_play) && !lead_jumped(ev, bp, lo - dt))
                 cs->last_toucher = bp;
             else if (ev->in_play && !c->lost) {
-                /* no hand on it, or the one near it just before is lost from view now (a fast
-                 * sweep blurred at 30 fps), or it flew out of the field in one frame: a hand
-                 * found on it soon is blamed (below), else a flag */
+                /* no hand on it, or the one near it just before is lost from view now or its
+                 * leading point jumped away (a fast sweep blurred at 30 fps, or at 60 fps
+                 * with the tracker's blob on another part of the arm), or it flew out of the
+                 * field in one frame: a hand found on it soon is blamed (below), else a flag */
                 if (bp >= 0)
                     cs->last_toucher = bp;
                 cs->unblamed_t = fr->t_us;
