@@ -23,6 +23,17 @@
 #define PATH_MIN_N 8         /* ... and at least this many samples */
 #define SWEEP_AIR_US 10000  /* a sweep's path entry: the fingertip may cross the outline still in the air
                                 (the synthetic sweeps touch down 5-17 ms after it at every rate) */
+/* A sweep is timed from the card's own motion (sweep_time): the follower's centre on its first
+ * frames of motion, d(t) = v (t - t0), extrapolated back to d = 0. */
+#define SWEEP_PEND 16        /* sweeps waiting for those frames */
+#define SWEEP_SAMPLES 5      /* ... the followed centre on this many frames */
+#define SWEEP_WAIT_US 20000  /* ... waited for at most this long after it was seen moving (and 2 frames) */
+#define SWEEP_FIT_SPAN_US 60000 /* ... none later than this after it was seen moving */
+#define SWEEP_POS_MM 3.0     /* the followed centre's error on those frames (1 sigma, mm; a mat pixel is
+                                3 mm): the card's whole outline is put where the hand covers it */
+#define SWEEP_STILL_MM 12.0  /* a card shifted less than this may still look unchanged (its footprint
+                                is inside its outline, a change of 5 % passes): its last still frame
+                                bounds contact from below within this travel */
 #define UNBLAMED_WAIT_US 70000 /* a card moving with no hand near: a hand seen on it this soon is blamed */
 #define SWEEP_BACK_US 100000 /* a card seen moving: its contact is at most this long before (when
                                 no path entry dates it; a long-covered card's midpoint is no time) */
@@ -70,7 +81,24 @@ typedef struct sweep_cand { /* a card seen starting to move, with the hand blame
     int     k, p;
     int64_t t, err;
     double  conf;
+    int64_t still, hi;       /* its window: last seen still, first seen moved */
+    int64_t path_lo;         /* the frame before the hand's path entered it; INT64_MIN none */
+    double  hand_v;          /* the hand's speed as it came onto the card (mm/s; 0 unknown) */
 } sweep_cand;
+
+typedef struct sweep_pend {  /* a sweep's touch held until the card's first frames of motion date it */
+    kr_event_obs obs;        /* the touch, its t_us the estimate without them (path entry, midpoint) */
+    int     k;
+    int64_t still, hi, path_lo; /* as in sweep_cand; hi may be lowered (a push-out of it seen then) */
+    double  hand_v;
+    int64_t floor;           /* never earlier: kami_start, the hand's last contact end, the horizon promised */
+    int64_t bound;           /* the earliest time it can come out at (kr_event_horizon) */
+    int64_t dt;              /* frame period when it was seen moving */
+    int     frames;          /* frames fed since */
+    int     n;               /* samples of the followed card: time, centre's distance from rest */
+    int64_t ts[SWEEP_SAMPLES];
+    double  ds[SWEEP_SAMPLES];
+} sweep_pend;
 
 typedef struct card_state {
     int     id, territory;   /* 0 A, 1 B */
@@ -97,6 +125,9 @@ typedef struct card_state {
     int64_t pt;
     double  vx, vy;
     cp_state cp[2];
+    int64_t bare_t;          /* last frame it was seen still with no hand over it: a hand pushing a
+                                card covers the bare strip it leaves, so only this frame shows the
+                                card had not moved (a sweep's window starts there) */
 } card_state;
 
 struct kr_event {
@@ -108,6 +139,8 @@ struct kr_event {
     kr_event_obs out[MAX_OUT];
     sweep_cand cand[KR_TRACK_MAX_CARDS];
     int     n_cand;
+    sweep_pend spend[SWEEP_PEND];
+    int     n_spend;
     int     n_out;
     int     next_id;
     kr_rules_hand hand[2];   /* reported hand per player (fixed once known) */
@@ -413,9 +446,11 @@ static double seg_entry(double ax, double ay, double bx, double by, double cx, d
 }
 
 /* Earliest time at or after t_min that player p's leading-point path (straight between
- * frames) entered the card's rest outline grown by margin; -1 if none in the history. */
+ * frames) entered the card's rest outline grown by margin; -1 if none in the history.
+ * *seg_t0: the frame before that entry (the leading point still outside: a hand moving
+ * fast or braking between frames may have entered anywhere after it). */
 static int64_t path_entry(const kr_event_t *ev, int p, const kr_track_card *c, double margin, int64_t t_min,
-                          int64_t *err)
+                          int64_t *err, int64_t *seg_t0)
 {
     int64_t best = -1;
     double hx = KR_TRACK_CARD_W_MM / 2 + margin, hy = KR_TRACK_CARD_H_MM / 2 + margin;
@@ -433,6 +468,7 @@ static int64_t path_entry(const kr_event_t *ev, int p, const kr_track_card *c, d
         int64_t t = ev->lt[p][k + 1] + (int64_t)(u * dt);
         if (t >= t_min) {
             *err = (int64_t)sqrt(sqr(dt * 0.15 + 1500) + sqr(SWEEP_AIR_US));
+            *seg_t0 = ev->lt[p][k + 1]; /* the last frame it was seen outside */
             return t;
         }
         (void)best;
@@ -440,6 +476,149 @@ static int64_t path_entry(const kr_event_t *ev, int p, const kr_track_card *c, d
     return best;
 }
 
+
+/* 1 when player p's leading point jumped (moved between two present frames faster than a
+ * hand moves: max_hand_speed_mm_s, plus 60 mm) at or after t_from: where it was then is no
+ * path of the hand. */
+static int lead_jumped(const kr_event_t *ev, int p, int64_t t_from)
+{
+    for (int k = 0; k + 1 < LHIST && ev->lt[p][k] >= t_from; k++) {
+        if (!ev->lpresent[p][k] || !ev->lpresent[p][k + 1])
+            continue;
+        double d = sqrt(sqr(ev->lx[p][k] - ev->lx[p][k + 1]) + sqr(ev->ly[p][k] - ev->ly[p][k + 1]));
+        if (d > 60 + ev->cfg.max_hand_speed_mm_s * (ev->lt[p][k] - ev->lt[p][k + 1]) / 1e6)
+            return 1;
+    }
+    return 0;
+}
+
+/* Player p's hand speed as it came onto a card (mm/s; 0 unknown): least squares over its
+ * leading points in the SPEED_SPAN_US up to t_end (at least SPEED_MIN_N samples), before
+ * the hand reached the card (the blob merging with the card moving under it, its leading
+ * point jumps). */
+static double approach_speed(const kr_event_t *ev, int p, int64_t t_end)
+{
+    double st = 0, sx = 0, sy = 0, stt = 0, stx = 0, sty = 0;
+    int n = 0;
+    for (int k = 0; k < LHIST && ev->lpresent[p][k]; k++) {
+        if (ev->lt[p][k] > t_end)
+            continue;
+        if (n >= SPEED_MIN_N && t_end - ev->lt[p][k] > SPEED_SPAN_US)
+            break;
+        double t = (ev->lt[p][k] - t_end) / 1e6;
+        st += t;
+        stt += t * t;
+        sx += ev->lx[p][k];
+        sy += ev->ly[p][k];
+        stx += t * ev->lx[p][k];
+        sty += t * ev->ly[p][k];
+        n++;
+    }
+    double den = n * stt - st * st;
+    if (n < SPEED_MIN_N || den <= 0)
+        return 0;
+    double vx = (n * stx - st * sx) / den, vy = (n * sty - st * sy) / den;
+    return sqrt(vx * vx + vy * vy);
+}
+
+/* A sweep's contact time from the card's own motion. A swept card starts moving at the
+ * contact; the follower's centre on its first frames after (distance d_i from rest at t_i,
+ * the frames it was found on) lies on d(t) = v (t - t0) (a card slowing by a few m/s^2
+ * travels a fraction of a millimetre less over a frame: left out), fitted by least squares:
+ * t0 is where the line meets d = 0, its error the intercept's standard error for a centre
+ * error of SWEEP_POS_MM. The contact is then kept within what the frames show: not before
+ * the card was last seen still (less the time it takes to travel SWEEP_STILL_MM, which may
+ * not show; half a period without a fit), nor before the frame before the hand's path
+ * entered it, nor after it was seen moved. With fewer than two frames (a card that flew
+ * out of view or was not found; three at 30 fps) the path's entry is kept within the same
+ * window, or with no entry the contact is put in the middle of it (its error that of a
+ * uniform guess). The error is at most 0.6 of the way to the window's far end (plus a
+ * millisecond). */
+static void sweep_time(const sweep_pend *sp, int64_t *t_out, int64_t *err_out)
+{
+    const int64_t t_prov = sp->obs.rec.t_us; /* without the card's motion: path entry, or the window's middle */
+    int64_t t = t_prov, err = sp->obs.rec.t_err_us;
+    double v = sp->hand_v;
+    int n = sp->n, fitted = 0;
+    /* two frames 30 ms or more apart (a card may travel 100 mm a frame at 30 fps) do not show
+     * that the follower kept to the same card: three then */
+    while (n >= (sp->dt > 20000 ? 3 : 2) && !fitted) {
+        double tb = 0, db = 0, stt = 0, std = 0;
+        for (int i = 0; i < n; i++) {
+            tb += (sp->ts[i] - sp->ts[0]) / 1e6 / n;
+            db += sp->ds[i] / n;
+        }
+        for (int i = 0; i < n; i++) {
+            double a = (sp->ts[i] - sp->ts[0]) / 1e6 - tb;
+            stt += a * a;
+            std += a * (sp->ds[i] - db);
+        }
+        double slope = stt > 0 ? std / stt : 0, worst = 0;
+        for (int i = 0; i < n; i++) {
+            double r = fabs(sp->ds[i] - db - slope * ((sp->ts[i] - sp->ts[0]) / 1e6 - tb));
+            worst = r > worst ? r : worst;
+        }
+        /* moving away from its rest, as fast as a hand moves a card (not 2.5 times the hand's
+         * approach), on a line (the follower did not jump onto something else): else the
+         * later samples are dropped */
+        if (slope > 200 && db > 0 && (v <= 0 || slope < 2.5 * v) && worst <= SWEEP_POS_MM + 0.05 * db) {
+            double t0 = tb - db / slope; /* s after ts[0] */
+            t = sp->ts[0] + (int64_t)(t0 * 1e6);
+            err = (int64_t)(SWEEP_POS_MM / slope * sqrt(1.0 / n + sqr(t0 - tb) / stt) * 1e6);
+            v = slope;
+            fitted = 1;
+        } else
+            n--;
+    }
+    /* two ways of timing it that disagree: the error covers a quarter of the difference (the
+     * path's entry comes early, the fingertip over the card's edge in the air; the card's
+     * motion comes late when it was not the hand alone that set it going) */
+    if (fitted)
+        err = (int64_t)sqrt(sqr((double)err) + sqr(0.25 * (double)(t - t_prov))) + 1000;
+    /* a card pushed slowly (a hand braking as it lands) may have moved SWEEP_STILL_MM by
+     * then: at its fitted speed, at most half a period (a card seen still with no change and
+     * no hand over it half a period later has not moved that far) */
+    int64_t slack = sp->dt / 2;
+    if (fitted && v > 0 && SWEEP_STILL_MM / v * 1e6 < slack)
+        slack = (int64_t)(SWEEP_STILL_MM / v * 1e6);
+    int64_t lo = sp->still - slack, hi = sp->hi;
+    if (sp->path_lo > lo)
+        lo = sp->path_lo;
+    if (lo > hi)
+        lo = hi;
+    if (!fitted && sp->path_lo == INT64_MIN) { /* no path entry: the middle of this window */
+        t = lo + (hi - lo) / 2;
+        err = (int64_t)((hi - lo) / sqrt(12.0)) + 1000;
+    }
+    if (t < lo)
+        t = lo;
+    if (t > hi)
+        t = hi;
+    /* the window bounds the error: no more than 0.6 of the way to its far end (2 sigma
+     * covers it whole) */
+    int64_t far = t - lo > hi - t ? t - lo : hi - t;
+    if (err > (int64_t)(0.6 * far) + 1000)
+        err = (int64_t)(0.6 * far) + 1000;
+    if (t < sp->floor)
+        t = sp->floor;
+    *t_out = t;
+    *err_out = err;
+}
+
+/* A held sweep's touch comes out now, timed (sweep_time). */
+static void sweep_emit(kr_event_t *ev, sweep_pend *sp)
+{
+    int64_t t, err;
+    sweep_time(sp, &t, &err);
+    KR_DEBUG("event: sweep of card %d: %d samples, %lld -> %lld +- %lld (window %lld .. %lld)", sp->obs.rec.card,
+             sp->n, (long long)sp->obs.rec.t_us, (long long)t, (long long)err, (long long)sp->still, (long long)sp->hi);
+    sp->obs.rec.t_us = t;
+    sp->obs.rec.t_err_us = err;
+    if (sp->k < ev->n_cards)
+        ev->cards[sp->k].touch_t = t;
+    if (ev->n_out < MAX_OUT)
+        ev->out[ev->n_out++] = sp->obs;
+}
 
 /* Median of n values (n <= LHIST), sorted in place. */
 static double median(double *v, int n)
@@ -844,6 +1023,8 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
         if (ev->played && ev->quiet_t >= 0)
             h = min64(h, ev->quiet_t);
     }
+    for (int i = 0; i < ev->n_spend; i++) /* a held sweep: no earlier than its window allows */
+        h = min64(h, ev->spend[i].bound);
     for (int p = 0; p < 2; p++) {
         if (ev->settled && ev->carry_k[p] >= 0 && ev->carry_rest_t[p] >= 0)
             h = min64(h, ev->carry_rest_t[p]);
@@ -879,6 +1060,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             cs->py = fr->cards[k].y_mm;
             cs->pt = fr->t_us;
             cs->still_t = fr->t_us;
+            cs->bare_t = fr->t_us;
             cs->rest0_x = fr->cards[k].rest_x_mm;
             cs->rest0_y = fr->cards[k].rest_y_mm;
             cs->cp[0].rest_t = cs->cp[1].rest_t = -1;
@@ -1037,8 +1219,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * candidates (a hover above a sweep): the faster hand pushes. */
             int64_t lo = cs->still_t, hi = fr->t_us;
             int bp = -1, ncand = 0, bdirect = 0;
-            int64_t bt = -1, berr = 0;
-            double bscore = -1e30;
+            int64_t bt = -1, berr = 0, bpath = INT64_MIN;
+            double bscore = -1e30, bv = 0;
             for (int p = 0; p < 2; p++) {
                 const kr_track_hand *h = &fr->hands[p];
                 const cp_state *s = &cs->cp[p];
@@ -1046,9 +1228,9 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 /* timed where the path crossed the card's own outline (the margin is for
                  * "over the card"; crossing the grown outline is a few ms early); the grown
                  * one when the path never crossed the outline itself */
-                int64_t err = 0, tc = path_entry(ev, p, c, 0, t_min, &err);
+                int64_t err = 0, seg0 = INT64_MIN, tc = path_entry(ev, p, c, 0, t_min, &err, &seg0);
                 if (tc < 0)
-                    tc = path_entry(ev, p, c, cfg->touch_margin_mm, t_min, &err);
+                    tc = path_entry(ev, p, c, cfg->touch_margin_mm, t_min, &err, &seg0);
                 int near = 0;
                 for (int q = 0; q < s->n && s->t[q] >= lo - dt; q++)
                     if (s->sd[q] < cfg->sweep_near_mm * 0.5)
@@ -1069,9 +1251,12 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     bp = p;
                     bdirect = (tc >= t_min && tc <= hi) || c->hand_cover[p] > 0.05 ||
                               (s->n > 0 && s->sd[s->n > 1 ? 1 : 0] <= cfg->touch_margin_mm);
+                    bv = approach_speed(ev, p, tc >= t_min && tc <= hi ? tc : cs->bare_t);
+                    bpath = INT64_MIN;
                     if (tc >= t_min && tc <= hi) {
                         bt = tc; /* still_t may lag: a small shift does not show */
                         berr = err;
+                        bpath = seg0; /* contact is not before the leading point was last seen outside */
                     } else {
                         int64_t lo2 = lo > hi - SWEEP_BACK_US ? lo : hi - SWEEP_BACK_US;
                         bt = lo2 + (hi - lo2) / 2;
@@ -1091,13 +1276,19 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             /* moved with no hand on it (its path never entered, nothing covers it): knocked
              * by another card; the hand that sent that card is blamed for a push-out only */
             if (bp >= 0 && !cs->cp[bp].contact && bdirect && ev->n_cand < KR_TRACK_MAX_CARDS) {
-                ev->cand[ev->n_cand++] = (sweep_cand){k, bp, bt, berr, conf}; /* decided below */
+                ev->cand[ev->n_cand++] = (sweep_cand){k, bp, bt, berr, conf, cs->bare_t, hi, bpath, bv}; /* decided below */
                 cs->last_toucher = bp; /* for a push-out seen in this frame already */
             }
-            else if (bp >= 0)
+            else if (bp >= 0 && (fr->hands[bp].present || cs->cp[bp].contact || !ev->in_play) && !lead_jumped(ev, bp, lo - dt))
                 cs->last_toucher = bp;
-            else if (ev->in_play && !c->out_of_field && !c->lost) {
-                cs->unblamed_t = fr->t_us; /* a hand found on it soon is blamed (below), else a flag */
+            else if (ev->in_play && !c->lost) {
+                /* no hand on it, or the one near it just before is lost from view now or its
+                 * leading point jumped away (a fast sweep blurred at 30 fps, or at 60 fps
+                 * with the tracker's blob on another part of the arm), or it flew out of the
+                 * field in one frame: a hand found on it soon is blamed (below), else a flag */
+                if (bp >= 0)
+                    cs->last_toucher = bp;
+                cs->unblamed_t = fr->t_us;
                 cs->unblamed_lo = lo > hi - SWEEP_BACK_US ? lo : hi - SWEEP_BACK_US;
             }
         }
@@ -1127,7 +1318,10 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 int64_t lo2 = cs->unblamed_lo, hi2 = cs->unblamed_t, bt = lo2 + (hi2 - lo2) / 2;
                 if (bt < cs->cp[bp].free_t)
                     bt = cs->cp[bp].free_t;
-                ev->cand[ev->n_cand++] = (sweep_cand){k, bp, bt, (int64_t)((hi2 - lo2) / sqrt(12.0)) + 1000, 0.6};
+                ev->cand[ev->n_cand++] = (sweep_cand){k, bp, bt, (int64_t)((hi2 - lo2) / sqrt(12.0)) + 1000, 0.6,
+                                                      cs->bare_t > hi2 - SWEEP_BACK_US ? cs->bare_t : hi2 - SWEEP_BACK_US,
+                                                      hi2, INT64_MIN,
+                                                      approach_speed(ev, bp, lo2)};
                 cs->last_toucher = bp;
                 cs->unblamed_t = -1;
             } else if (fr->t_us - cs->unblamed_t > UNBLAMED_WAIT_US || !ev->in_play) {
@@ -1138,9 +1332,12 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         }
         if (!c->occluded && !c->moving && !c->displaced && c->visible > 0.6)
             cs->still_t = fr->t_us;
+        if (!c->occluded && !c->moving && !c->displaced && c->change < 0.05 && c->hand_cover[0] + c->hand_cover[1] < 0.05)
+            cs->bare_t = fr->t_us;
         if (cs->was_moving && !c->moving && !c->displaced) {
             cs->rest_since = fr->t_us; /* at rest again: the next motion's contact is later */
             cs->still_t = fr->t_us;
+            cs->bare_t = fr->t_us;
         }
         cs->was_moving = c->moving || c->displaced;
         /* push-out: the whole outline beyond the field */
@@ -1230,6 +1427,12 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     fabs(fr->cards[j].rest_y_mm - c->rest_y_mm) < KR_TRACK_CARD_H_MM + 12 && ev->in_play)
                     set_flag(ev, KR_EVENT_FLAG_KNOCK_ORDER);
             }
+            int n0 = ev->n_out;
+            int64_t floor = ev->horizon; /* the horizon promised before this frame */
+            if (cs->cp[sc->p].free_t > floor)
+                floor = cs->cp[sc->p].free_t;
+            if (ev->in_play && ev->kami_t > floor)
+                floor = ev->kami_t;
             touch(ev, fr, sc->k, sc->p, sc->t, sc->err, sc->conf, 1);
             cs->touch_t = sc->t;
             /* a push-out of it seen in this frame cannot be before the contact that
@@ -1238,10 +1441,53 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 ev->out[cs->out_push].rec.t_us = sc->t + 1000;
             cs->mover = sc->p;
             cs->move_t = fr->t_us;
+            /* the touch is held until the card's first frames of motion time it (sweep_time) */
+            if (ev->n_out > n0 && ev->out[ev->n_out - 1].rec.type == KR_REC_TOUCH && ev->n_spend < SWEEP_PEND) {
+                sweep_pend *sp = &ev->spend[ev->n_spend++];
+                memset(sp, 0, sizeof *sp);
+                sp->obs = ev->out[--ev->n_out];
+                sp->k = sc->k;
+                sp->still = sc->still;
+                sp->hi = sc->hi;
+                if (cs->out_push >= 0 && ev->out[cs->out_push].rec.t_us - 1000 < sp->hi)
+                    sp->hi = ev->out[cs->out_push].rec.t_us - 1000;
+                sp->path_lo = sc->path_lo;
+                sp->hand_v = sc->hand_v;
+                sp->floor = floor;
+                sp->dt = dt;
+                /* the earliest sweep_time can give (its slack is at most half a period) */
+                int64_t lo = sp->still - dt / 2;
+                if (sp->path_lo > lo)
+                    lo = sp->path_lo;
+                if (lo > sp->hi)
+                    lo = sp->hi;
+                sp->bound = lo > floor ? lo : floor;
+            }
         } else
             cs->last_toucher = sc->p; /* a push-out of it is still that hand's */
     }
     ev->n_cand = 0;
+    /* held sweeps: the card's followed centre on its first frames of motion; timed and let
+     * out once SWEEP_SAMPLES frames are in, or it was lost or came to rest,
+     * or SWEEP_WAIT_US (and two frames) passed */
+    for (int i = 0; i < ev->n_spend;) {
+        sweep_pend *sp = &ev->spend[i];
+        const kr_track_card *c = sp->k < fr->n_cards ? &fr->cards[sp->k] : NULL;
+        int gone = !c || c->lost || (!c->displaced && !c->moving); /* (one flying out is still seen) */
+        if (c && !c->lost && c->displaced && c->found && c->whole_ok && sp->n < SWEEP_SAMPLES && fr->t_us - sp->hi <= SWEEP_FIT_SPAN_US &&
+            (sp->n == 0 || fr->t_us > sp->ts[sp->n - 1])) {
+            sp->ts[sp->n] = fr->t_us;
+            sp->ds[sp->n] = sqrt(sqr(c->whole_x_mm - c->rest_x_mm) + sqr(c->whole_y_mm - c->rest_y_mm));
+            sp->n++;
+        }
+        if (gone || sp->n >= SWEEP_SAMPLES || (fr->t_us - sp->hi >= SWEEP_WAIT_US && sp->frames >= 2)) {
+            sweep_emit(ev, sp);
+            ev->spend[i] = ev->spend[--ev->n_spend];
+        } else {
+            sp->frames++;
+            i++;
+        }
+    }
     /* hand contact */
     if (fr->hand_contact && !ev->was_contact && ev->in_play) {
         kr_event_obs *o = emit(ev, KR_REC_HAND_CONTACT, fr->t_us - dt / 2);
@@ -1397,8 +1643,16 @@ kr_status kr_event_finish(kr_event_t *ev, const kr_event_obs **obs, int *n)
     ev->n_out = 0;
     ev->finished = 1;
     ev->horizon = INT64_MAX;
+    for (int i = 0; i < ev->n_spend; i++) /* held sweeps: timed with the frames there were */
+        sweep_emit(ev, &ev->spend[i]);
+    ev->n_spend = 0;
+    int m = 0;
+    for (int i = 0; i < ev->n_out; i++)
+        if (ev->out[i].rec.confidence >= ev->cfg.min_confidence)
+            ev->out[m++] = ev->out[i];
+    ev->n_out = m;
     *obs = ev->out;
-    *n = 0;
+    *n = m;
     return KR_OK;
 }
 

@@ -85,6 +85,15 @@ typedef struct kr_track_card {
     double  vx_mm_s, vy_mm_s; /* centre velocity while displaced (mm/s), 0 at rest */
     int     found;            /* 1 when a displaced card was seen this frame (0: predicted/held) */
     int64_t last_seen_us;     /* presentation time it was last seen (at rest or followed) */
+    /* added in the sixth session (sweeps): the centre of the card's whole outline while it is
+     * followed. x_mm/y_mm is the centroid of the card evidence seen, which leans away from a
+     * hand still covering part of the card (the hand pushing it just after contact); here the
+     * pixels of a hand or shadow inside the outline count as card too, starting from that
+     * centroid (moved back towards the hand until the outline's covered part is filled).
+     * Equal to x_mm/y_mm when whole_ok is 0 (not followed this frame, too little seen, or
+     * the outline not all in view). */
+    double  whole_x_mm, whole_y_mm;
+    int     whole_ok;
 } kr_track_card;
 
 typedef struct kr_track_hand {

@@ -275,6 +275,9 @@ static void card_take_rest(kr_track_t *t, int k, int from_bg, double g)
     o->moving = 0;
     o->lost = 0;
     o->found = 1;
+    o->whole_ok = 0;
+    o->whole_x_mm = o->x_mm;
+    o->whole_y_mm = o->y_mm;
 }
 
 /* Reference colours of cards and bare mat, from the settled background. */
@@ -481,6 +484,62 @@ static double locate(const kr_track_t *t, const card_axis *ax, double g, double 
     return w;
 }
 
+/* The centre of a followed card's whole outline (angle a degrees) from the centroid (x, y)
+ * of its visible evidence: inside the outline placed at the current estimate, a pixel of a
+ * hand or shadow counts as card (it may hide the card), as does card evidence; the centroid
+ * of those is the next estimate. A hand covering the card's trailing part pulls the evidence
+ * centroid forward, and the outline placed there holds the hand's front over the card: each
+ * round moves the estimate about half the remaining lean back towards the true centre (an
+ * estimate behind the card would stay put on the arm, so it starts from the evidence
+ * centroid, which is never behind). 0 when too little is seen. */
+static int whole_centre(const kr_track_t *t, const card_axis *ax, double g, const kr_track_card *o, double x,
+                        double y, double a, double *ox, double *oy)
+{
+    double mmpp = t->cfg.mm_per_px, card_px = KR_TRACK_CARD_W_MM * KR_TRACK_CARD_H_MM / (mmpp * mmpp);
+    double ca = cos(a * DEG), sa = sin(a * DEG), hx = KR_TRACK_CARD_W_MM / 2, hy = KR_TRACK_CARD_H_MM / 2;
+    double ra = cos(o->rest_angle_deg * DEG), rb = sin(o->rest_angle_deg * DEG);
+    for (int it = 0; it < 5; it++) {
+        double u0, v0, u1, v1, sx = 0, sy = 0, w = 0, ev = 0;
+        kr_track_mm_to_mat(t, x - 46, y + 46, &u0, &v0);
+        kr_track_mm_to_mat(t, x + 46, y - 46, &u1, &v1);
+        int a0 = u0 < 0 ? 0 : (int)u0, a1 = u1 >= t->w ? t->w - 1 : (int)u1;
+        int b0 = v0 < 0 ? 0 : (int)v0, b1 = v1 >= t->h ? t->h - 1 : (int)v1;
+        for (int v = b0; v <= b1; v++)
+            for (int u = a0; u <= a1; u++) {
+                double xm, ym;
+                kr_track_mat_to_mm(t, u + 0.5, v + 0.5, &xm, &ym);
+                double dx = xm - x, dy = ym - y;
+                if (fabs(ca * dx + sa * dy) > hx || fabs(-sa * dx + ca * dy) > hy)
+                    continue;
+                int i = v * t->w + u;
+                uint8_t cl = t->cls[i];
+                int e = card_evidence(t, ax, i, g);
+                /* where it lay, the background is the card: unchanged there, it still covers it
+                 * (card evidence leaves such pixels out, being still) */
+                double rx = xm - o->rest_x_mm, ry = ym - o->rest_y_mm;
+                if (!e && cl == KR_CLS_BG && fabs(ra * rx + rb * ry) <= hx && fabs(-rb * rx + ra * ry) <= hy)
+                    e = 1;
+                if (!e && cl != KR_CLS_HAND_A && cl != KR_CLS_HAND_B && cl != KR_CLS_SHADOW)
+                    continue;
+                ev += e != 0;
+                w += 1;
+                sx += xm;
+                sy += ym;
+            }
+        if (ev < 0.2 * card_px || w <= 0)
+            return 0;
+        double nx = sx / w, ny = sy / w;
+        int done = sqr(nx - x) + sqr(ny - y) < 0.04;
+        x = nx;
+        y = ny;
+        if (done)
+            break;
+    }
+    *ox = x;
+    *oy = y;
+    return 1;
+}
+
 /* Follows displaced card k: predicts with its velocity, searches a window that grows
  * with its speed and with frames missed, mean-shifts onto the card evidence; notices
  * it leaving the view; brings it to rest (new footprint and pose) when it stays put. */
@@ -556,6 +615,14 @@ static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax
         o->angle_deg = c->last_a;
         o->last_seen_us = t_us;
         o->lost = 0;
+        o->whole_ok = whole_centre(t, ax, g, o, fx, fy, c->last_a, &o->whole_x_mm, &o->whole_y_mm);
+        /* a card partly out of the view: its centre is not where the seen part puts it */
+        for (int q = 0; q < 4 && o->whole_ok; q++) {
+            double ca = cos(c->last_a * DEG), sa = sin(c->last_a * DEG);
+            double lx = (q & 1 ? 1 : -1) * (KR_TRACK_CARD_W_MM / 2 + 3), ly = (q & 2 ? 1 : -1) * (KR_TRACK_CARD_H_MM / 2 + 3);
+            if (!in_view(t, o->whole_x_mm + ca * lx - sa * ly, o->whole_y_mm + sa * lx + ca * ly))
+                o->whole_ok = 0;
+        }
     } else {
         c->misses++;
         /* hold it where it should be for a few frames (blur, a hand over it) */
@@ -752,8 +819,13 @@ void kr_track_cards_update_(kr_track_t *t, const kr_track_src *frame, double g, 
                 }
             }
         }
+        o->whole_ok = 0;
         if (o->displaced && !o->lost)
             follow(t, frame, &ax, g, t_us, k);
+        if (!o->whole_ok) {
+            o->whole_x_mm = o->x_mm;
+            o->whole_y_mm = o->y_mm;
+        }
         if (!o->displaced && !o->occluded)
             o->last_seen_us = t_us;
         if (o->lost && !o->out_of_field)
