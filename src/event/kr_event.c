@@ -132,6 +132,7 @@ struct kr_event {
     int     seen_deep[2];    /* ... and then its leading point was deep inside the field, or out of it sideways */
     int64_t jump_t[2];       /* last frame the leading point jumped (faster than a hand moves) */
     int64_t beside_t[2];     /* in play, at rest beside the field's side lines since; -1 none */
+    int     ghost[2];        /* present as a still blob with no shadow since the hand was last absent */
     /* after play settled, until the next reading: a card taken hold of, carried */
     int     settled;         /* this reading's play settled */
     int     carry_k[2];      /* card index held by the player's hand after play; -1 none */
@@ -1298,6 +1299,10 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
     for (int p = 0; p < 2; p++) {
         const kr_track_hand *h = &fr->hands[p];
         s3[p] = ev->lspeed[p] < 1e9 ? ev->lspeed[p] : 0;
+        /* no shadow within 100 mm of the leading point and a still picture around it: a
+         * hand near the mat casts a shadow there, one that arrives or leaves changes the
+         * picture; this is what the arm left behind (the background not yet caught up) */
+        int still_blob = h->present && h->shadow_px <= 0 && h->shadow_dist_mm < 0 && h->tip_change <= TIP_QUIET;
         if (h->present) {
             /* deep in the field, or beside it; behind: out of the field past its own line */
             double ay = fabs(h->lead_y_mm), ax = fabs(h->lead_x_mm);
@@ -1307,21 +1312,31 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             const kr_track_hand *ph = &ev->prev_hand[p];
             int jump = ph->present && sqrt(sqr(h->lead_x_mm - ph->lead_x_mm) + sqr(h->lead_y_mm - ph->lead_y_mm)) >
                                           60 + cfg->max_hand_speed_mm_s * dt / 1e6;
-            /* a leading point that jumps from deep in the field to near its line, faster
-             * than a hand moves, may be the tracker's mistake: it is believed back only
-             * once seen behind its line, or after it stayed there 300 ms */
-            if (jump && ev->seen_deep[p] && !deep && !behind)
+            /* a still blob that appears where no hand was a frame before is not a hand
+             * entering (that changes the picture): until it moves or casts a shadow it
+             * places nothing and is not a sighting (a hand lost deep in the field is still
+             * waited for). A leading point that jumps from deep in the field to near its
+             * line, faster than a hand moves, may be the tracker's mistake: it is believed
+             * back only once seen behind its line, or after it stayed there 300 ms */
+            ev->ghost[p] = still_blob && (!ph->present || ev->ghost[p]);
+            if (ev->ghost[p])
+                ; /* not a sighting */
+            else if (jump && ev->seen_deep[p] && !deep && !behind)
                 ev->jump_t[p] = fr->t_us;
             else if (!(fr->t_us - ev->jump_t[p] < 300000 && !deep && !behind)) {
                 ev->seen_t[p] = fr->t_us;
                 ev->seen_deep[p] = deep;
             }
-        } else if (ev->seen_deep[p] && ev->in_play && fr->t_us - ev->seen_t[p] >= cfg->unseen_us)
-            set_flag(ev, KR_EVENT_FLAG_HAND_UNSEEN);
+        } else {
+            ev->ghost[p] = 0;
+            if (ev->seen_deep[p] && ev->in_play && fr->t_us - ev->seen_t[p] >= cfg->unseen_us)
+                set_flag(ev, KR_EVENT_FLAG_HAND_UNSEEN);
+        }
         /* at rest beside the side lines in play: no card lies there, so either the hand waits
          * there or its fingertip was put off the card it presses (an arm's blob stretched by
-         * its shadow): a judge looks */
-        if (ev->in_play && h->present && fabs(h->lead_x_mm) > KR_TRACK_FIELD_HALF_W_MM &&
+         * its shadow): a judge looks. Not a still blob with no shadow near (no hand: the
+         * leading point left on what the arm passed as the hand went home) */
+        if (ev->in_play && h->present && !still_blob && fabs(h->lead_x_mm) > KR_TRACK_FIELD_HALF_W_MM &&
             fabs(h->lead_y_mm) < KR_TRACK_FIELD_HALF_H_MM && s3[p] < cfg->rest_speed_mm_s) {
             if (ev->beside_t[p] < 0)
                 ev->beside_t[p] = fr->t_us;
