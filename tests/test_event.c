@@ -1044,6 +1044,227 @@ static void test_sweep_with_lead_jump_is_blamed(void)
     run_end(&r);
 }
 
+/* ---- press session 6 ------------------------------------------------------------------ */
+
+/* A's leading point appears over card 5 by a jump from behind its line (as in
+ * test_jump_onto_a_card_is_not_a_press) and rests there, drawn with its shadow offset by
+ * (sx, sy) mm; *conf gets the confidence of the one touch reported (-1 none). Returns the
+ * number of touches. */
+static int jump_press(double sx, double sy, double *conf)
+{
+    run r;
+    run_start(&r);
+    for (int64_t t = 0; t < 1100000; t += DT) {
+        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        if (t > 250000 && t < 900000) {
+            s.arm = 1;
+            s.tx = 0;
+            s.ty = t < 400000 ? -300 : -60;
+            s.sx = sx;
+            s.sy = sy;
+        }
+        run_frame(&r, t, &s);
+    }
+    int n = count(&r, KR_REC_TOUCH);
+    const kr_event_obs *o = first(&r, KR_REC_TOUCH);
+    *conf = o ? o->rec.confidence : -1;
+    run_end(&r);
+    return n;
+}
+
+/* A leading point that jumped onto card 5 with the hand's shadow seen 85 mm off it on
+ * every frame it rested there (held high, or not a hand at all: the shadow never meets
+ * it) is not a press (before: confidence 0.5, a phantom touch that changed a ruling at
+ * 120 fps, dead_fault). With the shadow meeting it (the hand down on the card, the
+ * tracker putting its leading point back on the fingertip by a jump) it is a press as
+ * sure as any (before: 0.5, and the ruling it decided flagged, fault_way_back 120 fps). */
+static void test_press_needs_its_shadow_to_meet_it(void)
+{
+    double conf;
+    CU_ASSERT_EQUAL(jump_press(60, -60, &conf), 0);
+    CU_ASSERT_EQUAL(jump_press(3, -3, &conf), 1);
+    CU_ASSERT_TRUE(conf >= 0.9);
+}
+
+/* Frames made by hand for the detector alone (no tracker): cards at rest where the
+ * layout puts them, hand A's leading point on a path of key points (straight at constant
+ * speed between them; x > 1e8: not in view), its shadow meeting the tip. */
+typedef struct key_pt {
+    int64_t t;
+    double  x, y;
+    int     blob; /* 1: a still blob with no shadow (what an arm leaves behind), not a hand */
+} key_pt;
+
+typedef struct fake {
+    kr_track_card  cards[2];
+    kr_track_frame fr;
+    kr_event_t    *ev;
+    kr_event_obs   obs[64];
+    int            n_obs;
+} fake;
+
+static void fake_start(fake *f, int32_t read_card, int64_t kami_t)
+{
+    static const kr_track_card_init lay[2] = {{64, KR_TRACK_B, -100, 51.5}, {5, KR_TRACK_A, -380, -51.5}};
+    memset(f, 0, sizeof *f);
+    for (int k = 0; k < 2; k++) {
+        kr_track_card *c = &f->cards[k];
+        c->id = lay[k].id;
+        c->owner = lay[k].owner;
+        c->x_mm = c->rest_x_mm = lay[k].x_mm;
+        c->y_mm = c->rest_y_mm = lay[k].y_mm;
+        c->visible = 1;
+    }
+    f->fr.ready = 1;
+    f->fr.n_cards = 2;
+    f->fr.cards = f->cards;
+    kr_event_config cfg;
+    kr_event_config_default(&cfg);
+    CU_ASSERT_EQUAL_FATAL(kr_event_create(&cfg, &f->ev), KR_OK);
+    kr_event_reading(f->ev, KR_REC_KAMI_START, 1, read_card, kami_t);
+}
+
+static void fake_frame(fake *f, int64_t t, const key_pt *path, int n)
+{
+    kr_track_hand *h = &f->fr.hands[0];
+    memset(&f->fr.hands, 0, sizeof f->fr.hands);
+    int i = 0;
+    while (i + 1 < n && path[i + 1].t <= t)
+        i++;
+    double x = path[i].x, y = path[i].y;
+    if (i + 1 < n && t > path[i].t && path[i].x < 1e8 && path[i + 1].x < 1e8) {
+        double u = (double)(t - path[i].t) / (double)(path[i + 1].t - path[i].t);
+        x += u * (path[i + 1].x - path[i].x);
+        y += u * (path[i + 1].y - path[i].y);
+    }
+    if (t >= path[0].t && x < 1e8) {
+        h->present = 1;
+        h->lead_x_mm = x;
+        h->lead_y_mm = y;
+        h->base_x_mm = x;
+        h->base_y_mm = -330;
+        h->bbox_mm[0] = x - 40;
+        h->bbox_mm[1] = -330;
+        h->bbox_mm[2] = x + 40;
+        h->bbox_mm[3] = y;
+        h->area_mm2 = 20000;
+        h->side = 1;
+        h->in_field = fabs(x) <= KR_TRACK_FIELD_HALF_W_MM && fabs(y) <= KR_TRACK_FIELD_HALF_H_MM;
+        h->shadow_px = path[i].blob ? 0 : 20;
+        h->shadow_dist_mm = path[i].blob ? -1 : 5;
+    }
+    f->fr.t_us = t;
+    const kr_event_obs *o;
+    int no;
+    CU_ASSERT_EQUAL_FATAL(kr_event_update(f->ev, &f->fr, &o, &no), KR_OK);
+    for (int k = 0; k < no && f->n_obs < 64; k++)
+        f->obs[f->n_obs++] = o[k];
+}
+
+/* After play A takes hold of its card 5 in the column by the side line, lifts it with its
+ * leading point put beside the field (the arm's far edge) for 300 ms, carries it into B's
+ * territory and puts it down there slowly: the card is seen at rest there 1.3 s after the
+ * hand was beside the field. A send, seen: no reason for review (before: the hand beside
+ * the field was taken for a hand gone back, the card for let go, and a second later, the
+ * card not yet seen moved, HANDLED flagged; double and send_back at 30-120 fps). */
+static void test_hand_beside_the_field_has_not_let_go(void)
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    const key_pt path[] = {
+        {250000, -100, -330, 0}, {500000, -100, 60, 0}, {900000, -100, 60, 0}, {1200000, -100, -330, 0}, /* press 64 */
+        {1300000, 1e9, 0, 0},                                                                   /* gone */
+        {1600000, -380, -330, 0}, {1900000, -380, -60, 0}, {2300000, -380, -60, 0},                   /* holds 5 */
+        {2400000, -450, -60, 0}, {2700000, -450, -60, 0},                                           /* beside */
+        {3000000, -300, 100, 0}, {4200000, -300, 100, 0}, {4500000, -300, -330, 0}, {4600000, 1e9, 0, 0}, /* puts it in B */
+    };
+    const int np = (int)(sizeof path / sizeof path[0]);
+    for (int64_t t = 0; t < 5000000; t += DT) {
+        kr_track_card *c = &f.cards[1];
+        if (t >= 2700000 && t < 4000000) { /* carried */
+            c->displaced = c->moving = 1;
+            c->visible = 0.2;
+        } else if (t >= 4000000) { /* at rest in B's territory */
+            c->displaced = c->moving = 0;
+            c->visible = 1;
+            c->x_mm = c->rest_x_mm = -300;
+            c->y_mm = c->rest_y_mm = 100;
+        }
+        fake_frame(&f, t, path, np);
+    }
+    int sends = 0, settles = 0, touches = 0;
+    for (int i = 0; i < f.n_obs; i++) {
+        sends += f.obs[i].rec.type == KR_REC_SEND;
+        settles += f.obs[i].rec.type == KR_REC_SETTLE;
+        touches += f.obs[i].rec.type == KR_REC_TOUCH;
+    }
+    CU_ASSERT_EQUAL(touches, 1);
+    CU_ASSERT_EQUAL(settles, 1);
+    CU_ASSERT_EQUAL(sends, 1);
+    CU_ASSERT_EQUAL(kr_event_reading_flags(f.ev, 1) & KR_EVENT_FLAG_HANDLED, 0);
+    CU_ASSERT_EQUAL(kr_event_reading_flags(f.ev, 1) & KR_EVENT_FLAG_SEND_BY_HAND, 0);
+    kr_event_destroy(f.ev);
+}
+
+/* A presses card 64 deep in the field and draws back behind its line; 50 ms later, for
+ * one frame, a still blob with no shadow shows deep in the field where the arm was (the
+ * background not yet caught up with it), then nothing. The hand was seen back: no reason
+ * for review, and play settles (before: the blob was taken for the hand, lost from view
+ * deep in the field: HAND_UNSEEN, reading_void at every rate). A hand really lost deep
+ * in the field is still flagged. */
+static unsigned ghost_flags(int lost_deep)
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    const key_pt back[] = {
+        {250000, -100, -330, 0}, {500000, -100, 60, 0}, {900000, -100, 60, 0}, {1200000, -100, -330, 0},
+        {1216000, 1e9, 0, 0}, {1250000, 120, -115, 1}, {1266000, 1e9, 0, 0},
+    };
+    const key_pt lost[] = {
+        {250000, -100, -330, 0}, {500000, -100, 60, 0}, {900000, -100, 60, 0}, {1000000, -100, -60, 0}, {1016000, 1e9, 0, 0},
+    };
+    for (int64_t t = 0; t < 1900000; t += DT) /* (a hand lost deep is waited for 1 s) */
+        fake_frame(&f, t, lost_deep ? lost : back, lost_deep ? 5 : 7);
+    int settles = 0;
+    for (int i = 0; i < f.n_obs; i++)
+        settles += f.obs[i].rec.type == KR_REC_SETTLE;
+    CU_ASSERT_EQUAL(settles, !lost_deep);
+    unsigned fl = kr_event_reading_flags(f.ev, 1);
+    kr_event_destroy(f.ev);
+    return fl;
+}
+
+static void test_still_blob_left_behind_is_not_the_hand(void)
+{
+    CU_ASSERT_EQUAL(ghost_flags(0) & KR_EVENT_FLAG_HAND_UNSEEN, 0);
+    CU_ASSERT_NOT_EQUAL(ghost_flags(1) & KR_EVENT_FLAG_HAND_UNSEEN, 0);
+}
+
+/* After A's press on card 64, while play goes on, A's leading point rests 300 ms beside
+ * the right side line: with no shadow within 100 mm of it and a still picture around it
+ * (what the arm left as the hand went home), it is no hand at rest there: no reason for
+ * review (before: BESIDE, fault_way_back at 60 fps). With its shadow (a hand), flagged. */
+static unsigned beside_flags(int blob)
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    const key_pt path[] = {
+        {250000, -100, -330, 0}, {500000, -100, 60, 0}, {900000, -100, 60, 0}, {1000000, 200, -60, 0},
+        {1100000, 440, -185, blob}, {1500000, 440, -185, blob}, {1520000, 1e9, 0, 0},
+    };
+    for (int64_t t = 0; t < 1500000; t += DT)
+        fake_frame(&f, t, path, 7);
+    unsigned fl = kr_event_reading_flags(f.ev, 1);
+    kr_event_destroy(f.ev);
+    return fl;
+}
+
+static void test_still_blob_beside_is_not_a_hand_at_rest(void)
+{
+    CU_ASSERT_EQUAL(beside_flags(1) & KR_EVENT_FLAG_BESIDE, 0);
+    CU_ASSERT_NOT_EQUAL(beside_flags(0) & KR_EVENT_FLAG_BESIDE, 0);
+}
+
 int main(void)
 {
     draw_mat();
@@ -1076,6 +1297,10 @@ int main(void)
     CU_add_test(s, "sweep_out_in_one_frame_is_blamed", test_sweep_out_in_one_frame_is_blamed); /* sweep session 6 */
     CU_add_test(s, "blamed_sweep_error_is_honest", test_blamed_sweep_error_is_honest); /* sweep session 6 */
     CU_add_test(s, "sweep_with_lead_jump_is_blamed", test_sweep_with_lead_jump_is_blamed); /* sweep session 6 */
+    CU_add_test(s, "press_needs_its_shadow_to_meet_it", test_press_needs_its_shadow_to_meet_it);
+    CU_add_test(s, "hand_beside_the_field_has_not_let_go", test_hand_beside_the_field_has_not_let_go);
+    CU_add_test(s, "still_blob_left_behind_is_not_the_hand", test_still_blob_left_behind_is_not_the_hand);
+    CU_add_test(s, "still_blob_beside_is_not_a_hand_at_rest", test_still_blob_beside_is_not_a_hand_at_rest);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

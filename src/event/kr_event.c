@@ -50,6 +50,9 @@
 #define TIP_SETTLE_SPAN_US 50000 /* ... this long before (the last small changes of a hand settling) */
 #define LANDING_TAIL_US 8000 /* ... contact this long after the picture is last seen moving (the last mm) */
 #define LANDING_TAIL_ERR_US 5000 /* ... give or take this */
+#define SHADOW_MEET_MM 25.0  /* a press: the hand's shadow seen this near its leading point (on the mat) ... */
+#define SHADOW_MIN_PX 3      /* ... or at least this many of its pixels beside the hand near it (fewer: noise) */
+#define SHADOW_ALONE_MM 150.0 /* ... read only with the other hand's box this far off (its shadow is not this one's) */
 
 /* Contact-time derivation (sweeps). Let the leading point move with speed v and
  * s(t) be its signed distance to the card outline (> 0 outside). Between frames
@@ -162,6 +165,7 @@ struct kr_event {
     int     seen_deep[2];    /* ... and then its leading point was deep inside the field, or out of it sideways */
     int64_t jump_t[2];       /* last frame the leading point jumped (faster than a hand moves) */
     int64_t beside_t[2];     /* in play, at rest beside the field's side lines since; -1 none */
+    int     ghost[2];        /* present as a still blob with no shadow since the hand was last absent */
     /* after play settled, until the next reading: a card taken hold of, carried */
     int     settled;         /* this reading's play settled */
     int     carry_k[2];      /* card index held by the player's hand after play; -1 none */
@@ -188,6 +192,8 @@ struct kr_event {
     int64_t lt[2][LHIST];
     int     lpresent[2][LHIST];
     double  lchg[2][LHIST];  /* the tracker's tip_change at those frames */
+    double  lshd[2][LHIST];  /* ... its shadow_dist_mm (-1 no shadow near) */
+    double  lshpx[2][LHIST]; /* ... its shadow_px */
     double  lspeed[2];       /* leading point's speed over the last SPEED_SPAN_US (mm/s); 1e9 unknown */
     int64_t lwin_t[2];       /* start of that window */
     unsigned flags[MAX_MARKS];     /* review reasons of reading flag_seq[i], i = seq % MAX_MARKS */
@@ -900,6 +906,14 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     /* no shadow anywhere near the leading point: a hand low over the mat casts one, a
      * left-over blob of foreground does not */
     int no_shadow = h->shadow_px <= 0 && h->shadow_dist_mm < 0;
+    /* no landing seen: the hand's stop plus a modelled descent (press_descent_us) */
+    int64_t tp = stop + cfg->press_descent_us, ep = cfg->press_descent_us / 2 + dt / 4;
+    if (measured > 0) {
+        tp = t_land;
+        ep = e_land;
+    }
+    if (tp < rest_t)
+        tp = rest_t; /* (the horizon counts on it) */
     /* came to rest while drawing back towards its own line (the way home after play):
      * seen from above a hand settling at its guard over its own cards and one pressing one
      * look alike, so a judge decides */
@@ -910,17 +924,42 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
             back = p == 0 ? dy < -30 : dy > 30;
             break;
         }
-    /* no landing seen: the hand's stop plus a modelled descent (press_descent_us) */
-    int64_t tp = stop + cfg->press_descent_us, ep = cfg->press_descent_us / 2 + dt / 4;
-    if (measured > 0) {
-        tp = t_land;
-        ep = e_land;
+    /* the hand and its shadow: lying on the card, the fingertip's shadow meets the
+     * fingertip (shadow pixels beside the hand within 45 mm of the leading point,
+     * shadow_px of kr_track, or the shadow's own leading point near it); held above the
+     * card, the shadow falls away from it by the height times the light's slope. Read on
+     * the frames from the contact on (where the hand lies on the card, if it does): a
+     * shadow seen there (shadow_dist_mm >= 0) that never met the leading point means it
+     * was not on the mat: a hand rising from the card or hovering at its guard over a
+     * still spot of the picture, or a leading point put on what is not a fingertip (a
+     * left-over blob, the arm's far edge while the hand is up). A shadow that met it is
+     * a hand down on the mat, however its leading point arrived (the tracker putting it
+     * back on the fingertip as the hand came down is a jump, not a blob). Read only with
+     * the other player's hand well off (its shadow would be taken for this one's); no
+     * shadow at all (diffuse light) says nothing here. */
+    int shadow_seen = 0, shadow_met = 0;
+    for (int j = 0; j < LHIST && ev->lpresent[p][j] && ev->lt[p][j] >= rest_t &&
+                    (j == 0 || ev->lt[p][j] >= tp);
+         j++) {
+        if (ev->lshd[p][j] >= 0)
+            shadow_seen = 1;
+        if (ev->lshpx[p][j] >= SHADOW_MIN_PX || (ev->lshd[p][j] >= 0 && ev->lshd[p][j] < SHADOW_MEET_MM))
+            shadow_met = 1;
     }
-    if (tp < rest_t)
-        tp = rest_t; /* (the horizon counts on it) */
+    double obx = 1e9; /* the other hand's box from the leading point */
+    if (oh->present) {
+        double ox = fmax(0, fmax(oh->bbox_mm[0] - h->lead_x_mm, h->lead_x_mm - oh->bbox_mm[2]));
+        double oy = fmax(0, fmax(oh->bbox_mm[1] - h->lead_y_mm, h->lead_y_mm - oh->bbox_mm[3]));
+        obx = sqrt(ox * ox + oy * oy);
+    }
+    /* a shadow hidden under a hand lying flat (light from above) can leave only some of
+     * the arm's shadow in view, away from the tip: the shadow alone does not rule a press
+     * out, with a second cue of no contact it does (the leading point did not brake onto
+     * the card, or the hand came to rest drawing back towards its own line) */
+    int shadow_off = shadow_seen && !shadow_met && obx > SHADOW_ALONE_MM && (jumped || back);
     touch(ev, fr, k, p, tp, ep,
-          jumped && no_shadow ? 0.25 /* no cue of a hand: below min_confidence */
-          : no_shadow || jumped ? 0.5
+          shadow_off || (jumped && no_shadow) ? 0.25 /* not a hand on the mat: below min_confidence */
+          : (no_shadow || jumped) && !shadow_met ? 0.5
           : other || fr->hand_contact || back ? 0.6
                                               : 0.92,
           2);
@@ -1101,6 +1140,10 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         memmove(ev->lpresent[p] + 1, ev->lpresent[p], (LHIST - 1) * sizeof(int));
         memmove(ev->lchg[p] + 1, ev->lchg[p], (LHIST - 1) * sizeof(double));
         ev->lchg[p][0] = fr->hands[p].tip_change;
+        memmove(ev->lshd[p] + 1, ev->lshd[p], (LHIST - 1) * sizeof(double));
+        ev->lshd[p][0] = fr->hands[p].shadow_dist_mm;
+        memmove(ev->lshpx[p] + 1, ev->lshpx[p], (LHIST - 1) * sizeof(double));
+        ev->lshpx[p][0] = fr->hands[p].shadow_px;
         ev->lx[p][0] = fr->hands[p].lead_x_mm;
         ev->ly[p][0] = fr->hands[p].lead_y_mm;
         ev->lt[p][0] = fr->t_us;
@@ -1502,6 +1545,10 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
     for (int p = 0; p < 2; p++) {
         const kr_track_hand *h = &fr->hands[p];
         s3[p] = ev->lspeed[p] < 1e9 ? ev->lspeed[p] : 0;
+        /* no shadow within 100 mm of the leading point and a still picture around it: a
+         * hand near the mat casts a shadow there, one that arrives or leaves changes the
+         * picture; this is what the arm left behind (the background not yet caught up) */
+        int still_blob = h->present && h->shadow_px <= 0 && h->shadow_dist_mm < 0 && h->tip_change <= TIP_QUIET;
         if (h->present) {
             /* deep in the field, or beside it; behind: out of the field past its own line */
             double ay = fabs(h->lead_y_mm), ax = fabs(h->lead_x_mm);
@@ -1511,21 +1558,31 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             const kr_track_hand *ph = &ev->prev_hand[p];
             int jump = ph->present && sqrt(sqr(h->lead_x_mm - ph->lead_x_mm) + sqr(h->lead_y_mm - ph->lead_y_mm)) >
                                           60 + cfg->max_hand_speed_mm_s * dt / 1e6;
-            /* a leading point that jumps from deep in the field to near its line, faster
-             * than a hand moves, may be the tracker's mistake: it is believed back only
-             * once seen behind its line, or after it stayed there 300 ms */
-            if (jump && ev->seen_deep[p] && !deep && !behind)
+            /* a still blob that appears where no hand was a frame before is not a hand
+             * entering (that changes the picture): until it moves or casts a shadow it
+             * places nothing and is not a sighting (a hand lost deep in the field is still
+             * waited for). A leading point that jumps from deep in the field to near its
+             * line, faster than a hand moves, may be the tracker's mistake: it is believed
+             * back only once seen behind its line, or after it stayed there 300 ms */
+            ev->ghost[p] = still_blob && (!ph->present || ev->ghost[p]);
+            if (ev->ghost[p])
+                ; /* not a sighting */
+            else if (jump && ev->seen_deep[p] && !deep && !behind)
                 ev->jump_t[p] = fr->t_us;
             else if (!(fr->t_us - ev->jump_t[p] < 300000 && !deep && !behind)) {
                 ev->seen_t[p] = fr->t_us;
                 ev->seen_deep[p] = deep;
             }
-        } else if (ev->seen_deep[p] && ev->in_play && fr->t_us - ev->seen_t[p] >= cfg->unseen_us)
-            set_flag(ev, KR_EVENT_FLAG_HAND_UNSEEN);
+        } else {
+            ev->ghost[p] = 0;
+            if (ev->seen_deep[p] && ev->in_play && fr->t_us - ev->seen_t[p] >= cfg->unseen_us)
+                set_flag(ev, KR_EVENT_FLAG_HAND_UNSEEN);
+        }
         /* at rest beside the side lines in play: no card lies there, so either the hand waits
          * there or its fingertip was put off the card it presses (an arm's blob stretched by
-         * its shadow): a judge looks */
-        if (ev->in_play && h->present && fabs(h->lead_x_mm) > KR_TRACK_FIELD_HALF_W_MM &&
+         * its shadow): a judge looks. Not a still blob with no shadow near (no hand: the
+         * leading point left on what the arm passed as the hand went home) */
+        if (ev->in_play && h->present && !still_blob && fabs(h->lead_x_mm) > KR_TRACK_FIELD_HALF_W_MM &&
             fabs(h->lead_y_mm) < KR_TRACK_FIELD_HALF_H_MM && s3[p] < cfg->rest_speed_mm_s) {
             if (ev->beside_t[p] < 0)
                 ev->beside_t[p] = fr->t_us;
@@ -1588,7 +1645,12 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 }
             } else {
                 ev->carry_rest_t[p] = -1;
-                if (!h->present || !h->in_field) { /* let go and went back */
+                /* let go and went back: unseen, or behind its own line (a leading point
+                 * beside the side lines is a hand still at the field's edge column, lifting
+                 * the card there: its fingertip is put on the arm's far edge) */
+                int home = h->present && !h->in_field && fabs(h->lead_y_mm) > KR_TRACK_FIELD_HALF_H_MM &&
+                           (h->lead_y_mm > 0) == (p == 1);
+                if (!h->present || home) {
                     ev->let_k[p] = k;
                     ev->let_t[p] = fr->t_us;
                     ev->carry_k[p] = -1;
