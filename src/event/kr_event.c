@@ -498,14 +498,15 @@ static int lead_jumped(const kr_event_t *ev, int p, int64_t t_from)
     return 0;
 }
 
-/* Player p's hand speed as it came onto a card (mm/s; 0 unknown): least squares over its
- * leading points in the SPEED_SPAN_US up to t_end (at least SPEED_MIN_N samples), before
- * the hand reached the card (the blob merging with the card moving under it, its leading
- * point jumps). */
-static double approach_speed(const kr_event_t *ev, int p, int64_t t_end)
+/* Player p's leading point's speed up to t_end (mm/s; -1 unknown): least-squares slope of
+ * x(t) and y(t) over its samples in the SPEED_SPAN_US up to t_end (at least SPEED_MIN_N,
+ * all present), so more frames mean less noise rather than a shorter baseline. *win_t:
+ * the oldest sample used (t_end when none). */
+static double speed_upto(const kr_event_t *ev, int p, int64_t t_end, int64_t *win_t)
 {
     double st = 0, sx = 0, sy = 0, stt = 0, stx = 0, sty = 0;
     int n = 0;
+    *win_t = t_end;
     for (int k = 0; k < LHIST && ev->lpresent[p][k]; k++) {
         if (ev->lt[p][k] > t_end)
             continue;
@@ -518,13 +519,24 @@ static double approach_speed(const kr_event_t *ev, int p, int64_t t_end)
         sy += ev->ly[p][k];
         stx += t * ev->lx[p][k];
         sty += t * ev->ly[p][k];
+        *win_t = ev->lt[p][k];
         n++;
     }
     double den = n * stt - st * st;
     if (n < SPEED_MIN_N || den <= 0)
-        return 0;
+        return -1;
     double vx = (n * stx - st * sx) / den, vy = (n * sty - st * sy) / den;
     return sqrt(vx * vx + vy * vy);
+}
+
+/* Player p's hand speed as it came onto a card (mm/s; 0 unknown), up to t_end: before the
+ * hand reached the card (the blob merging with the card moving under it, its leading
+ * point jumps). */
+static double approach_speed(const kr_event_t *ev, int p, int64_t t_end)
+{
+    int64_t w;
+    double v = speed_upto(ev, p, t_end, &w);
+    return v < 0 ? 0 : v;
 }
 
 /* A sweep's contact time from the card's own motion. A swept card starts moving at the
@@ -656,34 +668,12 @@ static void despike(kr_event_t *ev, int p)
     }
 }
 
-/* The leading point's speed over the last SPEED_SPAN_US (at least SPEED_MIN_N samples,
- * all present): least-squares slope of x(t) and y(t), so more frames mean less noise
- * rather than a shorter baseline. Sets ev->lspeed[p] (1e9 unknown) and ev->lwin_t[p]. */
+/* The leading point's speed over the last SPEED_SPAN_US (speed_upto the newest frame).
+ * Sets ev->lspeed[p] (1e9 unknown) and ev->lwin_t[p]. */
 static void lead_speed(kr_event_t *ev, int p)
 {
-    double st = 0, sx = 0, sy = 0, stt = 0, stx = 0, sty = 0;
-    int n = 0;
-    int64_t t0 = ev->lt[p][0];
-    ev->lspeed[p] = 1e9;
-    ev->lwin_t[p] = t0;
-    for (int k = 0; k < LHIST && ev->lpresent[p][k]; k++) {
-        if (k >= SPEED_MIN_N && t0 - ev->lt[p][k] > SPEED_SPAN_US)
-            break;
-        double t = (ev->lt[p][k] - t0) / 1e6;
-        st += t;
-        stt += t * t;
-        sx += ev->lx[p][k];
-        sy += ev->ly[p][k];
-        stx += t * ev->lx[p][k];
-        sty += t * ev->ly[p][k];
-        ev->lwin_t[p] = ev->lt[p][k];
-        n++;
-    }
-    double den = n * stt - st * st;
-    if (n < SPEED_MIN_N || den <= 0)
-        return;
-    double vx = (n * stx - st * sx) / den, vy = (n * sty - st * sy) / den;
-    ev->lspeed[p] = sqrt(vx * vx + vy * vy);
+    double v = speed_upto(ev, p, ev->lt[p][0], &ev->lwin_t[p]);
+    ev->lspeed[p] = v < 0 ? 1e9 : v;
 }
 
 /* Press timing (the hand stops over the card, then comes down). The stop is measured
