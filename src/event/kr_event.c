@@ -483,18 +483,21 @@ static int64_t path_entry(const kr_event_t *ev, int p, const kr_track_card *c, d
 }
 
 
-/* 1 when player p's leading point jumped (moved between two present frames faster than a
- * hand moves: max_hand_speed_mm_s, plus 60 mm) at or after t_from: where it was then is no
- * path of the hand. */
+/* 1 when a leading point moved from (bx, by) to (ax, ay) in dt_us faster than a hand moves
+ * (max_hand_speed_mm_s, plus 60 mm): where it was then is no path of the hand. */
+static int is_jump(const kr_event_config *cfg, double ax, double ay, double bx, double by, int64_t dt_us)
+{
+    return sqrt(sqr(ax - bx) + sqr(ay - by)) > 60 + cfg->max_hand_speed_mm_s * dt_us / 1e6;
+}
+
+/* is_jump between any two present frames of player p's leading point at or after t_from. */
 static int lead_jumped(const kr_event_t *ev, int p, int64_t t_from)
 {
-    for (int k = 0; k + 1 < LHIST && ev->lt[p][k] >= t_from; k++) {
-        if (!ev->lpresent[p][k] || !ev->lpresent[p][k + 1])
-            continue;
-        double d = sqrt(sqr(ev->lx[p][k] - ev->lx[p][k + 1]) + sqr(ev->ly[p][k] - ev->ly[p][k + 1]));
-        if (d > 60 + ev->cfg.max_hand_speed_mm_s * (ev->lt[p][k] - ev->lt[p][k + 1]) / 1e6)
+    for (int k = 0; k + 1 < LHIST && ev->lt[p][k] >= t_from; k++)
+        if (ev->lpresent[p][k] && ev->lpresent[p][k + 1] &&
+            is_jump(&ev->cfg, ev->lx[p][k], ev->ly[p][k], ev->lx[p][k + 1], ev->ly[p][k + 1],
+                    ev->lt[p][k] - ev->lt[p][k + 1]))
             return 1;
-    }
     return 0;
 }
 
@@ -1063,6 +1066,16 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
     ev->horizon = h;
 }
 
+/* Drops the observations of this call below min_confidence (settles have none to judge). */
+static void drop_weak(kr_event_t *ev)
+{
+    int m = 0;
+    for (int i = 0; i < ev->n_out; i++)
+        if (ev->out[i].rec.type == KR_REC_SETTLE || ev->out[i].rec.confidence >= ev->cfg.min_confidence)
+            ev->out[m++] = ev->out[i];
+    ev->n_out = m;
+}
+
 kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_event_obs **obs, int *n)
 {
     if (!ev || !fr || !obs || !n)
@@ -1546,8 +1559,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                        (ax > KR_TRACK_FIELD_HALF_W_MM - 10 && ay < KR_TRACK_FIELD_HALF_H_MM + 20);
             int behind = !h->in_field && ay > KR_TRACK_FIELD_HALF_H_MM && (h->lead_y_mm > 0) == (p == 1);
             const kr_track_hand *ph = &ev->prev_hand[p];
-            int jump = ph->present && sqrt(sqr(h->lead_x_mm - ph->lead_x_mm) + sqr(h->lead_y_mm - ph->lead_y_mm)) >
-                                          60 + cfg->max_hand_speed_mm_s * dt / 1e6;
+            int jump = ph->present && is_jump(cfg, h->lead_x_mm, h->lead_y_mm, ph->lead_x_mm, ph->lead_y_mm, dt);
             /* a still blob that appears where no hand was a frame before is not a hand
              * entering (that changes the picture): until it moves or casts a shadow it
              * places nothing and is not a sighting (a hand lost deep in the field is still
@@ -1555,13 +1567,13 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * line, faster than a hand moves, may be the tracker's mistake: it is believed
              * back only once seen behind its line, or after it stayed there 300 ms */
             ev->ghost[p] = still_blob && (!ph->present || ev->ghost[p]);
-            if (ev->ghost[p])
-                ; /* not a sighting */
-            else if (jump && ev->seen_deep[p] && !deep && !behind)
-                ev->jump_t[p] = fr->t_us;
-            else if (!(fr->t_us - ev->jump_t[p] < 300000 && !deep && !behind)) {
-                ev->seen_t[p] = fr->t_us;
-                ev->seen_deep[p] = deep;
+            if (!ev->ghost[p]) {
+                if (jump && ev->seen_deep[p] && !deep && !behind)
+                    ev->jump_t[p] = fr->t_us;
+                else if (!(fr->t_us - ev->jump_t[p] < 300000 && !deep && !behind)) {
+                    ev->seen_t[p] = fr->t_us;
+                    ev->seen_deep[p] = deep;
+                }
             }
         } else {
             ev->ghost[p] = 0;
@@ -1666,12 +1678,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
     ev->prev_t = fr->t_us;
     ev->last_dt = dt;
     ev->have_prev = 1;
-    /* drop weak observations */
-    int m = 0;
-    for (int i = 0; i < ev->n_out; i++)
-        if (ev->out[i].rec.type == KR_REC_SETTLE || ev->out[i].rec.confidence >= cfg->min_confidence)
-            ev->out[m++] = ev->out[i];
-    ev->n_out = m;
+    drop_weak(ev);
     check_horizon(ev);
     update_horizon(ev, fr);
     *n = ev->n_out;
@@ -1698,13 +1705,9 @@ kr_status kr_event_finish(kr_event_t *ev, const kr_event_obs **obs, int *n)
     for (int i = 0; i < ev->n_spend; i++) /* held sweeps: timed with the frames there were */
         sweep_emit(ev, &ev->spend[i]);
     ev->n_spend = 0;
-    int m = 0;
-    for (int i = 0; i < ev->n_out; i++)
-        if (ev->out[i].rec.confidence >= ev->cfg.min_confidence)
-            ev->out[m++] = ev->out[i];
-    ev->n_out = m;
+    drop_weak(ev);
     *obs = ev->out;
-    *n = m;
+    *n = ev->n_out;
     return KR_OK;
 }
 

@@ -269,7 +269,6 @@ kr_status kr_media_writer_write(kr_media_writer_t *wr, const kr_image_t *img, in
     return send_frame(wr, t_us);
 }
 
-/* The time checks shared by both writes: KR_OK when t_us may follow. */
 /* A frame at t_us may be written (check_time) into wr->frame, made writable. */
 static kr_status frame_begin(kr_media_writer_t *wr, int64_t t_us)
 {
@@ -283,6 +282,7 @@ static kr_status frame_begin(kr_media_writer_t *wr, int64_t t_us)
     return KR_OK;
 }
 
+/* The time checks shared by both writes: KR_OK when t_us may follow. */
 static kr_status check_time(kr_media_writer_t *wr, int64_t t_us)
 {
     if (wr->nframes == 0)

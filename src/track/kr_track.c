@@ -39,8 +39,7 @@ const char *kr_track_last_error(const kr_track_t *t) { return t ? t->err : "no t
 
 void kr_track_mm_to_mat(const kr_track_t *t, double x_mm, double y_mm, double *u, double *v)
 {
-    *u = (x_mm - t->x0_mm) / t->cfg.mm_per_px;
-    *v = (t->y0_mm - y_mm) / t->cfg.mm_per_px;
+    kr_track_mm_to_mat_(t, x_mm, y_mm, u, v);
 }
 
 int kr_track_fit_due(const kr_track_t *t)

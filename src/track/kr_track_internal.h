@@ -67,10 +67,10 @@ struct kr_track {
     double   period_acc;     /* smoothed frame period x 60 */
     double   fscale;         /* frame period x 60 (1 at 60 fps, 0.5 at 120), from the frame times;
                                 exactly 1 within 2 % of 60 fps */
-    double   sb_next;
+    double   sb_next;        /* background B+G+R summed over the gain's sample for the next frame */
     long     n_edge_scores;  /* pose-fit edge scores computed so far (cost statistic, tests) */
     int      plain;          /* 1: the per-pixel loops one pixel at a time, the start-up fit on the
-                                calling thread only (tests compare the two ways) */        /* background B+G+R summed over the gain's sample for the next frame */
+                                calling thread only (tests compare the two ways) */
     uint16_t *still;         /* n frames each pixel has been unchanged */
     uint8_t *zone;           /* n: 1 A entry band, 2 B entry band */
     uint8_t *fpmask;         /* n: 1 inside some card's rest footprint */
@@ -94,7 +94,8 @@ struct kr_track {
     size_t   ovl_cap;
 };
 
-/* kr_track_mm_to_mat inlined (the same arithmetic) for the pose fits' many samples. */
+/* Mat point (mm) to mat pixel coordinates: kr_track_mm_to_mat's arithmetic, inline for the
+ * pose fits' many samples (kr_track_mm_to_mat calls it). */
 static inline void kr_track_mm_to_mat_(const kr_track_t *t, double x_mm, double y_mm, double *u, double *v)
 {
     *u = (x_mm - t->x0_mm) / t->cfg.mm_per_px;
