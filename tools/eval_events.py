@@ -189,6 +189,8 @@ def main():
         "recall_press": hit_press / n_press if n_press else None, "n_press": n_press,
         "push_true": len(t_push), "push_matched": len(ppairs),
         "err_ms": sorted(e / 1000.0 for e in errs),
+        "err_sweep_ms": sorted(e / 1000.0 for e, (i, _) in zip(errs, pairs) if kinds[i] == "sweep"),
+        "err_press_ms": sorted(e / 1000.0 for e, (i, _) in zip(errs, pairs) if kinds[i] == "press"),
         "median_ms": pct(errs, 0.5) / 1000.0 if errs else None,
         "p95_ms": pct(errs, 0.95) / 1000.0 if errs else None,
         "worst_ms": max(errs) / 1000.0 if errs else None,

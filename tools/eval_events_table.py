@@ -63,6 +63,14 @@ def table(rows, title):
         tot["pm"], tot["pt"], f(q(0.5), "%.1f"), f(q(0.95), "%.1f"), f(e[-1] if e else None, "%.1f"),
         f(q(0.5) / fm if e else None), f(q(0.95) / fm if e else None), f(e[-1] / fm if e else None),
         tot["s"], tot["r"], wrong(tot["w"], tot["wc"]), tot["fl"], tot["flagged"], sst))
+    # timing of the matched touches by kind (a sweep: its card starts moving within 100 ms)
+    for kind, plural in (("sweep", "sweeps"), ("press", "presses")):
+        v = sorted(x for r in rows for x in r.get("err_%s_ms" % kind, []))
+        if v:
+            qv = lambda p: v[min(len(v) - 1, int(round(p * (len(v) - 1))))]
+            out.append("")
+            out.append("Timing of the %d matched %s: median / p95 / worst %.1f / %.1f / %.1f ms (%.2f / %.2f / %.2f frames)." % (
+                len(v), plural, qv(0.5), qv(0.95), v[-1], qv(0.5) / fm, qv(0.95) / fm, v[-1] / fm))
     w = [r["within_terr"] for r in rows if "within_terr" in r]
     if w:
         out.append("")
