@@ -527,6 +527,39 @@ static void test_fractional_rate(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "need 1..480"));
 }
 
+/* --phase moves every action (so every touch) by that share of a frame period and leaves
+ * the readings' times alone: contacts written on round times fall between frames. */
+static void test_phase(void)
+{
+    kr_synth_opts o;
+    kr_synth_opts_default(&o);
+    o.w = 320; o.h = 180; o.fps_num = 60;
+    kr_synth_t *s0 = NULL, *s1 = NULL;
+    char err[600];
+    CU_ASSERT_EQUAL_FATAL(kr_synth_create("samples/scenarios/race_20ms.json", &o, &s0, err, sizeof err), KR_OK);
+    o.phase = 0.5;
+    CU_ASSERT_EQUAL_FATAL(kr_synth_create("samples/scenarios/race_20ms.json", &o, &s1, err, sizeof err), KR_OK);
+    const kr_synth_event *e0, *e1;
+    int n0, n1, touches = 0, kamis = 0;
+    kr_synth_events(s0, &e0, &n0);
+    kr_synth_events(s1, &e1, &n1);
+    CU_ASSERT_EQUAL_FATAL(n0, n1);
+    for (int i = 0; i < n0; i++) {
+        CU_ASSERT_EQUAL(e0[i].type, e1[i].type);
+        if (e0[i].type == KR_SYNTH_EV_TOUCH) {
+            CU_ASSERT(llabs(e1[i].t_us - e0[i].t_us - 8333) <= 1); /* half of 1/60 s */
+            touches++;
+        } else if (e0[i].type == KR_SYNTH_EV_KAMI_START) {
+            CU_ASSERT_EQUAL(e1[i].t_us, e0[i].t_us);
+            kamis++;
+        }
+    }
+    CU_ASSERT(touches >= 2);
+    CU_ASSERT_EQUAL(kamis, 1);
+    kr_synth_destroy(s0);
+    kr_synth_destroy(s1);
+}
+
 /* A card received by a send and sent back: the second send picks it up where the first
  * put it down (hands are planned one at a time; the later hand once took the card from its
  * layout place, the card never moved, yet the truth had the send). */
@@ -591,6 +624,7 @@ int main(void)
     CU_add_test(s, "hand_over_card_at_touch", test_hand_over_card_at_touch);
     CU_add_test(s, "deterministic", test_deterministic);
     CU_add_test(s, "fractional_rate", test_fractional_rate);
+    CU_add_test(s, "phase", test_phase);
     CU_add_test(s, "card_sent_back", test_card_sent_back);
     CU_add_test(s, "bad_scenario", test_bad_scenario);
     CU_basic_set_mode(CU_BRM_VERBOSE);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tools/eval_events.sh [--fps "30 60 120"] [--work DIR] [--holdout] [--no-render] [--results FILE]
-#                      [--lag] [--skip NAME]... [NAME...]
+#                      [--lag] [--phase F] [--skip NAME]... [NAME...]
 #   Renders synthetic scenarios (karuta-synth, cached in WORK/FPS/NAME), runs
 #   `karuta-ref analyze` on each, compares with the truth (tools/eval_events.py) and
 #   prints a markdown table per frame rate (held-out scenarios in their own table), then
@@ -10,6 +10,8 @@
 #   name of the per-rate results file in WORK/FPS (default results.jsonl). --lag: also runs
 #   tools/event_lag on each scenario (WORK/FPS/lag.jsonl) and prints how long after its time
 #   each observation was released (newest frame's time minus its t_us), all scenarios pooled.
+#   --phase F: render with every action moved F (0..1) of a frame period later (karuta-synth
+#   --phase), so contacts written on round times fall between frames; use its own WORK.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${KR_BUILD:-build}
@@ -21,6 +23,7 @@ render=1
 resname=results.jsonl
 skip=()
 names=()
+synth_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --fps) fpss=$2; shift 2 ;;
@@ -30,7 +33,8 @@ while [ $# -gt 0 ]; do
     --lag) lag=1; shift ;;
     --results) resname=$2; shift 2 ;;
     --skip) skip+=("$2"); shift 2 ;;
-    -h|--help) sed -n 2,12p "$0"; exit 0 ;;
+    --phase) synth_args+=(--phase "$2"); shift 2 ;;
+    -h|--help) sed -n 2,14p "$0"; exit 0 ;;
     -*) echo "eval_events.sh: unknown option $1" >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
   esac
@@ -59,7 +63,7 @@ for fps in $fpss; do
     if [ ! -f "$d/video.mp4" ]; then
       [ $render = 1 ] || { echo "== $n @ $fps not rendered, left out" >&2; continue; }
       echo "== render $n @ $fps" >&2
-      "$build/tools/synth/karuta-synth" "$f" -o "$d" --fps "$fps" >&2
+      "$build/tools/synth/karuta-synth" "$f" -o "$d" --fps "$fps" "${synth_args[@]+"${synth_args[@]}"}" >&2
     fi
     echo "== analyze $n @ $fps" >&2
     "$build/src/app/karuta-ref" analyze "$d/video.mp4" --match "$d/match.jsonl" --out "$d/out" 2>"$d/analyze.err" || true

@@ -31,6 +31,8 @@ typedef struct kr_synth_opts {
     bool        seed_set;
     double      max_duration_s;/* > 0: cut the clip after this many seconds            */
     const char *poems_path;    /* hyakunin-isshu.json; NULL = models/ (cwd or source) */
+    double      phase;         /* 0..1: every action is moved this share of a frame period
+                                  later, so contacts fall between frames (0: as written)  */
 } kr_synth_opts;
 void kr_synth_opts_default(kr_synth_opts *o);
 

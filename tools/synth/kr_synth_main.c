@@ -22,6 +22,8 @@ static void usage(FILE *f)
             "  --size WxH           frame size (default: the scenario's, else 1280x720)\n"
             "  --seed N             PRNG seed (default: the scenario's)\n"
             "  --duration S         render at most S seconds\n"
+            "  --phase F            move every action F (0..1) of a frame period later, so that\n"
+            "                       contacts written on round times fall between frames\n"
             "  --still SEC:FILE.png also write the frame nearest SEC seconds as a PNG (repeatable)\n"
             "  --no-video           write the logs only\n"
             "  --poems FILE         poem data (default models/hyakunin-isshu.json)\n"
@@ -104,6 +106,12 @@ int main(int argc, char **argv)
             double d = strtod(v, &e);
             if (*e || e == v || d <= 0) goto bad;
             o.max_duration_s = d; i++;
+        } else if (!strcmp(a, "--phase")) {
+            if (!v) goto missing;
+            char *e;
+            double f = strtod(v, &e);
+            if (*e || e == v || !(f >= 0 && f < 1)) goto bad;
+            o.phase = f; i++;
         } else if (!strcmp(a, "--still")) {
             if (!v) goto missing;
             const char *c = strchr(v, ':');

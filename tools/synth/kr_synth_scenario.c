@@ -541,7 +541,9 @@ kr_status kr_synth_scenario_parse(kr_synth_t *s, const char *path, const kr_synt
         t = rd->shimo + num(v, "next_after_s", 14 * s->mora + pause);
         ri++;
     }
-    /* actions, anchored at each reading's kimariji moment */
+    /* actions, anchored at each reading's kimariji moment (moved by the asked share of a
+     * frame period, so that contacts written on round times fall between frames) */
+    const double shift = o->phase * s->fps_den / s->fps_num;
     ri = 0;
     cJSON_ArrayForEach(v, jr) {
         const cJSON *ja = cJSON_GetObjectItemCaseSensitive(v, "actions"), *a;
@@ -549,7 +551,7 @@ kr_status kr_synth_scenario_parse(kr_synth_t *s, const char *path, const kr_synt
         cJSON_ArrayForEach(a, ja) {
             char where[96];
             snprintf(where, sizeof where, "%s: readings[%d].actions[%d]", fn, ri, ai);
-            if (parse_action(s, a, ri, s->readings[ri].kim, where, err, errlen) != KR_OK)
+            if (parse_action(s, a, ri, s->readings[ri].kim + shift, where, err, errlen) != KR_OK)
                 goto fail;
             ai++;
         }
@@ -560,7 +562,7 @@ kr_status kr_synth_scenario_parse(kr_synth_t *s, const char *path, const kr_synt
     cJSON_ArrayForEach(a, ja) {
         char where[96];
         snprintf(where, sizeof where, "%s: actions[%d]", fn, ai++);
-        if (parse_action(s, a, -1, 0.0, where, err, errlen) != KR_OK)
+        if (parse_action(s, a, -1, shift, where, err, errlen) != KR_OK)
             goto fail;
     }
     double end = s->n_readings ? s->readings[s->n_readings - 1].shimo + 0.6 : 3.0;
