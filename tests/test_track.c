@@ -668,6 +668,80 @@ static void test_first_frames_take_no_page_faults(void)
     kr_track_destroy(t);
 }
 
+/* ---- race session 7: the two hands followed through a contact ---- */
+
+/* B's arm: as draw_arm (with its shadow), entering from B's edge (y = +420) at x = ax. */
+static void draw_arm_b(uint8_t *img, double ax, double tx, double ty)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        double ox = pass == 0 ? 25 : 0, oy = pass == 0 ? -20 : 0;
+        for (int y = 0; y < FH; y++)
+            for (int x = 0; x < FW; x++) {
+                double mx = (x - FW / 2.0 - 3.0) / SCALE - ox, my = (FH / 2.0 - 2.0 - y) / SCALE - oy;
+                double dx = tx - ax, dy = ty - 420, L2 = dx * dx + dy * dy;
+                double s = ((mx - ax) * dx + (my - 420) * dy) / L2;
+                if (s < 0 || s > 1)
+                    continue;
+                double qx = ax + s * dx - mx, qy = 420 + s * dy - my;
+                double rad = s > 0.85 ? 38 * sqrt((1 - s) / 0.15) : 40;
+                if (qx * qx + qy * qy > rad * rad)
+                    continue;
+                uint8_t *p = img + ((size_t)y * FW + x) * 3;
+                if (pass == 0)
+                    put(img, x, y, p[0] * 0.62, p[1] * 0.62, p[2] * 0.62);
+                else
+                    put(img, x, y, 120 + 5 * (rnd() - 0.5), 140 + 5 * (rnd() - 0.5), 215 + 5 * (rnd() - 0.5));
+            }
+    }
+}
+
+/* A race: A's hand reaches into B's half (tip at y = +45), B's comes down beside it into
+ * A's half (tip at y = -35); the two hands merge into one component. Each fingertip lies
+ * past the bisector of the two arms' entry points, where a split by the nearest entry
+ * gave it to the other player and put both leading points on the bisector (about 45 mm
+ * off). Followed from the frames before the contact, each hand keeps its own tip; the
+ * tip_change of each counts only its own pixels, so once B lies still A's own change is
+ * quiet however B moved before. */
+static void test_hands_followed_through_contact(void)
+{
+    kr_track_t *t = make_tracker();
+    int64_t ts = 0;
+    warm(t, &ts);
+    const double atx = 10, aty = 45;
+    const kr_track_frame *fr = NULL;
+    for (int i = 0; i < 4; i++) { /* A arrives and lies still */
+        still_scene(frame, 1.0);
+        draw_arm(frame, 100, atx, i < 3 ? aty - 60 + 20 * i : aty, 25, -20, 1);
+        fr = feed(t, ts);
+        ts += 16667;
+    }
+    int contact = 0;
+    for (int i = 0; i <= 8; i++) { /* B comes down 25 mm a frame, then lies still */
+        double by = i < 6 ? 110 - 25 * i : -35, bx = -25 + 2 * (i < 6 ? i : 5);
+        still_scene(frame, 1.0);
+        draw_arm(frame, 100, atx, aty, 25, -20, 1);
+        draw_arm_b(frame, -60, bx, by);
+        fr = feed(t, ts);
+        ts += 16667;
+        CU_ASSERT_TRUE_FATAL(fr->hands[0].present && fr->hands[1].present);
+        contact |= fr->hand_contact;
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("contact %d A %.1f %.1f (%.0f) B %.1f %.1f (%.0f) true B %.1f %.1f\n", fr->hand_contact,
+                   fr->hands[0].lead_x_mm, fr->hands[0].lead_y_mm, fr->hands[0].tip_change_own, fr->hands[1].lead_x_mm,
+                   fr->hands[1].lead_y_mm, fr->hands[1].tip_change_own, bx, by);
+        CU_ASSERT_DOUBLE_EQUAL(fr->hands[0].lead_x_mm, atx, 8.0);
+        CU_ASSERT_DOUBLE_EQUAL(fr->hands[0].lead_y_mm, aty, 8.0);
+        if (i >= 4) {
+            CU_ASSERT_DOUBLE_EQUAL(fr->hands[1].lead_x_mm, bx, 8.0);
+            CU_ASSERT_DOUBLE_EQUAL(fr->hands[1].lead_y_mm, by, 8.0);
+        }
+        if (i >= 7) /* both still: no change of their own */
+            CU_ASSERT_TRUE(fr->hands[0].tip_change_own < 1000 && fr->hands[1].tip_change_own < 1000);
+    }
+    CU_ASSERT_TRUE(contact); /* (one component: what is tested here) */
+    kr_track_destroy(t);
+}
+
 int main(void)
 {
     draw_mat();
@@ -694,6 +768,7 @@ int main(void)
     CU_add_test(s, "resting_sleeved_arm_stays_a_hand", test_resting_sleeved_arm_stays_a_hand);
     CU_add_test(s, "simd_matches_one_pixel_at_a_time", test_simd_matches_one_pixel_at_a_time);
     CU_add_test(s, "threaded_start_fit_matches_one_thread", test_threaded_start_fit_matches_one_thread);
+    CU_add_test(s, "hands_followed_through_contact", test_hands_followed_through_contact); /* race session 7 */
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

@@ -11,6 +11,10 @@
 # `analyze --trace` alike), also gives the rest angle error, the corner error of the
 # rotated outline, and the corner error of moved cards once they lie still again (frames
 # counted); an older trace without it is scored with an axis-aligned outline.
+# lead_near_mm: the leading-point error on the frames where A's and B's true fingertips
+# (over the field) are within 120 mm of each other (races: two hands on one card, where
+# the tracker splits one merged component between the players); lead_contact_mm: the
+# same on the frames the trace reports hand contact.
 # usage: eval_track.py SCENARIO_DIR TRACE.jsonl
 # SPDX-License-Identifier: MIT
 import json
@@ -40,6 +44,7 @@ def main():
         fr = json.loads(line)
         truth[fr["t_us"]] = fr
     rest_err, corner_err, move_err, lead_err, angle_err, moved_corner_err = [], [], [], [], [], []
+    near_err, contact_err = [], []
     switches = missed = phantom = frames = 0
     for line in open(trace):
         tr = json.loads(line)
@@ -93,6 +98,9 @@ def main():
                 for i in range(4):
                     px, py = cs[2 * i], cs[2 * i + 1]
                     corner_err.append(min(math.hypot(px - mx, py - my) for mx, my in mine))
+        tips = {p: [t["tip_mm"] for t in fr.get("hands", []) if t["player"] == p
+                    and abs(t["tip_mm"][0]) <= 435 and abs(t["tip_mm"][1]) <= 254] for p in "AB"}
+        near = any(math.hypot(a[0] - b[0], a[1] - b[1]) < 120 for a in tips["A"] for b in tips["B"])
         for h in tr["hands"]:
             p = h["player"]
             th = [t for t in fr.get("hands", []) if t["player"] == p
@@ -103,7 +111,12 @@ def main():
                 phantom += 1
             elif h["present"] and th:
                 lx, ly = h["lead"]
-                lead_err.append(min(math.hypot(lx - t["tip_mm"][0], ly - t["tip_mm"][1]) for t in th))
+                e = min(math.hypot(lx - t["tip_mm"][0], ly - t["tip_mm"][1]) for t in th)
+                lead_err.append(e)
+                if near:
+                    near_err.append(e)
+                if tr.get("contact"):
+                    contact_err.append(e)
     r = lambda v: None if v is None else round(v, 1)
     print(json.dumps({
         "scenario": meta.get("scenario"), "frames": frames,
@@ -116,6 +129,9 @@ def main():
                                       "n": len(moved_corner_err) // 4},
         "id_switch_frames": switches,
         "lead_mm": {"median": r(pct(lead_err, .5)), "p95": r(pct(lead_err, .95)), "n": len(lead_err)},
+        "lead_near_mm": {"median": r(pct(near_err, .5)), "p95": r(pct(near_err, .95)), "n": len(near_err)},
+        "lead_contact_mm": {"median": r(pct(contact_err, .5)), "p95": r(pct(contact_err, .95)),
+                            "n": len(contact_err)},
         "hand_missed_frames": missed, "hand_phantom_frames": phantom}))
 
 

@@ -107,12 +107,13 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
     t->comp = malloc(KR_TRACK_MAX_COMPS * sizeof *t->comp);
     t->zone = malloc(n);
     t->fpmask = calloc(n, 1);
+    t->hmap = calloc(2 * n, 1);
     t->ovl = NULL;
     t->yuv_key = -1;
     t->yuv_prev_key = -1;
     t->fscale = 1.0; /* until two frames are seen */
     if (!t->lut_off || !t->lut_w || !t->camxy || !t->mat || !t->raw || !t->rowfg || !t->learned || !t->yuv_prev || !t->prev || !t->bg || !t->cls || !t->still ||
-        !t->label || !t->parent || !t->comp || !t->zone || !t->fpmask)
+        !t->label || !t->parent || !t->comp || !t->zone || !t->fpmask || !t->hmap)
         goto fail;
     /* every per-frame buffer touched once now (a zero written on each of its pages:
      * volatile, which the compiler may not drop as it drops a memset of calloc'd memory;
@@ -130,6 +131,7 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
     touch_pages(t->label, n * sizeof *t->label);
     touch_pages(t->parent, (n + 2) * sizeof *t->parent);
     touch_pages(t->fpmask, n);
+    touch_pages(t->hmap, 2 * n);
     /* Gather table: for every mat pixel centre, the camera pixel it comes from, as the
      * offset of the top-left neighbour and four bilinear weights summing to 256. */
     for (int v = 0; v < t->h; v++)
@@ -215,6 +217,7 @@ void kr_track_destroy(kr_track_t *t)
     free(t->comp);
     free(t->zone);
     free(t->fpmask);
+    free(t->hmap);
     free(t->ovl);
     for (int i = 0; i < t->n_cards; i++) {
         free(t->cs[i].fp);

@@ -92,6 +92,11 @@ struct kr_track {
     int      yuv_key;        /* -1 none yet, else full_range * 2 + bt709 */
     uint8_t *ovl;            /* overlay buffer (debug) */
     size_t   ovl_cap;
+    /* added in the seventh session (races): each hand followed through a contact. 2n bytes,
+     * two maps of n: the hand each mat pixel belonged to on the last frame and on this one
+     * (0 none, 1 A, 2 B); hand_cur (0 or 1) is the index of this frame's map. Owned. */
+    uint8_t *hmap;
+    int      hand_cur;
 };
 
 /* Mat point (mm) to mat pixel coordinates: kr_track_mm_to_mat's arithmetic, inline for the

@@ -694,6 +694,7 @@ static double bg_update_simd(kr_track_t *t, const bg_par *bp)
 static double sqr(double a) { return a * a; }
 
 static void hand_from_pixels(kr_track_t *t, int p, double dt_s);
+static void split_contacts(kr_track_t *t, double dt_s);
 
 static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, int64_t gap_us, double si,
                         double sb, const kr_track_frame **out);
@@ -862,8 +863,10 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
             (!attached[cp->owner] || cp->still_sum > DETACHED_STILL / t->fscale * cp->area))
             cp->owner = -1;
     }
+    split_contacts(t, dt_s);
     for (int p = 0; p < 2; p++)
         hand_from_pixels(t, p, dt_s);
+    t->hand_cur ^= 1; /* this frame's hand map is the next one's last */
     /* cards */
     t->frames++;
     if (!t->cards_ready && t->frames >= cfg->warmup_frames && t->n_cards > 0) {
@@ -893,6 +896,85 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
     t->last_t = t_us;
     *out = &t->fr;
     return KR_OK;
+}
+
+/* Is mat pixel i part of component c (a pixel of the arms' labelling)? */
+static inline int in_comp(const kr_track_t *t, int i, int c)
+{
+    return (t->cls[i] == KR_CLS_FG || t->cls[i] == KR_CLS_CARDLIKE) && t->label[i] == c;
+}
+
+/* The hands followed through a contact. Where A's and B's arms form one component, each
+ * pixel goes to the hand it is joined to, grown from what is known to be each hand: the
+ * pixels of each player's entry band, and the pixels that were that hand on the last
+ * frame, where they were and where they are now if the hand moved on as its leading point
+ * did (a moving hand covers its own path; a hand that lies still keeps its pixels; a
+ * pixel of one hand that has not changed since is that hand's). A pixel both hands claim
+ * is left to the growth. The two regions grow together from those
+ * seeds through the component (breadth first: each pixel to the seed nearest along the
+ * component), so a fingertip reaching past the other hand's wrist stays with its own
+ * arm; a split by the nearest entry point gave it to the other player (the bisector of
+ * the two bases runs through the card they both reach for). Writes this frame's hand map
+ * (t->hmap, half hand_cur: cleared, then 1 A / 2 B on the contact components' pixels);
+ * hand_from_pixels adds the other hands' pixels. The queue is t->parent (n + 2 entries,
+ * free once the labels are compacted). */
+static void split_contacts(kr_track_t *t, double dt_s)
+{
+    const size_t n = (size_t)t->n;
+    uint8_t *last = t->hmap + (size_t)(t->hand_cur ^ 1) * n, *cur = t->hmap + (size_t)t->hand_cur * n;
+    memset(cur, 0, n);
+    int32_t *q = t->parent;
+    const int W = t->w, H = t->h;
+    int sh[2][2] = {{0, 0}, {0, 0}}; /* each hand's shift over the frame (mat px) */
+    for (int p = 0; p < 2 && dt_s > 0; p++) {
+        const kr_track_hand *ph = &t->prev_hand[p];
+        if (!ph->present)
+            continue;
+        double du = ph->vx_mm_s * dt_s / t->cfg.mm_per_px, dv = -ph->vy_mm_s * dt_s / t->cfg.mm_per_px;
+        du = du > 30 ? 30 : du < -30 ? -30 : du;
+        dv = dv > 30 ? 30 : dv < -30 ? -30 : dv;
+        sh[p][0] = (int)lround(du);
+        sh[p][1] = (int)lround(dv);
+    }
+    for (int c = 0; c < t->n_comp; c++) {
+        const kr_track_comp *cp = &t->comp[c];
+        if (cp->area < t->min_area_px || cp->owner != 2)
+            continue;
+        int head = 0, tail = 0;
+        for (int v = cp->v0; v <= cp->v1; v++)
+            for (int u = cp->u0; u <= cp->u1; u++) {
+                int i = v * W + u;
+                if (!in_comp(t, i, c))
+                    continue;
+                int claim[2];
+                for (int p = 0; p < 2; p++) {
+                    int su = u - sh[p][0], sv = v - sh[p][1];
+                    claim[p] = last[i] == p + 1 ||
+                               (su >= 0 && sv >= 0 && su < W && sv < H && last[sv * W + su] == p + 1);
+                }
+                /* a pixel that was one hand's and has not changed is still that hand's (nothing
+                 * moved over it), whatever the other's motion claims */
+                const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
+                if (last[i] && abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) < STILL_DIFF)
+                    claim[2 - last[i]] = 0;
+                uint8_t s = t->zone[i] == 1 ? 1 : t->zone[i] == 2 ? 2 : claim[0] == claim[1] ? 0 : claim[0] ? 1 : 2;
+                if (s) {
+                    cur[i] = s;
+                    q[tail++] = i;
+                }
+            }
+        while (head < tail) {
+            int i = q[head++], u = i % W, v = i / W;
+            int nb[4] = {u > 0 ? i - 1 : -1, u + 1 < W ? i + 1 : -1, v > 0 ? i - W : -1, v + 1 < t->h ? i + W : -1};
+            for (int k = 0; k < 4; k++) {
+                int j = nb[k];
+                if (j >= 0 && !cur[j] && in_comp(t, j, c)) {
+                    cur[j] = cur[i];
+                    q[tail++] = j;
+                }
+            }
+        }
+    }
 }
 
 /* Builds player p's hand from the components it owns (and its share of a contact
@@ -930,20 +1012,8 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
         bu /= bn;
         bv /= bn;
     }
-    /* the other player's base, to split a contact component */
-    double ou = -1e9, ov = -1e9;
-    for (int c = 0; c < t->n_comp; c++) {
-        kr_track_comp *cp = &t->comp[c];
-        if (cp->owner == 2) {
-            if (p == 0 && cp->zone_b) {
-                ou = cp->zb_u / cp->zone_b;
-                ov = cp->zb_v / cp->zone_b;
-            } else if (p == 1 && cp->zone_a) {
-                ou = cp->za_u / cp->zone_a;
-                ov = cp->za_v / cp->zone_a;
-            }
-        }
-    }
+    /* a contact component is split by split_contacts (this frame's hand map) */
+    uint8_t *hcur = t->hmap + (size_t)t->hand_cur * (size_t)t->n;
     /* the leading point is the arm's pixel furthest from the base among those over the
      * field (or at most 30 mm behind the player's edge) when there are any: pixels strung
      * along the edge behind it (the other hand, a sleeve, a ghost where the arm lay) are
@@ -979,15 +1049,18 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
                 continue;
             double d = sqr(u - bu) + sqr(v - bv);
             if (cp->owner == 2) {
-                double od = sqr(u - ou) + sqr(v - ov);
-                if (od < d)
+                if (hcur[i] != p + 1)
                     continue;
-                if (od - d < 4 * (sqrt(od) + sqrt(d))) {
+                /* where the two hands meet: a pixel beside one of the other's */
+                const uint8_t o = (uint8_t)(2 - p);
+                if ((u > 0 && hcur[i - 1] == o) || (u + 1 < t->w && hcur[i + 1] == o) ||
+                    (v > 0 && hcur[i - t->w] == o) || (v + 1 < t->h && hcur[i + t->w] == o)) {
                     cu += u;
                     cvv += v;
                     cn++;
                 }
             }
+            hcur[i] = (uint8_t)(p + 1);
             t->cls[i] = mine;
             area++;
             if (u < u0) u0 = u;
@@ -1097,7 +1170,8 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
      * coming down, its shadow sliding under it), the other player's hand left out */
     int r3 = (int)(TIP_CHANGE_MM / mmpp);
     uint8_t theirs = (uint8_t)(p == 0 ? KR_CLS_HAND_B : KR_CLS_HAND_A);
-    double chg = 0;
+    double chg = 0, chg_own = 0;
+    const uint8_t *hlast = t->hmap + (size_t)(t->hand_cur ^ 1) * (size_t)t->n;
     for (int v = lv_i - r3; v <= lv_i + r3; v++)
         for (int u = lu_i - r3; u <= lu_i + r3; u++) {
             if (u < 0 || v < 0 || u >= t->w || v >= t->h || sqr(u + 0.5 - lu) + sqr(v + 0.5 - lv) > r3 * r3)
@@ -1107,10 +1181,14 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
                 continue;
             const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
             int d = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) - TIP_CHANGE_NOISE;
-            if (d > 0)
+            if (d > 0) {
                 chg += d;
+                if (hcur[i] == p + 1 || hlast[i] == p + 1)
+                    chg_own += d;
+            }
         }
     h->tip_change = chg / 3.0 * mmpp * mmpp;
+    h->tip_change_own = chg_own / 3.0 * mmpp * mmpp;
     h->shadow_px = scount;
     h->shadow_dist_mm = sbest >= 0 ? sqrt(sqr(su - lu) + sqr(sv - lv)) * mmpp : -1;
     if (cn > 0 && p == 1) {
