@@ -699,9 +699,7 @@ static void draw_arm_b(uint8_t *img, double ax, double tx, double ty)
  * A's half (tip at y = -35); the two hands merge into one component. Each fingertip lies
  * past the bisector of the two arms' entry points, where a split by the nearest entry
  * gave it to the other player and put both leading points on the bisector (about 45 mm
- * off). Followed from the frames before the contact, each hand keeps its own tip; the
- * tip_change of each counts only its own pixels, so once B lies still A's own change is
- * quiet however B moved before. */
+ * off). Followed from the frames before the contact, each hand keeps its own tip. */
 static void test_hands_followed_through_contact(void)
 {
     kr_track_t *t = make_tracker();
@@ -726,17 +724,14 @@ static void test_hands_followed_through_contact(void)
         CU_ASSERT_TRUE_FATAL(fr->hands[0].present && fr->hands[1].present);
         contact |= fr->hand_contact;
         if (getenv("KR_TEST_VERBOSE"))
-            printf("contact %d A %.1f %.1f (%.0f) B %.1f %.1f (%.0f) true B %.1f %.1f\n", fr->hand_contact,
-                   fr->hands[0].lead_x_mm, fr->hands[0].lead_y_mm, fr->hands[0].tip_change_own, fr->hands[1].lead_x_mm,
-                   fr->hands[1].lead_y_mm, fr->hands[1].tip_change_own, bx, by);
+            printf("contact %d A %.1f %.1f B %.1f %.1f true B %.1f %.1f\n", fr->hand_contact, fr->hands[0].lead_x_mm,
+                   fr->hands[0].lead_y_mm, fr->hands[1].lead_x_mm, fr->hands[1].lead_y_mm, bx, by);
         CU_ASSERT_DOUBLE_EQUAL(fr->hands[0].lead_x_mm, atx, 8.0);
         CU_ASSERT_DOUBLE_EQUAL(fr->hands[0].lead_y_mm, aty, 8.0);
         if (i >= 4) {
             CU_ASSERT_DOUBLE_EQUAL(fr->hands[1].lead_x_mm, bx, 8.0);
             CU_ASSERT_DOUBLE_EQUAL(fr->hands[1].lead_y_mm, by, 8.0);
         }
-        if (i >= 7) /* both still: no change of their own */
-            CU_ASSERT_TRUE(fr->hands[0].tip_change_own < 1000 && fr->hands[1].tip_change_own < 1000);
     }
     CU_ASSERT_TRUE(contact); /* (one component: what is tested here) */
     kr_track_destroy(t);

@@ -113,11 +113,6 @@ typedef struct kr_track_hand {
      * down onto a card it changes (the hand grows and shrinks in the view, its shadow slides
      * under it, it covers the card's print); once it lies on the card it falls to noise. */
     double  tip_change;
-    /* added in the seventh session (races): tip_change over this hand's own pixels only
-     * (those that are its pixels on this frame or were on the last one): the hand's own
-     * picture changing as it comes down, without shadows or the other player's hand (whose
-     * motion, its shadow sliding, adds to tip_change when both reach for one card). */
-    double  tip_change_own;
 } kr_track_hand;
 
 typedef struct kr_track_frame {

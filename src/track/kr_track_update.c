@@ -1170,8 +1170,7 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
      * coming down, its shadow sliding under it), the other player's hand left out */
     int r3 = (int)(TIP_CHANGE_MM / mmpp);
     uint8_t theirs = (uint8_t)(p == 0 ? KR_CLS_HAND_B : KR_CLS_HAND_A);
-    double chg = 0, chg_own = 0;
-    const uint8_t *hlast = t->hmap + (size_t)(t->hand_cur ^ 1) * (size_t)t->n;
+    double chg = 0;
     for (int v = lv_i - r3; v <= lv_i + r3; v++)
         for (int u = lu_i - r3; u <= lu_i + r3; u++) {
             if (u < 0 || v < 0 || u >= t->w || v >= t->h || sqr(u + 0.5 - lu) + sqr(v + 0.5 - lv) > r3 * r3)
@@ -1181,14 +1180,10 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
                 continue;
             const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
             int d = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) - TIP_CHANGE_NOISE;
-            if (d > 0) {
+            if (d > 0)
                 chg += d;
-                if (hcur[i] == p + 1 || hlast[i] == p + 1)
-                    chg_own += d;
-            }
         }
     h->tip_change = chg / 3.0 * mmpp * mmpp;
-    h->tip_change_own = chg_own / 3.0 * mmpp * mmpp;
     h->shadow_px = scount;
     h->shadow_dist_mm = sbest >= 0 ? sqrt(sqr(su - lu) + sqr(sv - lv)) * mmpp : -1;
     if (cn > 0 && p == 1) {
