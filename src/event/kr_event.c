@@ -1519,11 +1519,14 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
     for (int i = 0; i < ev->n_spend;) {
         sweep_pend *sp = &ev->spend[i];
         const kr_track_card *c = sp->k < fr->n_cards ? &fr->cards[sp->k] : NULL;
-        int gone = !c || c->lost || (!c->displaced && !c->moving); /* (one flying out is still seen) */
-        if (c && !c->lost && c->displaced && c->found && c->whole_ok && sp->n < SWEEP_SAMPLES && fr->t_us - sp->hi <= SWEEP_FIT_SPAN_US &&
+        /* (one flying out is still seen; one beyond the warped area by its leading edge) */
+        int gone = !c || (c->lost && !c->edge_ok) || (!c->displaced && !c->moving);
+        int whole = c && !c->lost && c->found && c->whole_ok;
+        if (c && c->displaced && (whole || c->edge_ok) && sp->n < SWEEP_SAMPLES && fr->t_us - sp->hi <= SWEEP_FIT_SPAN_US &&
             (sp->n == 0 || fr->t_us > sp->ts[sp->n - 1])) {
+            double x = whole ? c->whole_x_mm : c->edge_x_mm, y = whole ? c->whole_y_mm : c->edge_y_mm;
             sp->ts[sp->n] = fr->t_us;
-            sp->ds[sp->n] = sqrt(sqr(c->whole_x_mm - c->rest_x_mm) + sqr(c->whole_y_mm - c->rest_y_mm));
+            sp->ds[sp->n] = sqrt(sqr(x - c->rest_x_mm) + sqr(y - c->rest_y_mm));
             sp->n++;
         }
         if (gone || sp->n >= SWEEP_SAMPLES || (fr->t_us - sp->hi >= SWEEP_WAIT_US && sp->frames >= 2)) {

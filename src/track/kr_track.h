@@ -94,6 +94,17 @@ typedef struct kr_track_card {
      * the outline not all in view). */
     double  whole_x_mm, whole_y_mm;
     int     whole_ok;
+    /* added in the seventh session (sweeps): the centre of a swept card whose outline reaches
+     * beyond the warped area (the follower loses it there: a card leaves the field's side
+     * margin after a frame at 60 fps), from its leading edge on the camera frame, which the
+     * hand pushing it from behind does not cover: along the motion, where the brightness is
+     * halfway between the mat's ahead of it and the card's (the point the card covered for half
+     * the exposure: the edge at the frame's time, whatever the motion blur up to two card
+     * widths), less the half card to its centre. Measured for the first LOST_AFTER_US of a
+     * displacement while the camera sees that part of the floor (the calibration's map
+     * extended beyond the warped area along each row). edge_ok 0: not measured this frame. */
+    double  edge_x_mm, edge_y_mm;
+    int     edge_ok;
 } kr_track_card;
 
 typedef struct kr_track_hand {

@@ -29,27 +29,65 @@ static double fold_angle(double a)
     return a;
 }
 
-/* B+G+R of the camera frame at mat point (x, y) mm, bilinear through the stored camera
- * coordinates of the mat pixel grid; -1 where the point has no camera pixel. */
-static double frame_at(const kr_track_t *t, const kr_track_src *f, double x, double y)
+/* Camera pixel (raw) of mat point (x, y) mm, bilinear through the stored camera
+ * coordinates of the mat pixel grid; 0 where the point has none. ext: beyond the warped
+ * area's left or right edge (a card swept off the field's side), each of the two rows'
+ * camera coordinates extrapolated along the row by the cubic through four of its columns
+ * EXT_STEP mat pixels apart from that edge inwards (the camera's map is smooth: perspective
+ * and a lens's radial distortion; on the synthetic cameras within 0.1 px 200 mm beyond),
+ * up to EXT_MAX mat pixels out. */
+#define EXT_STEP 25
+#define EXT_MAX 80
+static int cam_at(const kr_track_t *t, double x, double y, int ext, double *px, double *py)
 {
     double u, v;
     kr_track_mm_to_mat_(t, x, y, &u, &v);
     u -= 0.5;
     v -= 0.5;
+    if (ext && v >= 0 && (int)v + 1 < t->h && (u < 0 || u >= t->w - 1) && u > -EXT_MAX && u < t->w - 1 + EXT_MAX &&
+        t->w > 3 * EXT_STEP + 1) {
+        int iv = (int)v, e = u < 0 ? 0 : t->w - 1, dir = u < 0 ? 1 : -1;
+        double fv = v - iv, r[2][2];
+        for (int row = 0; row < 2; row++) {
+            const float *cx = t->camxy + 2 * (size_t)(iv + row) * t->w;
+            r[row][0] = r[row][1] = 0;
+            for (int i = 0; i < 4; i++) {
+                int ci = e + dir * EXT_STEP * i;
+                if (cx[2 * ci] < 0)
+                    return 0;
+                double l = 1; /* Lagrange basis of node i at u */
+                for (int j = 0; j < 4; j++)
+                    if (j != i)
+                        l *= (u - (e + dir * EXT_STEP * j)) / (double)(dir * EXT_STEP * (i - j));
+                r[row][0] += l * cx[2 * ci];
+                r[row][1] += l * cx[2 * ci + 1];
+            }
+        }
+        *px = (1 - fv) * r[0][0] + fv * r[1][0];
+        *py = (1 - fv) * r[0][1] + fv * r[1][1];
+        return *px >= 0 && *py >= 0;
+    }
     if (u < 0 || v < 0) /* (floor would be negative: outside) */
-        return -1;
+        return 0;
     int iu = (int)u, iv = (int)v; /* = floor: not negative */
     if (iu < 0 || iv < 0 || iu + 1 >= t->w || iv + 1 >= t->h)
-        return -1;
+        return 0;
     double fu = u - iu, fv = v - iv;
     const float *c00 = t->camxy + 2 * ((size_t)iv * t->w + iu), *c01 = c00 + 2, *c10 = c00 + 2 * (size_t)t->w,
                 *c11 = c10 + 2;
     if (c00[0] < 0 || c01[0] < 0 || c10[0] < 0 || c11[0] < 0)
-        return -1;
-    double px = (1 - fv) * ((1 - fu) * c00[0] + fu * c01[0]) + fv * ((1 - fu) * c10[0] + fu * c11[0]);
-    double py = (1 - fv) * ((1 - fu) * c00[1] + fu * c01[1]) + fv * ((1 - fu) * c10[1] + fu * c11[1]);
-    if (px < 0 || py < 0)
+        return 0;
+    *px = (1 - fv) * ((1 - fu) * c00[0] + fu * c01[0]) + fv * ((1 - fu) * c10[0] + fu * c11[0]);
+    *py = (1 - fv) * ((1 - fu) * c00[1] + fu * c01[1]) + fv * ((1 - fu) * c10[1] + fu * c11[1]);
+    return *px >= 0 && *py >= 0;
+}
+
+/* B+G+R of the camera frame at mat point (x, y) mm, bilinear (cam_at; ext as there); -1
+ * where the point has no camera pixel. */
+static double frame_at_(const kr_track_t *t, const kr_track_src *f, double x, double y, int ext)
+{
+    double px, py;
+    if (!cam_at(t, x, y, ext, &px, &py))
         return -1;
     int x0 = (int)px, y0 = (int)py; /* = floor */
     if (x0 < 0 || y0 < 0 || x0 + 1 >= t->fw || y0 + 1 >= t->fh)
@@ -73,6 +111,40 @@ static double frame_at(const kr_track_t *t, const kr_track_src *f, double x, dou
         s11 = d[3][0] + d[3][1] + d[3][2];
     }
     return (1 - fy) * ((1 - fx) * s00 + fx * s01) + fy * ((1 - fx) * s10 + fx * s11);
+}
+
+static double frame_at(const kr_track_t *t, const kr_track_src *f, double x, double y)
+{
+    return frame_at_(t, f, x, y, 0);
+}
+
+/* B, G, R of the camera frame at mat point (x, y) mm into bgr (as frame_at_, ext as there);
+ * 0 where the point has no camera pixel. */
+static int frame_bgr_at(const kr_track_t *t, const kr_track_src *f, double x, double y, double *bgr)
+{
+    double px, py;
+    if (!cam_at(t, x, y, 1, &px, &py))
+        return 0;
+    int x0 = (int)px, y0 = (int)py; /* = floor */
+    if (x0 < 0 || y0 < 0 || x0 + 1 >= t->fw || y0 + 1 >= t->fh)
+        return 0;
+    double fx = px - x0, fy = py - y0;
+    uint8_t d[4][3];
+    if (f->bgr) {
+        const uint8_t *p = f->bgr->px + (size_t)y0 * f->bgr->stride + (size_t)x0 * 3, *q = p + f->bgr->stride;
+        memcpy(d[0], p, 3);
+        memcpy(d[1], p + 3, 3);
+        memcpy(d[2], q, 3);
+        memcpy(d[3], q + 3, 3);
+    } else {
+        kr_track_yuv_px_(f, x0, y0, d[0]);
+        kr_track_yuv_px_(f, x0 + 1, y0, d[1]);
+        kr_track_yuv_px_(f, x0, y0 + 1, d[2]);
+        kr_track_yuv_px_(f, x0 + 1, y0 + 1, d[3]);
+    }
+    for (int c = 0; c < 3; c++)
+        bgr[c] = (1 - fy) * ((1 - fx) * d[0][c] + fx * d[1][c]) + fy * ((1 - fx) * d[2][c] + fx * d[3][c]);
+    return 1;
 }
 
 /* Edge contrast of a card outline at pose (x, y, a degrees): mean brightness in thin
@@ -540,6 +612,236 @@ static int whole_centre(const kr_track_t *t, const card_axis *ax, double g, cons
     return 1;
 }
 
+/* The centre of a swept card from its leading edge on the camera frame (kr_track_card.edge_*),
+ * searched within +-r mm along its motion (c->ux, c->uy) of where the centre is predicted,
+ * (px, py): the mean brightness along EDGE_LINES lines parallel to the motion across the
+ * card's leading edge, the mat's level M the mean of the last EDGE_AHEAD_MM of them (ahead of
+ * the card), the card's level C its reference colour at this frame's gain (or more where the
+ * profile is brighter); the edge where the profile, walked back from ahead, first reaches
+ * M + (C - M) / 2: the point the card covered for half the exposure, the edge at the frame's
+ * time (blur up to two card widths); the centre the edge's distance along the motion
+ * behind it. 0 when no such edge is there (too little contrast, the camera does not see
+ * it, a profile that does not rise behind the edge as a card's does). */
+#define EDGE_LINES 5
+#define EDGE_STEP_MM 1.0
+#define EDGE_AHEAD_MM 12.0
+#define EDGE_MAX_N 256
+static int edge_centre(const kr_track_t *t, const kr_track_src *f, double g, const kr_track_card *o,
+                       const kr_track_cstate *c, double px, double py, double r, double *ox, double *oy)
+{
+    double ux = c->ux, uy = c->uy, wx = -uy, wy = ux;
+    double a = o->angle_deg * DEG, ca = cos(a), sa = sin(a);
+    double hx = KR_TRACK_CARD_W_MM / 2, hy = KR_TRACK_CARD_H_MM / 2;
+    double cu = fabs(ca * ux + sa * uy), su = fabs(-sa * ux + ca * uy); /* the motion in the card's frame */
+    /* the leading side: the one whose normal is nearer the motion; D: centre to its middle
+     * along the motion; L: its length seen across the motion */
+    double D = cu >= su ? hx / cu : hy / su, L = cu >= su ? 2 * hy * cu : 2 * hx * su;
+    double s0 = D - r - 12, s1 = D + r + EDGE_AHEAD_MM + 8;
+    int n = (int)((s1 - s0) / EDGE_STEP_MM) + 1;
+    if (n > EDGE_MAX_N || n < 20)
+        return 0;
+    static const int nl_ = EDGE_LINES;
+    double col[EDGE_MAX_N][EDGE_LINES][3];
+    for (int i = 0; i < n; i++) { /* up to where the camera's view ends */
+        double s = s0 + i * EDGE_STEP_MM;
+        int ok = 1;
+        for (int j = 0; j < nl_ && ok; j++) {
+            double w = (j - (nl_ - 1) / 2.0) / (nl_ - 1) * 0.5 * L; /* +-0.25 of the side */
+            ok = frame_bgr_at(t, f, px + s * ux + w * wx, py + s * uy + w * wy, col[i][j]);
+        }
+        if (!ok) {
+            n = i;
+            break;
+        }
+    }
+    int na = (int)(EDGE_AHEAD_MM / EDGE_STEP_MM);
+    if (n < na + 20)
+        return 0;
+    /* the floor ahead M (colour), the card C: its reference colour at this frame's gain */
+    double M[3] = {0, 0, 0}, C[3], CM[3], cm2 = 0;
+    for (int i = n - na; i < n; i++)
+        for (int j = 0; j < nl_; j++)
+            for (int k = 0; k < 3; k++)
+                M[k] += col[i][j][k] / (na * nl_);
+    for (int k = 0; k < 3; k++) {
+        C[k] = t->card_rgb[k] * g;
+        CM[k] = C[k] - M[k];
+        cm2 += CM[k] * CM[k];
+    }
+    if (sqrt(cm2) < 0.2 * sqrt(C[0] * C[0] + C[1] * C[1] + C[2] * C[2]))
+        return 0; /* a card hardly different from what is ahead of it */
+    /* coverage of each sample: the share of card in a mix of card and floor (its projection
+     * on the line from M to C); a colour off that line (a hand, a sleeve) is no card */
+#define EDGE_COVER(I, out)                                                                     \
+    do {                                                                                      \
+        double d_[3], p_ = 0, r_ = 0;                                                         \
+        for (int k_ = 0; k_ < 3; k_++) {                                                      \
+            d_[k_] = (I)[k_] - M[k_];                                                         \
+            p_ += d_[k_] * CM[k_];                                                            \
+        }                                                                                     \
+        p_ /= cm2;                                                                            \
+        for (int k_ = 0; k_ < 3; k_++)                                                        \
+            r_ += (d_[k_] - p_ * CM[k_]) * (d_[k_] - p_ * CM[k_]);                            \
+        (out) = r_ > 0.25 * 0.25 * cm2 ? 0 : p_;                                              \
+    } while (0)
+    double prof[EDGE_MAX_N], mlo = 1e30, mhi = -1e30;
+    for (int i = 0; i < n; i++) {
+        double sum = 0;
+        for (int j = 0; j < nl_; j++) {
+            double cv;
+            EDGE_COVER(col[i][j], cv);
+            sum += cv;
+        }
+        prof[i] = sum / nl_;
+        if (i >= n - na) {
+            mlo = prof[i] < mlo ? prof[i] : mlo;
+            mhi = prof[i] > mhi ? prof[i] : mhi;
+        }
+    }
+    if (mhi - mlo > 0.35)
+        return 0; /* no plain floor ahead */
+    int i = n - 1;
+    while (i >= 0 && prof[i] < 0.5)
+        i--;
+    if (i < 0 || i >= n - na - (int)(6 / EDGE_STEP_MM))
+        return 0; /* not seen, or too near the floor measured ahead (a blurred edge reaches it) */
+    double se = s0 + (i + (prof[i] - 0.5) / (prof[i] - prof[i + 1])) * EDGE_STEP_MM;
+    /* a card behind it: the coverage 10 mm further back well above half (blur spreads it at
+     * most over half its width; a speck of light does not) */
+    int ib = i - (int)(10 / EDGE_STEP_MM);
+    if (ib < 0 || prof[ib] < 0.6 || fabs(se - D) > r)
+        return 0;
+    /* across the motion: the card's two sides along it (crisp: the blur runs along them),
+     * just behind the leading edge (the hand pushes further back), where the coverage
+     * across is a half, walked in from both ends; apart by about the card's extent across
+     * the motion (else it is no card) */
+    double lat[EDGE_MAX_N], wl = L / 2 + 25;
+    int nl = (int)(2 * wl / EDGE_STEP_MM) + 1;
+    if (nl > EDGE_MAX_N)
+        return 0;
+    for (int q = 0; q < nl; q++) {
+        double w = -wl + q * EDGE_STEP_MM, sum = 0, I[3], cv;
+        for (int j = 0; j < 3; j++) {
+            double sb = se - 5 - 3 * j;
+            if (!frame_bgr_at(t, f, px + sb * ux + w * wx, py + sb * uy + w * wy, I))
+                return 0;
+            EDGE_COVER(I, cv);
+            sum += cv;
+        }
+        lat[q] = sum / 3;
+    }
+#undef EDGE_COVER
+    /* (so near the leading edge the blur leaves less than full cover: levels relative to
+     * the most seen across) */
+    double lmax = 0;
+    for (int q = 0; q < nl; q++)
+        lmax = lat[q] > lmax ? lat[q] : lmax;
+    if (lmax < 0.5)
+        return 0;
+    double hl = lmax / 2;
+    int q0 = 0, q1 = nl - 1;
+    while (q0 < nl && lat[q0] < hl)
+        q0++;
+    while (q1 >= 0 && lat[q1] < hl)
+        q1--;
+    if (q0 <= 0 || q1 >= nl - 1 || q1 <= q0)
+        return 0;
+    double w0 = -wl + (q0 - (lat[q0] - hl) / (lat[q0] - lat[q0 - 1])) * EDGE_STEP_MM;
+    double w1 = -wl + (q1 + (lat[q1] - hl) / (lat[q1] - lat[q1 + 1])) * EDGE_STEP_MM;
+    /* a side is a step from floor to card within a few mm (a hand beside the card, or its
+     * shadow, is not card-coloured all through): with one such side the other is the card's
+     * extent away */
+    int g4 = (int)(4 / EDGE_STEP_MM);
+    int ok0 = q0 - g4 >= 0 && q0 + g4 < nl && lat[q0 - g4] < 0.25 * lmax && lat[q0 + g4] > 0.75 * lmax;
+    int ok1 = q1 - g4 >= 0 && q1 + g4 < nl && lat[q1 + g4] < 0.25 * lmax && lat[q1 - g4] > 0.75 * lmax;
+    double wc;
+    if (ok0 && ok1 && fabs((w1 - w0) - L) <= 15)
+        wc = (w0 + w1) / 2;
+    else if (ok0 && w1 - w0 > 0.5 * L && w1 - w0 < L + 15)
+        wc = w0 + L / 2;
+    else if (ok1 && w1 - w0 > 0.5 * L && w1 - w0 < L + 15)
+        wc = w1 - L / 2;
+    else
+        return 0;
+    /* the centre is the side's half width behind it along the side's normal (nx, ny), which
+     * may lean from the motion */
+    double nx = cu >= su ? ca : -sa, ny = cu >= su ? sa : ca;
+    if (nx * ux + ny * uy < 0) {
+        nx = -nx;
+        ny = -ny;
+    }
+    double back = se * (nx * ux + ny * uy) - (cu >= su ? hx : hy);
+    *ox = px + wc * wx + back * nx;
+    *oy = py + wc * wy + back * ny;
+    return 1;
+}
+
+/* Measures a displaced card k by its leading edge (edge_centre) where the warped area does
+ * not hold its whole outline, for EDGE_SPAN_US after it was seen displaced: from its last
+ * measured centre (followed whole or by the edge) moved on with the velocity since, or on its
+ * first frames from where the follower puts it. */
+#define EDGE_SPAN_US 100000
+static void edge_follow(kr_track_t *t, const kr_track_src *f, double g, int64_t t_us, int k)
+{
+    kr_track_card *o = &t->cards[k];
+    kr_track_cstate *c = &t->cs[k];
+    if (o->whole_ok || t_us - c->disp_t > EDGE_SPAN_US || (c->et > 0 && t_us <= c->et))
+        return;
+    double px, py, r;
+    if (c->et > 0) {
+        double dt = (t_us - c->et) / 1e6;
+        px = c->ex + c->evx * dt;
+        py = c->ey + c->evy * dt;
+        /* a velocity from two measured centres predicts within a few mm; the follower's
+         * (smoothed from rest) or the hand's may be far off */
+        double sp = sqrt(sqr(c->evx) + sqr(c->evy));
+        r = 10 + (c->en >= 2 ? 0.15 : 0.6) * sp * dt;
+    } else {
+        px = o->x_mm;
+        py = o->y_mm;
+        r = 40;
+    }
+    if (r > 80)
+        r = 80;
+    if (c->ux == 0 && c->uy == 0) {
+        double dx = px - o->rest_x_mm, dy = py - o->rest_y_mm, d = sqrt(dx * dx + dy * dy);
+        if (d < 8)
+            return;
+        c->ux = dx / d;
+        c->uy = dy / d;
+    }
+    /* the follower's job where the warped area holds the whole outline */
+    double a = o->angle_deg * DEG, ca = cos(a), sa = sin(a);
+    int inside = 1;
+    for (int q = 0; q < 4; q++) {
+        double lx = (q & 1 ? 1 : -1) * (KR_TRACK_CARD_W_MM / 2 + 3), ly = (q & 2 ? 1 : -1) * (KR_TRACK_CARD_H_MM / 2 + 3);
+        if (!in_view(t, px + ca * lx - sa * ly, py + sa * lx + ca * ly))
+            inside = 0;
+    }
+    double ox, oy;
+    if (inside || !edge_centre(t, f, g, o, c, px, py, r, &ox, &oy))
+        return;
+    o->edge_ok = 1;
+    o->edge_x_mm = ox;
+    o->edge_y_mm = oy;
+    if (c->et > 0) {
+        double dt = (t_us - c->et) / 1e6;
+        c->evx = (ox - c->ex) / dt;
+        c->evy = (oy - c->ey) / dt;
+        c->en = 2;
+    } else {
+        /* the card's speed so far: the hand's pushing it (its velocity when it was seen
+         * displaced), or the follower's */
+        double hs = sqrt(sqr(c->hvx) + sqr(c->hvy)), fs = sqrt(sqr(c->vx) + sqr(c->vy)), v = hs > fs ? hs : fs;
+        c->evx = v * c->ux;
+        c->evy = v * c->uy;
+        c->en = 1;
+    }
+    c->ex = ox;
+    c->ey = oy;
+    c->et = t_us;
+}
+
 /* Follows displaced card k: predicts with its velocity, searches a window that grows
  * with its speed and with frames missed, mean-shifts onto the card evidence; notices
  * it leaving the view; brings it to rest (new footprint and pose) when it stays put. */
@@ -623,6 +925,26 @@ static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax
             if (!in_view(t, o->whole_x_mm + ca * lx - sa * ly, o->whole_y_mm + sa * lx + ca * ly))
                 o->whole_ok = 0;
         }
+        if (o->whole_ok) { /* the base of the edge measure (edge_follow) */
+            double dx = o->whole_x_mm - o->rest_x_mm, dy = o->whole_y_mm - o->rest_y_mm, d = sqrt(dx * dx + dy * dy);
+            if (d >= 8) {
+                c->ux = dx / d;
+                c->uy = dy / d;
+            }
+            if (c->et > 0 && t_us > c->et) {
+                c->evx = (o->whole_x_mm - c->ex) / ((t_us - c->et) / 1e6);
+                c->evy = (o->whole_y_mm - c->ey) / ((t_us - c->et) / 1e6);
+                c->en = 2;
+            } else {
+                double hs = sqrt(sqr(c->hvx) + sqr(c->hvy)), fs = sqrt(sqr(c->vx) + sqr(c->vy)), v = hs > fs ? hs : fs;
+                c->evx = v * c->ux;
+                c->evy = v * c->uy;
+                c->en = 1;
+            }
+            c->ex = o->whole_x_mm;
+            c->ey = o->whole_y_mm;
+            c->et = t_us;
+        }
     } else {
         c->misses++;
         /* hold it where it should be for a few frames (blur, a hand over it) */
@@ -663,6 +985,8 @@ static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax
         o->x_mm = o->rest_x_mm;
         o->y_mm = o->rest_y_mm;
     }
+    if (o->displaced)
+        edge_follow(t, frame, g, t_us, k);
 }
 
 /* A lost card that comes to rest in view again: a still, card-sized patch of card
@@ -790,6 +1114,10 @@ void kr_track_cards_update_(kr_track_t *t, const kr_track_src *frame, double g, 
             c->still_frames = 0;
             c->misses = 0;
             c->hint = 0;
+            c->disp_t = t_us;
+            c->ux = c->uy = 0;
+            c->et = 0;
+            c->hvx = c->hvy = 0;
             /* a sweep is seen a frame or more after it began, the card already a card
              * length away: it may move with the fast hand at it, so look also where
              * that hand's velocity takes it since the card was last seen in place */
@@ -820,8 +1148,11 @@ void kr_track_cards_update_(kr_track_t *t, const kr_track_src *frame, double g, 
             }
         }
         o->whole_ok = 0;
+        o->edge_ok = 0;
         if (o->displaced && !o->lost)
             follow(t, frame, &ax, g, t_us, k);
+        else if (o->displaced)
+            edge_follow(t, frame, g, t_us, k); /* lost from the warped area: its edge may still show */
         if (!o->whole_ok) {
             o->whole_x_mm = o->x_mm;
             o->whole_y_mm = o->y_mm;

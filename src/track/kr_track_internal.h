@@ -34,6 +34,13 @@ typedef struct kr_track_cstate {
     double   last_a;   /* angle (degrees) at the last sighting */
     int      hint;     /* 1: first look after displacement, also try the hand's velocity */
     double   hvx, hvy; /* that hand's velocity (mm/s) */
+    /* the leading-edge measure beyond the warped area (kr_track_card.edge_*), seventh session */
+    int64_t  disp_t;   /* when it was seen displaced */
+    double   ux, uy;   /* unit direction of its motion from rest (0, 0: not known yet) */
+    double   ex, ey;   /* its centre last measured (followed or by the edge), mm */
+    int64_t  et;       /* ... at this time; 0 none */
+    double   evx, evy; /* velocity for the next edge search (mm/s) */
+    int      en;       /* 2: that velocity is from two measured centres, 1: a guess */
 } kr_track_cstate;
 
 /* The camera frame of one update: a BGR view or YUV 4:2:0 planes (exactly one is set).
