@@ -1464,12 +1464,15 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     knocked = 1;
             }
         if (!knocked) {
-            /* an adjacent card this hand set moving a frame or more ago, with a later
-             * contact time: that one may have been knocked by this one, not touched */
+            /* a card adjacent to this one (at rest) that this hand set moving within the
+             * last 150 ms: either may have been knocked by the other rather than touched.
+             * From above the two look alike once the hand is over both (a card pushed into
+             * its neighbour moves it a few mm before either shows; the follower may lose the
+             * first card under the hand, or take the second for it) */
             for (int j = 0; j < fr->n_cards; j++) {
                 const card_state *cj = &ev->cards[j];
-                if (j != sc->k && cj->mover == sc->p && cj->move_t < fr->t_us && cj->move_t >= fr->t_us - 150000 &&
-                    cj->touch_t > sc->t && fabs(fr->cards[j].rest_x_mm - c->rest_x_mm) < KR_TRACK_CARD_W_MM + 12 &&
+                if (j != sc->k && cj->mover == sc->p && cj->move_t <= fr->t_us && cj->move_t >= fr->t_us - 150000 &&
+                    fabs(fr->cards[j].rest_x_mm - c->rest_x_mm) < KR_TRACK_CARD_W_MM + 12 &&
                     fabs(fr->cards[j].rest_y_mm - c->rest_y_mm) < KR_TRACK_CARD_H_MM + 12 && ev->in_play)
                     set_flag(ev, KR_EVENT_FLAG_KNOCK_ORDER);
             }

@@ -95,8 +95,9 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
 /* KR_EVENT_FLAG_OBSCURED - during play a card looked covered for 90 ms or more by
  * something not taken for a hand (and did not move): a hand may have been lost. */
 #define KR_EVENT_FLAG_OBSCURED 32u
-/* KR_EVENT_FLAG_KNOCK_ORDER - a card the hand swept was found moving after an adjacent one
- * it knocked, which was then taken for a touch: the touch may be a knock (a push-out). */
+/* KR_EVENT_FLAG_KNOCK_ORDER - a hand set two adjacent cards moving within 150 ms and one
+ * was taken for a touch: it may have been knocked by the other (a push-out), or the other
+ * by it. */
 #define KR_EVENT_FLAG_KNOCK_ORDER 64u
 /* KR_EVENT_FLAG_BESIDE - during play a hand came to rest (press_hold_us) with its leading
  * point beside the field's side lines: the tracker may have put the fingertip off a card
