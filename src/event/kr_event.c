@@ -1229,7 +1229,10 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             int over = h->present && (sd <= cfg->touch_margin_mm || c->hand_cover[p] > 0.25);
             int64_t held_t = s->rest_t; /* a rest over the card up to the last frame */
             if (!over) {
-                if (s->away_t < 0)
+                /* while the two hands' blobs touch, the tracker's split of them says nothing
+                 * of where this hand is (its leading point may be put on the other arm): the
+                 * time away that ends a contact counts from their separation */
+                if (s->away_t < 0 || fr->hand_contact)
                     s->away_t = fr->t_us;
                 if (s->contact && fr->t_us - s->away_t > 80000 && sd > cfg->touch_margin_mm + 12) {
                     s->contact = 0;
