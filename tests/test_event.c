@@ -1311,6 +1311,36 @@ static void test_merged_hands_do_not_end_a_contact(void)
     CU_ASSERT_EQUAL(merged_presses(0), 2);
 }
 
+/* A's leading point comes onto card 64 and stops on it, with no shadow anywhere near
+ * (held high, or what the tracker left on a still spot): 35 mm off its rest point two
+ * frames before it stops (slow enough there), then 28 mm off one frame before. Stopping
+ * dead from 1.7 m/s is no hand braking onto a card: no press (before: confidence 0.5, a
+ * phantom, fault_way_back card 42 at 120 fps, match_b card 91 at 60 fps). Braking onto it
+ * over four frames, the same rest is a press (0.5: no shadow seen to meet it). */
+static int dead_stop_presses(int dead)
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    const key_pt stop[] = {
+        {250000, -100, -200, 0}, {583000, -100, 15, 0}, {600000, -100, 22, 0}, {616000, -100, 50, 1},
+        {900000, -100, 50, 1},   {1000000, 1e9, 0, 0},
+    };
+    const key_pt brake[] = {
+        {250000, -100, -200, 0}, {583000, -100, 15, 0}, {600000, -100, 22, 0}, {633000, -100, 40, 1},
+        {666000, -100, 48, 1},   {700000, -100, 50, 1}, {900000, -100, 50, 1}, {1000000, 1e9, 0, 0},
+    };
+    fake_run(&f, dead ? stop : brake, dead ? 6 : 8, 1200000, -1, -1);
+    int n = fake_count(&f, KR_REC_TOUCH);
+    kr_event_destroy(f.ev);
+    return n;
+}
+
+static void test_dead_stop_is_not_a_press(void)
+{
+    CU_ASSERT_EQUAL(dead_stop_presses(1), 0);
+    CU_ASSERT_EQUAL(dead_stop_presses(0), 1);
+}
+
 int main(void)
 {
     draw_mat();
@@ -1349,6 +1379,7 @@ int main(void)
     CU_add_test(s, "still_blob_beside_is_not_a_hand_at_rest", test_still_blob_beside_is_not_a_hand_at_rest);
     /* precision session 7 */
     CU_add_test(s, "merged_hands_do_not_end_a_contact", test_merged_hands_do_not_end_a_contact);
+    CU_add_test(s, "dead_stop_is_not_a_press", test_dead_stop_is_not_a_press);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

@@ -717,6 +717,13 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
     int64_t t_arr = -1;
     for (int k = 0; k < LHIST && ev->lpresent[p][k]; k++) {
         double d = sqrt(sqr(ev->lx[p][k] - px) + sqr(ev->ly[p][k] - py));
+        /* ... and so must every sample on the way in, nearer than that: beyond the noise
+         * (arrive), a leading point d away at most sqrt(2 (d - arrive) / DECEL_MAX) before
+         * it arrived came too fast to stop there (one that stops dead from metres per
+         * second: the tracker leaving it on a still spot as the hand goes on) */
+        if (d > arrive && d <= APPROACH_MM && t_arr >= 0 &&
+            t_arr - ev->lt[p][k] < (int64_t)(sqrt(2 * (d - arrive) / DECEL_MAX_MM_S2) * 1e6))
+            break;
         if (d > APPROACH_MM) {
             if (t_arr >= 0 && t_arr - ev->lt[p][k] >= (int64_t)(sqrt(2 * d / DECEL_MAX_MM_S2) * 1e6))
                 *jumped = 0;
