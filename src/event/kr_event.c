@@ -47,9 +47,7 @@
 #define TIP_QUIET 1000.0     /* ... "stopped": tip_change below this (grey levels x mm^2: 10 levels
                                 over 100 mm^2, about 11 mat pixels) */
 #define TIP_SETTLE_SHARE 0.1 /* ... or below this share of the largest change in the ... */
-#define TIP_SETTLE_SPAN_US 100000 /* ... this long before (the last small changes of a hand settling, for a
-                                few frames after the descent: measured against the descent's own
-                                changes, so the span covers the settling and the descent before it) */
+#define TIP_SETTLE_SPAN_US 50000 /* ... this long before (the last small changes of a hand settling) */
 #define LANDING_TAIL_US 8000 /* ... contact this long after the picture is last seen moving (the last mm) */
 #define LANDING_TAIL_ERR_US 5000 /* ... give or take this */
 #define SHADOW_MEET_MM 25.0  /* a press: the hand's shadow seen this near its leading point (on the mat) ... */
