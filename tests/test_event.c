@@ -1341,6 +1341,70 @@ static void test_dead_stop_is_not_a_press(void)
     CU_ASSERT_EQUAL(dead_stop_presses(0), 1);
 }
 
+/* fake_frame, with the picture around the tip changing by chg (tip_change) on this frame. */
+static void fake_frame_chg(fake *f, int64_t t, const key_pt *path, int n, double chg)
+{
+    kr_track_hand *h = &f->fr.hands[0];
+    memset(&f->fr.hands, 0, sizeof f->fr.hands);
+    int i = 0;
+    while (i + 1 < n && path[i + 1].t <= t)
+        i++;
+    double x = path[i].x, y = path[i].y;
+    if (i + 1 < n && t > path[i].t && path[i].x < 1e8 && path[i + 1].x < 1e8) {
+        double u = (double)(t - path[i].t) / (double)(path[i + 1].t - path[i].t);
+        x += u * (path[i + 1].x - path[i].x);
+        y += u * (path[i + 1].y - path[i].y);
+    }
+    if (t >= path[0].t && x < 1e8) {
+        h->present = 1;
+        h->lead_x_mm = h->base_x_mm = x;
+        h->lead_y_mm = y;
+        h->base_y_mm = -330;
+        h->bbox_mm[0] = x - 40;
+        h->bbox_mm[1] = -330;
+        h->bbox_mm[2] = x + 40;
+        h->bbox_mm[3] = y;
+        h->area_mm2 = 20000;
+        h->side = 1;
+        h->in_field = fabs(x) <= KR_TRACK_FIELD_HALF_W_MM && fabs(y) <= KR_TRACK_FIELD_HALF_H_MM;
+        h->shadow_px = path[i].blob ? 0 : 20;
+        h->shadow_dist_mm = path[i].blob ? -1 : 5;
+        h->tip_change = chg;
+    }
+    f->fr.t_us = t;
+    const kr_event_obs *o;
+    int no;
+    CU_ASSERT_EQUAL_FATAL(kr_event_update(f->ev, &f->fr, &o, &no), KR_OK);
+    for (int k = 0; k < no && f->n_obs < 64; k++)
+        f->obs[f->n_obs++] = o[k];
+}
+
+/* A's hand comes over card 64 fast, then drifts 30 mm across it, slowing from 150 mm/s
+ * (under the rest speed) to a stop over 400 ms while it comes down (the picture around its
+ * tip changing), and lands at 833 ms (its last changing frame): contact about 841 ms. The landing is waited for from the hand's stop
+ * (before: the wait ran out 250 ms after the slow drift began, and contact was put on the
+ * model, 50 ms after a stop not yet made; dead_fault_two card 9 at 30 fps, 72 ms late). */
+static void test_slow_approach_waits_for_the_landing(void)
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    const key_pt path[] = {
+        {250000, -100, -200, 0}, {500000, -100, 20, 0}, {600000, -100, 35, 0}, {700000, -100, 44, 0},
+        {800000, -100, 49, 0},   {900000, -100, 50, 0}, {1300000, -100, 50, 0}, {1500000, -100, -330, 0},
+        {1600000, 1e9, 0, 0},
+    };
+    for (int64_t t = 0; t < 1700000; t += DT)
+        fake_frame_chg(&f, t, path, 9, t < 840000 ? 50000 : 0);
+    CU_ASSERT_EQUAL(fake_count(&f, KR_REC_TOUCH), 1);
+    for (int i = 0; i < f.n_obs; i++)
+        if (f.obs[i].rec.type == KR_REC_TOUCH) {
+            if (getenv("KR_TEST_VERBOSE"))
+                printf("slow approach landing: %lld\n", (long long)f.obs[i].rec.t_us);
+            CU_ASSERT_TRUE(llabs(f.obs[i].rec.t_us - 841000) < 15000);
+        }
+    kr_event_destroy(f.ev);
+}
+
 int main(void)
 {
     draw_mat();
@@ -1380,6 +1444,7 @@ int main(void)
     /* precision session 7 */
     CU_add_test(s, "merged_hands_do_not_end_a_contact", test_merged_hands_do_not_end_a_contact);
     CU_add_test(s, "dead_stop_is_not_a_press", test_dead_stop_is_not_a_press);
+    CU_add_test(s, "slow_approach_waits_for_the_landing", test_slow_approach_waits_for_the_landing);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

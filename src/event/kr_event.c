@@ -885,7 +885,8 @@ static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_
 
 /* A press of card k by player p at rest over it since rest_t, once held press_hold_us:
  * emitted when its landing is measured (or, with force, on the modelled descent when it
- * is not); otherwise left for a later frame. */
+ * is not: force 1 the wait for it ran out, 2 the rest ended); otherwise left for a later
+ * frame. */
 static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_t rest_t, int64_t dt, int force)
 {
     const kr_event_config *cfg = &ev->cfg;
@@ -901,7 +902,18 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * moving nearby (its shadow, its blurred edge) adds to: not measured then */
     int64_t t_land = 0, e_land = 0;
     int measured = osd < LANDING_ALONE_MM || c->hand_cover[1 - p] > 0 ? -1 : landing(ev, p, rest_t < stop ? rest_t : stop, stop, dt, &t_land, &e_land);
-    if (measured == 0 && !force)
+    /* the wait for a landing runs from the hand's stop when that is later than the rest's
+     * start (a slow approach falls under rest_speed_mm_s while the hand still drifts and
+     * comes down: the model would be put on a stop not yet made): the last frame its leading
+     * point was more than the noise floor (fit_stop's, 4 mm) from where it is now, moving
+     * the wait's start by at most SETTLE_WAIT_US; force 2: the rest ended, decided now */
+    int64_t still_from = rest_t;
+    for (int j = 1; j < LHIST && ev->lpresent[p][j] && ev->lt[p][j] > rest_t; j++)
+        if (sqrt(sqr(ev->lx[p][j] - h->lead_x_mm) + sqr(ev->ly[p][j] - h->lead_y_mm)) > 4) {
+            still_from = ev->lt[p][j] < rest_t + SETTLE_WAIT_US ? ev->lt[p][j] : rest_t + SETTLE_WAIT_US;
+            break;
+        }
+    if (measured == 0 && (!force || (force == 1 && ev->lt[p][0] - still_from < cfg->press_hold_us + SETTLE_WAIT_US)))
         return;
     /* no shadow anywhere near the leading point: a hand low over the mat casts one, a
      * left-over blob of foreground does not */
@@ -1266,7 +1278,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 s->rest_t = -1;
             }
             if (s->rest_t < 0 && held_t >= 0 && !s->contact && ev->have_prev && ev->prev_t - held_t >= cfg->press_hold_us)
-                press_touch(ev, fr, k, p, held_t, dt, 1);
+                press_touch(ev, fr, k, p, held_t, dt, 2);
         }
         if (newly_moving) {
             /* sweep: the card moved between still_t (last seen at rest) and now. The pusher
