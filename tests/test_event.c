@@ -1405,6 +1405,43 @@ static void test_slow_approach_waits_for_the_landing(void)
     kr_event_destroy(f.ev);
 }
 
+/* Card 5 put beside card 64 (its left edge on 64's right edge). A's hand comes over card
+ * 64 and drifts slowly towards card 5 while it comes down (the picture around its tip
+ * changing: it never lies still on 64), then moves on onto card 5 and lands there. One
+ * press, on card 5 (before: the rest over 64 that ended was a press too, put on the model:
+ * dead_fault_two card 7 at 60 fps, a phantom beside the card pressed). With the hand
+ * seen lying still on 64 before it moves on, both are presses. */
+static int slide_presses(int landed_first, int *on5)
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    kr_track_card *c5 = &f.cards[1];
+    c5->x_mm = c5->rest_x_mm = -48;
+    c5->y_mm = c5->rest_y_mm = 51.5;
+    const key_pt path[] = {
+        {250000, -100, -200, 0}, {500000, -90, 40, 0},   {700000, -80, 50, 0},    {750000, -60, 50, 0},
+        {1100000, -60, 50, 0},   {1300000, -60, -330, 0}, {1400000, 1e9, 0, 0},
+    };
+    for (int64_t t = 0; t < 1500000; t += DT)
+        fake_frame_chg(&f, t, path, 7,
+                       t >= 780000 || (landed_first && t >= 560000 && t < 700000) ? 0 : 50000);
+    *on5 = 0;
+    for (int i = 0; i < f.n_obs; i++)
+        *on5 += f.obs[i].rec.type == KR_REC_TOUCH && f.obs[i].rec.card == 5;
+    int n = fake_count(&f, KR_REC_TOUCH);
+    kr_event_destroy(f.ev);
+    return n;
+}
+
+static void test_hand_going_on_to_the_next_card(void)
+{
+    int on5;
+    CU_ASSERT_EQUAL(slide_presses(0, &on5), 1);
+    CU_ASSERT_EQUAL(on5, 1);
+    CU_ASSERT_EQUAL(slide_presses(1, &on5), 2);
+    CU_ASSERT_EQUAL(on5, 1);
+}
+
 int main(void)
 {
     draw_mat();
@@ -1445,6 +1482,7 @@ int main(void)
     CU_add_test(s, "merged_hands_do_not_end_a_contact", test_merged_hands_do_not_end_a_contact);
     CU_add_test(s, "dead_stop_is_not_a_press", test_dead_stop_is_not_a_press);
     CU_add_test(s, "slow_approach_waits_for_the_landing", test_slow_approach_waits_for_the_landing);
+    CU_add_test(s, "hand_going_on_to_the_next_card", test_hand_going_on_to_the_next_card);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

@@ -915,6 +915,14 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
         }
     if (measured == 0 && (!force || (force == 1 && ev->lt[p][0] - still_from < cfg->press_hold_us + SETTLE_WAIT_US)))
         return;
+    /* a rest that ended with the hand never seen lying still on the card (no landing) and
+     * its leading point now inside the next card's outline: the hand went on across the
+     * card, still coming down (its press, if any, is on the card it went on to) */
+    if (measured == 0 && force == 2)
+        for (int j = 0; j < fr->n_cards; j++)
+            if (j != k && !fr->cards[j].lost && !fr->cards[j].out_of_field &&
+                card_sd(&fr->cards[j], h->lead_x_mm, h->lead_y_mm) < 0)
+                return;
     /* no shadow anywhere near the leading point: a hand low over the mat casts one, a
      * left-over blob of foreground does not */
     int no_shadow = h->shadow_px <= 0 && h->shadow_dist_mm < 0;
