@@ -717,6 +717,13 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
     int64_t t_arr = -1;
     for (int k = 0; k < LHIST && ev->lpresent[p][k]; k++) {
         double d = sqrt(sqr(ev->lx[p][k] - px) + sqr(ev->ly[p][k] - py));
+        /* ... and so must every sample on the way in, nearer than that: beyond the noise
+         * (arrive), a leading point d away at most sqrt(2 (d - arrive) / DECEL_MAX) before
+         * it arrived came too fast to stop there (one that stops dead from metres per
+         * second: the tracker leaving it on a still spot as the hand goes on) */
+        if (d > arrive && d <= APPROACH_MM && t_arr >= 0 &&
+            t_arr - ev->lt[p][k] < (int64_t)(sqrt(2 * (d - arrive) / DECEL_MAX_MM_S2) * 1e6))
+            break;
         if (d > APPROACH_MM) {
             if (t_arr >= 0 && t_arr - ev->lt[p][k] >= (int64_t)(sqrt(2 * d / DECEL_MAX_MM_S2) * 1e6))
                 *jumped = 0;
@@ -878,7 +885,8 @@ static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_
 
 /* A press of card k by player p at rest over it since rest_t, once held press_hold_us:
  * emitted when its landing is measured (or, with force, on the modelled descent when it
- * is not); otherwise left for a later frame. */
+ * is not: force 1 the wait for it ran out, 2 the rest ended); otherwise left for a later
+ * frame. */
 static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_t rest_t, int64_t dt, int force)
 {
     const kr_event_config *cfg = &ev->cfg;
@@ -894,8 +902,27 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * moving nearby (its shadow, its blurred edge) adds to: not measured then */
     int64_t t_land = 0, e_land = 0;
     int measured = osd < LANDING_ALONE_MM || c->hand_cover[1 - p] > 0 ? -1 : landing(ev, p, rest_t < stop ? rest_t : stop, stop, dt, &t_land, &e_land);
-    if (measured == 0 && !force)
+    /* the wait for a landing runs from the hand's stop when that is later than the rest's
+     * start (a slow approach falls under rest_speed_mm_s while the hand still drifts and
+     * comes down: the model would be put on a stop not yet made): the last frame its leading
+     * point was more than the noise floor (fit_stop's, 4 mm) from where it is now, moving
+     * the wait's start by at most SETTLE_WAIT_US; force 2: the rest ended, decided now */
+    int64_t still_from = rest_t;
+    for (int j = 1; j < LHIST && ev->lpresent[p][j] && ev->lt[p][j] > rest_t; j++)
+        if (sqrt(sqr(ev->lx[p][j] - h->lead_x_mm) + sqr(ev->ly[p][j] - h->lead_y_mm)) > 4) {
+            still_from = ev->lt[p][j] < rest_t + SETTLE_WAIT_US ? ev->lt[p][j] : rest_t + SETTLE_WAIT_US;
+            break;
+        }
+    if (measured == 0 && (!force || (force == 1 && ev->lt[p][0] - still_from < cfg->press_hold_us + SETTLE_WAIT_US)))
         return;
+    /* a rest that ended with the hand never seen lying still on the card (no landing) and
+     * its leading point now inside the next card's outline: the hand went on across the
+     * card, still coming down (its press, if any, is on the card it went on to) */
+    if (measured == 0 && force == 2)
+        for (int j = 0; j < fr->n_cards; j++)
+            if (j != k && !fr->cards[j].lost && !fr->cards[j].out_of_field &&
+                card_sd(&fr->cards[j], h->lead_x_mm, h->lead_y_mm) < 0)
+                return;
     /* no shadow anywhere near the leading point: a hand low over the mat casts one, a
      * left-over blob of foreground does not */
     int no_shadow = h->shadow_px <= 0 && h->shadow_dist_mm < 0;
@@ -1229,7 +1256,10 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             int over = h->present && (sd <= cfg->touch_margin_mm || c->hand_cover[p] > 0.25);
             int64_t held_t = s->rest_t; /* a rest over the card up to the last frame */
             if (!over) {
-                if (s->away_t < 0)
+                /* while the two hands' blobs touch, the tracker's split of them says nothing
+                 * of where this hand is (its leading point may be put on the other arm): the
+                 * time away that ends a contact counts from their separation */
+                if (s->away_t < 0 || fr->hand_contact)
                     s->away_t = fr->t_us;
                 if (s->contact && fr->t_us - s->away_t > 80000 && sd > cfg->touch_margin_mm + 12) {
                     s->contact = 0;
@@ -1256,7 +1286,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 s->rest_t = -1;
             }
             if (s->rest_t < 0 && held_t >= 0 && !s->contact && ev->have_prev && ev->prev_t - held_t >= cfg->press_hold_us)
-                press_touch(ev, fr, k, p, held_t, dt, 1);
+                press_touch(ev, fr, k, p, held_t, dt, 2);
         }
         if (newly_moving) {
             /* sweep: the card moved between still_t (last seen at rest) and now. The pusher
