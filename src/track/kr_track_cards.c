@@ -612,6 +612,22 @@ static int whole_centre(const kr_track_t *t, const card_axis *ax, double g, cons
     return 1;
 }
 
+/* Share of card in colour I seen as a mix of the floor M and the card (CM = card - M,
+ * cm2 = |CM|^2): its projection on the line from M to the card; a colour off that line (a
+ * hand, a sleeve) is no card (0). */
+static double edge_cover(const double I[3], const double M[3], const double CM[3], double cm2)
+{
+    double d[3], p = 0, r = 0;
+    for (int k = 0; k < 3; k++) {
+        d[k] = I[k] - M[k];
+        p += d[k] * CM[k];
+    }
+    p /= cm2;
+    for (int k = 0; k < 3; k++)
+        r += (d[k] - p * CM[k]) * (d[k] - p * CM[k]);
+    return r > 0.25 * 0.25 * cm2 ? 0 : p;
+}
+
 /* The centre of a swept card from its leading edge on the camera frame (kr_track_card.edge_*),
  * searched within +-r mm along its motion (c->ux, c->uy) of where the centre is predicted,
  * (px, py): the mean brightness along EDGE_LINES lines parallel to the motion across the
@@ -640,7 +656,7 @@ static int edge_centre(const kr_track_t *t, const kr_track_src *f, double g, con
     int n = (int)((s1 - s0) / EDGE_STEP_MM) + 1;
     if (n > EDGE_MAX_N || n < 20)
         return 0;
-    static const int nl_ = EDGE_LINES;
+    const int nl_ = EDGE_LINES;
     double col[EDGE_MAX_N][EDGE_LINES][3];
     for (int i = 0; i < n; i++) { /* up to where the camera's view ends */
         double s = s0 + i * EDGE_STEP_MM;
@@ -670,27 +686,11 @@ static int edge_centre(const kr_track_t *t, const kr_track_src *f, double g, con
     }
     if (sqrt(cm2) < 0.2 * sqrt(C[0] * C[0] + C[1] * C[1] + C[2] * C[2]))
         return 0; /* a card hardly different from what is ahead of it */
-    /* coverage of each sample: the share of card in a mix of card and floor (its projection
-     * on the line from M to C); a colour off that line (a hand, a sleeve) is no card */
-#define EDGE_COVER(I, out)                                                                     \
-    do {                                                                                      \
-        double d_[3], p_ = 0, r_ = 0;                                                         \
-        for (int k_ = 0; k_ < 3; k_++) {                                                      \
-            d_[k_] = (I)[k_] - M[k_];                                                         \
-            p_ += d_[k_] * CM[k_];                                                            \
-        }                                                                                     \
-        p_ /= cm2;                                                                            \
-        for (int k_ = 0; k_ < 3; k_++)                                                        \
-            r_ += (d_[k_] - p_ * CM[k_]) * (d_[k_] - p_ * CM[k_]);                            \
-        (out) = r_ > 0.25 * 0.25 * cm2 ? 0 : p_;                                              \
-    } while (0)
     double prof[EDGE_MAX_N], mlo = 1e30, mhi = -1e30;
     for (int i = 0; i < n; i++) {
         double sum = 0;
         for (int j = 0; j < nl_; j++) {
-            double cv;
-            EDGE_COVER(col[i][j], cv);
-            sum += cv;
+            sum += edge_cover(col[i][j], M, CM, cm2);
         }
         prof[i] = sum / nl_;
         if (i >= n - na) {
@@ -720,17 +720,15 @@ static int edge_centre(const kr_track_t *t, const kr_track_src *f, double g, con
     if (nl > EDGE_MAX_N)
         return 0;
     for (int q = 0; q < nl; q++) {
-        double w = -wl + q * EDGE_STEP_MM, sum = 0, I[3], cv;
+        double w = -wl + q * EDGE_STEP_MM, sum = 0, I[3];
         for (int j = 0; j < 3; j++) {
             double sb = se - 5 - 3 * j;
             if (!frame_bgr_at(t, f, px + sb * ux + w * wx, py + sb * uy + w * wy, I))
                 return 0;
-            EDGE_COVER(I, cv);
-            sum += cv;
+            sum += edge_cover(I, M, CM, cm2);
         }
         lat[q] = sum / 3;
     }
-#undef EDGE_COVER
     /* (so near the leading edge the blur leaves less than full cover: levels relative to
      * the most seen across) */
     double lmax = 0;
