@@ -1129,7 +1129,9 @@ static void fake_start_with(fake *f, const kr_track_card_init *lay, int32_t read
 
 static void fake_start(fake *f, int32_t read_card, int64_t kami_t) { fake_start_with(f, NULL, read_card, kami_t); }
 
-static void fake_frame(fake *f, int64_t t, const key_pt *path, int n)
+/* One frame at time t: the hand on its path, the picture around its tip changing by chg
+ * (tip_change). */
+static void fake_frame_chg(fake *f, int64_t t, const key_pt *path, int n, double chg)
 {
     kr_track_hand *h = &f->fr.hands[0];
     memset(&f->fr.hands, 0, sizeof f->fr.hands);
@@ -1157,6 +1159,7 @@ static void fake_frame(fake *f, int64_t t, const key_pt *path, int n)
         h->in_field = fabs(x) <= KR_TRACK_FIELD_HALF_W_MM && fabs(y) <= KR_TRACK_FIELD_HALF_H_MM;
         h->shadow_px = path[i].blob ? 0 : 20;
         h->shadow_dist_mm = path[i].blob ? -1 : 5;
+        h->tip_change = chg;
     }
     f->fr.t_us = t;
     const kr_event_obs *o;
@@ -1165,6 +1168,8 @@ static void fake_frame(fake *f, int64_t t, const key_pt *path, int n)
     for (int k = 0; k < no && f->n_obs < 64; k++)
         f->obs[f->n_obs++] = o[k];
 }
+
+static void fake_frame(fake *f, int64_t t, const key_pt *path, int n) { fake_frame_chg(f, t, path, n, 0); }
 
 /* After play A takes hold of its card 5 in the column by the side line, lifts it with its
  * leading point put beside the field (the arm's far edge) for 300 ms, carries it into B's
@@ -1473,48 +1478,11 @@ static void test_dead_stop_is_not_a_press(void)
     CU_ASSERT_EQUAL(dead_stop_presses(0), 1);
 }
 
-/* fake_frame, with the picture around the tip changing by chg (tip_change) on this frame. */
-static void fake_frame_chg(fake *f, int64_t t, const key_pt *path, int n, double chg)
-{
-    kr_track_hand *h = &f->fr.hands[0];
-    memset(&f->fr.hands, 0, sizeof f->fr.hands);
-    int i = 0;
-    while (i + 1 < n && path[i + 1].t <= t)
-        i++;
-    double x = path[i].x, y = path[i].y;
-    if (i + 1 < n && t > path[i].t && path[i].x < 1e8 && path[i + 1].x < 1e8) {
-        double u = (double)(t - path[i].t) / (double)(path[i + 1].t - path[i].t);
-        x += u * (path[i + 1].x - path[i].x);
-        y += u * (path[i + 1].y - path[i].y);
-    }
-    if (t >= path[0].t && x < 1e8) {
-        h->present = 1;
-        h->lead_x_mm = h->base_x_mm = x;
-        h->lead_y_mm = y;
-        h->base_y_mm = -330;
-        h->bbox_mm[0] = x - 40;
-        h->bbox_mm[1] = -330;
-        h->bbox_mm[2] = x + 40;
-        h->bbox_mm[3] = y;
-        h->area_mm2 = 20000;
-        h->side = 1;
-        h->in_field = fabs(x) <= KR_TRACK_FIELD_HALF_W_MM && fabs(y) <= KR_TRACK_FIELD_HALF_H_MM;
-        h->shadow_px = path[i].blob ? 0 : 20;
-        h->shadow_dist_mm = path[i].blob ? -1 : 5;
-        h->tip_change = chg;
-    }
-    f->fr.t_us = t;
-    const kr_event_obs *o;
-    int no;
-    CU_ASSERT_EQUAL_FATAL(kr_event_update(f->ev, &f->fr, &o, &no), KR_OK);
-    for (int k = 0; k < no && f->n_obs < 64; k++)
-        f->obs[f->n_obs++] = o[k];
-}
-
 /* A's hand comes over card 64 fast, then drifts 30 mm across it, slowing from 150 mm/s
  * (under the rest speed) to a stop over 400 ms while it comes down (the picture around its
- * tip changing), and lands at 833 ms (its last changing frame): contact about 841 ms. The landing is waited for from the hand's stop
- * (before: the wait ran out 250 ms after the slow drift began, and contact was put on the
+ * tip changing), and lands at 833 ms (its last changing frame): contact about 841 ms. The
+ * landing is waited for from the hand's stop (before: the wait ran out 250 ms after the
+ * slow drift began, and contact was put on the
  * model, 50 ms after a stop not yet made; dead_fault_two card 9 at 30 fps, 72 ms late). */
 static void test_slow_approach_waits_for_the_landing(void)
 {

@@ -774,6 +774,28 @@ static int edge_centre(const kr_track_t *t, const kr_track_src *f, double g, con
     return 1;
 }
 
+/* The edge measure's base (edge_follow): the card's centre measured at (x, y) at t_us, and
+ * its velocity: from the last measured centre when there is one, else along its motion at
+ * the speed so far (the hand's pushing it, its velocity when it was seen displaced, or the
+ * follower's). */
+static void edge_base(kr_track_cstate *c, double x, double y, int64_t t_us)
+{
+    if (c->et > 0 && t_us > c->et) {
+        double dt = (t_us - c->et) / 1e6;
+        c->evx = (x - c->ex) / dt;
+        c->evy = (y - c->ey) / dt;
+        c->en = 2;
+    } else {
+        double hs = sqrt(sqr(c->hvx) + sqr(c->hvy)), fs = sqrt(sqr(c->vx) + sqr(c->vy)), v = hs > fs ? hs : fs;
+        c->evx = v * c->ux;
+        c->evy = v * c->uy;
+        c->en = 1;
+    }
+    c->ex = x;
+    c->ey = y;
+    c->et = t_us;
+}
+
 /* Measures a displaced card k by its leading edge (edge_centre) where the warped area does
  * not hold its whole outline, for EDGE_SPAN_US after it was seen displaced: from its last
  * measured centre (followed whole or by the edge) moved on with the velocity since, or on its
@@ -822,22 +844,7 @@ static void edge_follow(kr_track_t *t, const kr_track_src *f, double g, int64_t 
     o->edge_ok = 1;
     o->edge_x_mm = ox;
     o->edge_y_mm = oy;
-    if (c->et > 0) {
-        double dt = (t_us - c->et) / 1e6;
-        c->evx = (ox - c->ex) / dt;
-        c->evy = (oy - c->ey) / dt;
-        c->en = 2;
-    } else {
-        /* the card's speed so far: the hand's pushing it (its velocity when it was seen
-         * displaced), or the follower's */
-        double hs = sqrt(sqr(c->hvx) + sqr(c->hvy)), fs = sqrt(sqr(c->vx) + sqr(c->vy)), v = hs > fs ? hs : fs;
-        c->evx = v * c->ux;
-        c->evy = v * c->uy;
-        c->en = 1;
-    }
-    c->ex = ox;
-    c->ey = oy;
-    c->et = t_us;
+    edge_base(c, ox, oy, t_us);
 }
 
 /* Follows displaced card k: predicts with its velocity, searches a window that grows
@@ -929,19 +936,7 @@ static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax
                 c->ux = dx / d;
                 c->uy = dy / d;
             }
-            if (c->et > 0 && t_us > c->et) {
-                c->evx = (o->whole_x_mm - c->ex) / ((t_us - c->et) / 1e6);
-                c->evy = (o->whole_y_mm - c->ey) / ((t_us - c->et) / 1e6);
-                c->en = 2;
-            } else {
-                double hs = sqrt(sqr(c->hvx) + sqr(c->hvy)), fs = sqrt(sqr(c->vx) + sqr(c->vy)), v = hs > fs ? hs : fs;
-                c->evx = v * c->ux;
-                c->evy = v * c->uy;
-                c->en = 1;
-            }
-            c->ex = o->whole_x_mm;
-            c->ey = o->whole_y_mm;
-            c->et = t_us;
+            edge_base(c, o->whole_x_mm, o->whole_y_mm, t_us);
         }
     } else {
         c->misses++;
