@@ -574,18 +574,23 @@ static void sweep_time(const sweep_pend *sp, int64_t *t_out, int64_t *err_out)
             stt += a * a;
             std += a * (sp->ds[i] - db);
         }
-        double slope = stt > 0 ? std / stt : 0, worst = 0;
+        double slope = stt > 0 ? std / stt : 0, worst = 0, ss = 0;
         for (int i = 0; i < n; i++) {
             double r = fabs(sp->ds[i] - db - slope * ((sp->ts[i] - sp->ts[0]) / 1e6 - tb));
             worst = r > worst ? r : worst;
+            ss += r * r;
         }
+        /* the centres' error: SWEEP_POS_MM, or what the line's residuals show when they show
+         * more (three samples or more; a card measured by its blurred leading edge, or pushed
+         * on by its neighbour, is off the line by more) */
+        double pos = n >= 3 && sqrt(ss / (n - 2)) > SWEEP_POS_MM ? sqrt(ss / (n - 2)) : SWEEP_POS_MM;
         /* moving away from its rest, as fast as a hand moves a card (not 2.5 times the hand's
          * approach), on a line (the follower did not jump onto something else): else the
          * later samples are dropped */
         if (slope > 200 && db > 0 && (v <= 0 || slope < 2.5 * v) && worst <= SWEEP_POS_MM + 0.05 * db) {
             double t0 = tb - db / slope; /* s after ts[0] */
             t = sp->ts[0] + (int64_t)(t0 * 1e6);
-            err = (int64_t)(SWEEP_POS_MM / slope * sqrt(1.0 / n + sqr(t0 - tb) / stt) * 1e6);
+            err = (int64_t)(pos / slope * sqrt(1.0 / n + sqr(t0 - tb) / stt) * 1e6);
             v = slope;
             fitted = 1;
         } else
