@@ -670,31 +670,6 @@ static void test_first_frames_take_no_page_faults(void)
 
 /* ---- race session 7: the two hands followed through a contact ---- */
 
-/* B's arm: as draw_arm (with its shadow), entering from B's edge (y = +420) at x = ax. */
-static void draw_arm_b(uint8_t *img, double ax, double tx, double ty)
-{
-    for (int pass = 0; pass < 2; pass++) {
-        double ox = pass == 0 ? 25 : 0, oy = pass == 0 ? -20 : 0;
-        for (int y = 0; y < FH; y++)
-            for (int x = 0; x < FW; x++) {
-                double mx = (x - FW / 2.0 - 3.0) / SCALE - ox, my = (FH / 2.0 - 2.0 - y) / SCALE - oy;
-                double dx = tx - ax, dy = ty - 420, L2 = dx * dx + dy * dy;
-                double s = ((mx - ax) * dx + (my - 420) * dy) / L2;
-                if (s < 0 || s > 1)
-                    continue;
-                double qx = ax + s * dx - mx, qy = 420 + s * dy - my;
-                double rad = s > 0.85 ? 38 * sqrt((1 - s) / 0.15) : 40;
-                if (qx * qx + qy * qy > rad * rad)
-                    continue;
-                uint8_t *p = img + ((size_t)y * FW + x) * 3;
-                if (pass == 0)
-                    put(img, x, y, p[0] * 0.62, p[1] * 0.62, p[2] * 0.62);
-                else
-                    put(img, x, y, 120 + 5 * (rnd() - 0.5), 140 + 5 * (rnd() - 0.5), 215 + 5 * (rnd() - 0.5));
-            }
-    }
-}
-
 /* A race: A's hand reaches into B's half (tip at y = +45), B's comes down beside it into
  * A's half (tip at y = -35); the two hands merge into one component. Each fingertip lies
  * past the bisector of the two arms' entry points, where a split by the nearest entry
@@ -718,7 +693,7 @@ static void test_hands_followed_through_contact(void)
         double by = i < 6 ? 110 - 25 * i : -35, bx = -25 + 2 * (i < 6 ? i : 5);
         still_scene(frame, 1.0);
         draw_arm(frame, 100, atx, aty, 25, -20, 1);
-        draw_arm_b(frame, -60, bx, by);
+        draw_arm_from(frame, -60, 420, bx, by, 25, -20, 1); /* B's arm */
         fr = feed(t, ts);
         ts += 16667;
         CU_ASSERT_TRUE_FATAL(fr->hands[0].present && fr->hands[1].present);

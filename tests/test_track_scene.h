@@ -126,7 +126,11 @@ static inline void scene_to_yuv(int full, int bt709, uint8_t *yuv_y, uint8_t *yu
         }
 }
 
-static inline void draw_arm(uint8_t *img, double ax, double tx, double ty, double sx, double sy, int with_arm)
+/* An arm entering at (ax, ay) mm (a player's edge: y = -420 A, +420 B) with its fingertip at
+ * (tx, ty), its shadow drawn first offset by (sx, sy); with_arm 0 shadow only, 2 a light
+ * sleeve over the first 60 % of it. */
+static inline void draw_arm_from(uint8_t *img, double ax, double ay, double tx, double ty, double sx, double sy,
+                                 int with_arm)
 {
     for (int pass = 0; pass < 2; pass++) {
         double ox = pass == 0 ? sx : 0, oy = pass == 0 ? sy : 0;
@@ -135,12 +139,12 @@ static inline void draw_arm(uint8_t *img, double ax, double tx, double ty, doubl
         for (int y = 0; y < FH; y++)
             for (int x = 0; x < FW; x++) {
                 double mx = (x - FW / 2.0 - 3.0) / SCALE - ox, my = (FH / 2.0 - 2.0 - y) / SCALE - oy;
-                /* distance to the segment (ax,-420)-(tx,ty) */
-                double dx = tx - ax, dy = ty + 420, L2 = dx * dx + dy * dy;
-                double s = ((mx - ax) * dx + (my + 420) * dy) / L2;
+                /* distance to the segment (ax,ay)-(tx,ty) */
+                double dx = tx - ax, dy = ty - ay, L2 = dx * dx + dy * dy;
+                double s = ((mx - ax) * dx + (my - ay) * dy) / L2;
                 if (s < 0 || s > 1)
                     continue;
-                double qx = ax + s * dx - mx, qy = -420 + s * dy - my;
+                double qx = ax + s * dx - mx, qy = ay + s * dy - my;
                 double rad = s > 0.85 ? 38 * sqrt((1 - s) / 0.15) : 40;
                 if (qx * qx + qy * qy > rad * rad)
                     continue;
@@ -153,6 +157,12 @@ static inline void draw_arm(uint8_t *img, double ax, double tx, double ty, doubl
                     put(img, x, y, 120 + 5 * (rnd() - 0.5), 140 + 5 * (rnd() - 0.5), 215 + 5 * (rnd() - 0.5));
             }
     }
+}
+
+/* A's arm, entering from A's edge at x = ax. */
+static inline void draw_arm(uint8_t *img, double ax, double tx, double ty, double sx, double sy, int with_arm)
+{
+    draw_arm_from(img, ax, -420, tx, ty, sx, sy, with_arm);
 }
 
 #endif /* TEST_TRACK_SCENE_H */

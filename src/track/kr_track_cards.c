@@ -656,13 +656,12 @@ static int edge_centre(const kr_track_t *t, const kr_track_src *f, double g, con
     int n = (int)((s1 - s0) / EDGE_STEP_MM) + 1;
     if (n > EDGE_MAX_N || n < 20)
         return 0;
-    const int nl_ = EDGE_LINES;
     double col[EDGE_MAX_N][EDGE_LINES][3];
     for (int i = 0; i < n; i++) { /* up to where the camera's view ends */
         double s = s0 + i * EDGE_STEP_MM;
         int ok = 1;
-        for (int j = 0; j < nl_ && ok; j++) {
-            double w = (j - (nl_ - 1) / 2.0) / (nl_ - 1) * 0.5 * L; /* +-0.25 of the side */
+        for (int j = 0; j < EDGE_LINES && ok; j++) {
+            double w = (j - (EDGE_LINES - 1) / 2.0) / (EDGE_LINES - 1) * 0.5 * L; /* +-0.25 of the side */
             ok = frame_bgr_at(t, f, px + s * ux + w * wx, py + s * uy + w * wy, col[i][j]);
         }
         if (!ok) {
@@ -676,9 +675,9 @@ static int edge_centre(const kr_track_t *t, const kr_track_src *f, double g, con
     /* the floor ahead M (colour), the card C: its reference colour at this frame's gain */
     double M[3] = {0, 0, 0}, C[3], CM[3], cm2 = 0;
     for (int i = n - na; i < n; i++)
-        for (int j = 0; j < nl_; j++)
+        for (int j = 0; j < EDGE_LINES; j++)
             for (int k = 0; k < 3; k++)
-                M[k] += col[i][j][k] / (na * nl_);
+                M[k] += col[i][j][k] / (na * EDGE_LINES);
     for (int k = 0; k < 3; k++) {
         C[k] = t->card_rgb[k] * g;
         CM[k] = C[k] - M[k];
@@ -689,10 +688,10 @@ static int edge_centre(const kr_track_t *t, const kr_track_src *f, double g, con
     double prof[EDGE_MAX_N], mlo = 1e30, mhi = -1e30;
     for (int i = 0; i < n; i++) {
         double sum = 0;
-        for (int j = 0; j < nl_; j++) {
+        for (int j = 0; j < EDGE_LINES; j++) {
             sum += edge_cover(col[i][j], M, CM, cm2);
         }
-        prof[i] = sum / nl_;
+        prof[i] = sum / EDGE_LINES;
         if (i >= n - na) {
             mlo = prof[i] < mlo ? prof[i] : mlo;
             mhi = prof[i] > mhi ? prof[i] : mhi;
