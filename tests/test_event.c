@@ -1665,6 +1665,33 @@ static void test_card_moving_before_the_hand_reached_it_is_knocked(void)
     CU_ASSERT_EQUAL(t78, 1);
 }
 
+/* A presses card 5 (x = -300, y = -51.5) from 0.5 s; from 0.8 s the two hands' blobs
+ * touch (merged: contact 1 to 0.8 + merge_s) and A's leading point is put 100 mm off, on
+ * card 6 (y = -150), still there for 200 ms; then it goes home. While the blobs touch, the
+ * split says nothing of where A's hand is, and its press on 5 was not seen to end: one
+ * touch (before: a second press, on 6, at confidence 0.6; match_b at 60 fps, card 37 at
+ * 35.6 s, the other player's hand over the pressing one). The leading point really going
+ * there with no merge: a second press. Returns the touches. */
+static int merged_rest_touches(int merged)
+{
+    static const kr_track_card_init lay[2] = {{5, KR_TRACK_A, -300, -51.5}, {6, KR_TRACK_A, -300, -150}};
+    fake f;
+    fake_start_with(&f, lay, 5, 150000);
+    const key_pt path[] = {{250000, -300, -330, 0}, {500000, -300, -51.5, 0}, {800000, -300, -51.5, 0},
+                           {880000, -300, -150, 0}, {1100000, -300, -150, 0}, {1300000, -300, -330, 0},
+                           {1400000, 1e9, 0, 0}};
+    fake_run(&f, path, (int)(sizeof path / sizeof path[0]), 1800000, merged ? 800000 : -1, merged ? 1150000 : -1);
+    int n = fake_count(&f, KR_REC_TOUCH);
+    kr_event_destroy(f.ev);
+    return n;
+}
+
+static void test_rest_while_merged_is_no_second_press(void)
+{
+    CU_ASSERT_EQUAL(merged_rest_touches(1), 1);
+    CU_ASSERT_EQUAL(merged_rest_touches(0), 2);
+}
+
 int main(void)
 {
     draw_mat();
@@ -1711,6 +1738,7 @@ int main(void)
     CU_add_test(s, "hand_going_on_to_the_next_card", test_hand_going_on_to_the_next_card);
     /* precision session 8 */
     CU_add_test(s, "card_moving_before_the_hand_reached_it_is_knocked", test_card_moving_before_the_hand_reached_it_is_knocked);
+    CU_add_test(s, "rest_while_merged_is_no_second_press", test_rest_while_merged_is_no_second_press);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

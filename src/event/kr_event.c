@@ -79,6 +79,7 @@ typedef struct cp_state {    /* per card and player */
     int64_t rest_t;          /* start of rest over the card (its speed window's start); -1 none */
     int64_t away_t;          /* since when the hand is away; -1 none */
     int64_t free_t;          /* the horizon when its last contact ended: a new one is not earlier */
+    int     rest_merged;     /* the two hands' blobs touched on a frame of that rest */
 } cp_state;
 
 typedef struct sweep_cand { /* a card seen starting to move, with the hand blamed */
@@ -1306,16 +1307,28 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * hold is a press even if the landing was not seen to settle. */
             double s3 = ev->lspeed[p];
             (void)speed;
+            /* a rest with the two hands' blobs touching, by a hand whose contact with another
+             * card has not ended (its end is not read while they touch: see away_t): the
+             * tracker's split says nothing of where this hand is, its leading point may lie on
+             * the other arm; the hand is down where it was (no press here) */
+            int elsewhere = 0;
+            for (int j = 0; j < fr->n_cards && s->rest_merged; j++)
+                elsewhere |= j != k && ev->cards[j].cp[p].contact;
             if (over && !s->contact && s3 < cfg->rest_speed_mm_s && !c->moving && sd <= cfg->touch_margin_mm) {
                 if (s->rest_t < 0) {
                     s->rest_t = ev->lwin_t[p];
+                    s->rest_merged = 0;
                 }
-                if (fr->t_us - s->rest_t >= cfg->press_hold_us)
+                s->rest_merged |= fr->hand_contact;
+                for (int j = 0; j < fr->n_cards && s->rest_merged && !elsewhere; j++)
+                    elsewhere |= j != k && ev->cards[j].cp[p].contact;
+                if (fr->t_us - s->rest_t >= cfg->press_hold_us && !elsewhere)
                     press_touch(ev, fr, k, p, s->rest_t, dt, fr->t_us - s->rest_t >= cfg->press_hold_us + SETTLE_WAIT_US);
             } else if (s3 >= cfg->rest_speed_mm_s || !over) {
                 s->rest_t = -1;
             }
-            if (s->rest_t < 0 && held_t >= 0 && !s->contact && ev->have_prev && ev->prev_t - held_t >= cfg->press_hold_us)
+            if (s->rest_t < 0 && held_t >= 0 && !s->contact && ev->have_prev && ev->prev_t - held_t >= cfg->press_hold_us &&
+                !elsewhere)
                 press_touch(ev, fr, k, p, held_t, dt, 2);
         }
         if (newly_moving) {
