@@ -1594,6 +1594,104 @@ static void test_sweep_error_grows_with_its_residuals(void)
     CU_ASSERT_TRUE(te1 > 1.6 * (double)te0);
 }
 
+/* ---- precision session 8 ---- */
+
+/* Touches of card id in the fake's observations. */
+static int fake_touches(const fake *f, int32_t id)
+{
+    int c = 0;
+    for (int i = 0; i < f->n_obs; i++)
+        c += f->obs[i].rec.type == KR_REC_TOUCH && f->obs[i].rec.card == id;
+    return c;
+}
+
+/* At 120 fps A's fingertip sweeps along row y = -51.5 at 3 m/s (x = 200 at 0.5 s): it
+ * enters card 78 (x 274..326) and pushes it; 78 pushes 77 (x 330..382) from when the tip
+ * is at x = knock_at (77 then moves with it, 22 mm ahead of the tip), and both go out of
+ * the field. The hand hides 78: it is seen moving once the tip is at x = 380; 77 once
+ * 20 mm off its rest, then followed whole. Returns the touches on 77
+ * (78's into *t78). */
+static int knock_case(double knock_at, int *t78)
+{
+    static const kr_track_card_init lay[2] = {{78, KR_TRACK_A, 300, -51.5}, {77, KR_TRACK_A, 356, -51.5}};
+    const int64_t dt = 8333;
+    fake f;
+    fake_start_with(&f, lay, 77, 150000);
+    const key_pt path[] = {{250000, 200, -330, 0}, {500000, 200, -51.5, 0}, {600000, 500, -51.5, 0}, {650000, 1e9, 0, 0}};
+    const int np = (int)(sizeof path / sizeof path[0]);
+    kr_track_card *c78 = &f.cards[0], *c77 = &f.cards[1];
+    for (int64_t t = 0; t < 1500000; t += dt) {
+        double lead = t < 500000 ? 200 : t < 600000 ? 200 + (t - 500000) * 0.003 : 500;
+        if (lead > 274) { /* the hand over 78 hides it */
+            c78->occluded = 1;
+            c78->visible = 0.2;
+        }
+        if (lead > 380) {
+            c78->moving = c78->displaced = 1;
+            c78->x_mm = lead - 4;
+        }
+        double x77 = lead > knock_at ? 356 + (lead - knock_at) : 356;
+        if (x77 > 356 + 20) { /* (the hand near it: seen moving late) */
+            c77->moving = c77->displaced = c77->found = c77->whole_ok = 1;
+            c77->x_mm = c77->whole_x_mm = x77;
+            c77->whole_y_mm = c77->y_mm;
+            if (x77 > KR_TRACK_FIELD_HALF_W_MM + KR_TRACK_CARD_W_MM) {
+                c77->out_of_field = c77->lost = 1;
+                c77->found = c77->whole_ok = 0;
+            }
+        }
+        if (c78->x_mm > KR_TRACK_FIELD_HALF_W_MM + KR_TRACK_CARD_W_MM)
+            c78->out_of_field = c78->lost = 1;
+        fake_frame(&f, t, path, np);
+    }
+    *t78 = fake_touches(&f, 78);
+    int t77 = fake_touches(&f, 77);
+    kr_event_destroy(f.ev);
+    return t77;
+}
+
+/* A card set moving before the hand's path reached its outline (its motion, fitted from its
+ * first frames, starts 7 ms before the tip crosses its edge) with the card the same hand
+ * touched lying against it: knocked, no touch of it (its push-out is the hand's). Before:
+ * seen moving before its neighbour (the follower lost that one under the hand), it was
+ * touched (push_out at 120 fps, phase 0 and 0.5: an extra touch on the read card, its
+ * take ruled by touch). The same hand reaching 77's edge before it moves touches it. */
+static void test_card_moving_before_the_hand_reached_it_is_knocked(void)
+{
+    int t78 = 0;
+    CU_ASSERT_EQUAL(knock_case(308, &t78), 0); /* 77 moves at x = 308: the tip is 22 mm short */
+    CU_ASSERT_EQUAL(t78, 1);
+    CU_ASSERT_EQUAL(knock_case(332, &t78), 1); /* the tip on its edge (x = 330) first */
+    CU_ASSERT_EQUAL(t78, 1);
+}
+
+/* A presses card 5 (x = -300, y = -51.5) from 0.5 s; from 0.8 s the two hands' blobs
+ * touch (merged: contact 1 to 0.8 + merge_s) and A's leading point is put 100 mm off, on
+ * card 6 (y = -150), still there for 200 ms; then it goes home. While the blobs touch, the
+ * split says nothing of where A's hand is, and its press on 5 was not seen to end: one
+ * touch (before: a second press, on 6, at confidence 0.6; match_b at 60 fps, card 37 at
+ * 35.6 s, the other player's hand over the pressing one). The leading point really going
+ * there with no merge: a second press. Returns the touches. */
+static int merged_rest_touches(int merged)
+{
+    static const kr_track_card_init lay[2] = {{5, KR_TRACK_A, -300, -51.5}, {6, KR_TRACK_A, -300, -150}};
+    fake f;
+    fake_start_with(&f, lay, 5, 150000);
+    const key_pt path[] = {{250000, -300, -330, 0}, {500000, -300, -51.5, 0}, {800000, -300, -51.5, 0},
+                           {880000, -300, -150, 0}, {1100000, -300, -150, 0}, {1300000, -300, -330, 0},
+                           {1400000, 1e9, 0, 0}};
+    fake_run(&f, path, (int)(sizeof path / sizeof path[0]), 1800000, merged ? 800000 : -1, merged ? 1150000 : -1);
+    int n = fake_count(&f, KR_REC_TOUCH);
+    kr_event_destroy(f.ev);
+    return n;
+}
+
+static void test_rest_while_merged_is_no_second_press(void)
+{
+    CU_ASSERT_EQUAL(merged_rest_touches(1), 1);
+    CU_ASSERT_EQUAL(merged_rest_touches(0), 2);
+}
+
 int main(void)
 {
     draw_mat();
@@ -1638,6 +1736,9 @@ int main(void)
     CU_add_test(s, "dead_stop_is_not_a_press", test_dead_stop_is_not_a_press);
     CU_add_test(s, "slow_approach_waits_for_the_landing", test_slow_approach_waits_for_the_landing);
     CU_add_test(s, "hand_going_on_to_the_next_card", test_hand_going_on_to_the_next_card);
+    /* precision session 8 */
+    CU_add_test(s, "card_moving_before_the_hand_reached_it_is_knocked", test_card_moving_before_the_hand_reached_it_is_knocked);
+    CU_add_test(s, "rest_while_merged_is_no_second_press", test_rest_while_merged_is_no_second_press);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

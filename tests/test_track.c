@@ -712,8 +712,56 @@ static void test_hands_followed_through_contact(void)
     kr_track_destroy(t);
 }
 
+/* ---- precision session 8 ---- */
+
+/* A's hand sweeps card 78 (x = 100) into card 77 (x = 156), which flies on ahead (94, 50,
+ * 48 mm a frame) while 78 ends partly on 77's spot, card on card. On the frame 78 is first
+ * seen displaced A's hand covers most of 77's footprint: 77 is not seen displaced there,
+ * only some bare mat shows (moving). 78's follower, looking where the fast hand takes it,
+ * finds one card's evidence 150 mm on, beyond 77's spot: a card does not pass through its
+ * neighbour, it is 77's. Each card keeps its id to where it comes to rest (before: 78
+ * took 77's evidence to x = 460 and 77 was left where it lay; push_out at 60 fps,
+ * phase 0.5: the read card's push-out was put on its neighbour). */
+static void test_knocked_card_keeps_its_id(void)
+{
+    static const kr_track_card_init lay[] = {
+        {17, KR_TRACK_A, -200, -51.5}, {77, KR_TRACK_A, 156, -51.5}, {78, KR_TRACK_A, 100, -51.5}, {64, KR_TRACK_B, -100, 51.5}};
+    const int n = (int)(sizeof lay / sizeof lay[0]);
+    kr_track_config cfg;
+    kr_track_config_default(&cfg);
+    kr_track_t *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_track_create(&cfg, map_fn, NULL, FW, FH, &t), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_track_set_layout(t, lay, n), KR_OK);
+    int64_t ts = 0;
+    const kr_track_frame *fr = NULL;
+    static const double x78[] = {100, 104, 130, 143, 155, 162, 168, 172, 172, 172, 172, 172, 172, 172, 172, 172, 172, 172};
+    static const double x77[] = {156, 160, 250, 300, 348, 390, 420, 440, 452, 458, 460, 460, 460, 460, 460, 460, 460, 460};
+    static const double xarm[] = {60, 142, 190, 238, 286};
+    const int nf = (int)(sizeof x78 / sizeof x78[0]);
+    for (int i = -8; i < nf; i++) {
+        int f = i < 0 ? 0 : i;
+        memcpy(frame, base, sizeof base);
+        draw_card(frame, -200, -51.5);
+        draw_card(frame, -100, 51.5);
+        draw_card(frame, x77[f], -51.5);
+        draw_card(frame, x78[f], f < 2 ? -51.5 : -20); /* (pushed up too: less of it on 77's spot) */
+        if (i >= 0 && i < 5)
+            draw_arm(frame, xarm[f], xarm[f], 10, 0, 0, 1);
+        fr = feed(t, ts);
+        ts += 16667;
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("knock %d: 77 %.0f est %.0f disp %d found %d | 78 %.0f est %.0f disp %d found %d\n", i, x77[f],
+                   fr->cards[1].x_mm, fr->cards[1].displaced, fr->cards[1].found, x78[f], fr->cards[2].x_mm,
+                   fr->cards[2].displaced, fr->cards[2].found);
+    }
+    CU_ASSERT_DOUBLE_EQUAL(fr->cards[1].x_mm, 460, 15);
+    CU_ASSERT_DOUBLE_EQUAL(fr->cards[2].x_mm, 172, 15);
+    kr_track_destroy(t);
+}
+
 int main(void)
 {
+
     draw_mat();
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 1;
@@ -739,6 +787,7 @@ int main(void)
     CU_add_test(s, "simd_matches_one_pixel_at_a_time", test_simd_matches_one_pixel_at_a_time);
     CU_add_test(s, "threaded_start_fit_matches_one_thread", test_threaded_start_fit_matches_one_thread);
     CU_add_test(s, "hands_followed_through_contact", test_hands_followed_through_contact); /* race session 7 */
+    CU_add_test(s, "knocked_card_keeps_its_id", test_knocked_card_keeps_its_id); /* precision session 8 */
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

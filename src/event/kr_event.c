@@ -38,6 +38,7 @@
 #define SWEEP_BACK_US 100000 /* a card seen moving: its contact is at most this long before (when
                                 no path entry dates it; a long-covered card's midpoint is no time) */
 #define LATE_OWN_US 1000000   /* an own-card touch this long after play began: judged (see touch) */
+#define KNOCK_SPAN_US 150000 /* a card knocked by its neighbour: the neighbour set moving this long before at most */
 #define STOP_BEFORE_US 50000 /* a press's fitted stop is at most this long before its rest window */
 #define APPROACH_MM 30.0     /* a press's approach: its last sample this far from the rest point ... */
 #define DECEL_MAX_MM_S2 80000.0 /* ... reached it no faster than a hand braking this hard can (8 g) */
@@ -78,6 +79,7 @@ typedef struct cp_state {    /* per card and player */
     int64_t rest_t;          /* start of rest over the card (its speed window's start); -1 none */
     int64_t away_t;          /* since when the hand is away; -1 none */
     int64_t free_t;          /* the horizon when its last contact ended: a new one is not earlier */
+    int     rest_merged;     /* the two hands' blobs touched on a frame of that rest */
 } cp_state;
 
 typedef struct sweep_cand { /* a card seen starting to move, with the hand blamed */
@@ -555,10 +557,12 @@ static double approach_speed(const kr_event_t *ev, int p, int64_t t_end)
  * window, or with no entry the contact is put in the middle of it (its error that of a
  * uniform guess). The error is at most 0.6 of the way to the window's far end (plus a
  * millisecond). */
-static void sweep_time(const sweep_pend *sp, int64_t *t_out, int64_t *err_out)
+static void sweep_time(const sweep_pend *sp, int64_t *t_out, int64_t *err_out, int64_t *fit_t, int64_t *fit_err)
 {
     const int64_t t_prov = sp->obs.rec.t_us; /* without the card's motion: path entry, or the window's middle */
     int64_t t = t_prov, err = sp->obs.rec.t_err_us;
+    *fit_t = -1;
+    *fit_err = 0;
     double v = sp->hand_v;
     int n = sp->n, fitted = 0;
     /* two frames 30 ms or more apart (a card may travel 100 mm a frame at 30 fps) do not show
@@ -593,6 +597,8 @@ static void sweep_time(const sweep_pend *sp, int64_t *t_out, int64_t *err_out)
             err = (int64_t)(pos / slope * sqrt(1.0 / n + sqr(t0 - tb) / stt) * 1e6);
             v = slope;
             fitted = 1;
+            *fit_t = t;
+            *fit_err = err;
         } else
             n--;
     }
@@ -634,10 +640,30 @@ static void sweep_time(const sweep_pend *sp, int64_t *t_out, int64_t *err_out)
 /* A held sweep's touch comes out now, timed (sweep_time). */
 static void sweep_emit(kr_event_t *ev, sweep_pend *sp)
 {
-    int64_t t, err;
-    sweep_time(sp, &t, &err);
+    int64_t t, err, fit_t, fit_err;
+    sweep_time(sp, &t, &err, &fit_t, &fit_err);
     KR_DEBUG("event: sweep of card %d: %d samples, %lld -> %lld +- %lld (window %lld .. %lld)", sp->obs.rec.card,
              sp->n, (long long)sp->obs.rec.t_us, (long long)t, (long long)err, (long long)sp->still, (long long)sp->hi);
+    /* knocked, not touched: the card was moving before the hand's path reached its outline
+     * (its motion's start, fitted, before the path's entry by more than twice the fit's error
+     * and a millisecond: the entry, if anything, comes early, the fingertip crossing the edge
+     * in the air) and a card lying against it was touched by the same hand before that: it
+     * pushed this one. No touch (a push-out of it stays that hand's: last_toucher) */
+    if (sp->k < ev->n_cards && fit_t >= 0 && sp->path_lo != INT64_MIN && sp->obs.rec.t_us - fit_t > 2 * fit_err + 1000) {
+        const card_state *cs = &ev->cards[sp->k];
+        int p = sp->obs.rec.player == KR_SIDE_B;
+        for (int j = 0; j < ev->n_cards; j++) {
+            const card_state *cj = &ev->cards[j];
+            if (j != sp->k && cj->mover == p && cj->touch_t < fit_t && cj->move_t >= sp->hi - KNOCK_SPAN_US &&
+                fabs(cj->rest0_x - cs->rest0_x) < KR_TRACK_CARD_W_MM + 12 &&
+                fabs(cj->rest0_y - cs->rest0_y) < KR_TRACK_CARD_H_MM + 12) {
+                KR_DEBUG("event: card %d moved at %lld, before the path entered it (%lld): knocked by card %d",
+                         sp->obs.rec.card, (long long)fit_t, (long long)sp->obs.rec.t_us, cj->id);
+                ev->cards[sp->k].mover = -1;
+                return;
+            }
+        }
+    }
     sp->obs.rec.t_us = t;
     sp->obs.rec.t_err_us = err;
     if (sp->k < ev->n_cards)
@@ -1281,16 +1307,28 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * hold is a press even if the landing was not seen to settle. */
             double s3 = ev->lspeed[p];
             (void)speed;
+            /* a rest with the two hands' blobs touching, by a hand whose contact with another
+             * card has not ended (its end is not read while they touch: see away_t): the
+             * tracker's split says nothing of where this hand is, its leading point may lie on
+             * the other arm; the hand is down where it was (no press here) */
+            int elsewhere = 0;
+            for (int j = 0; j < fr->n_cards && s->rest_merged; j++)
+                elsewhere |= j != k && ev->cards[j].cp[p].contact;
             if (over && !s->contact && s3 < cfg->rest_speed_mm_s && !c->moving && sd <= cfg->touch_margin_mm) {
                 if (s->rest_t < 0) {
                     s->rest_t = ev->lwin_t[p];
+                    s->rest_merged = 0;
                 }
-                if (fr->t_us - s->rest_t >= cfg->press_hold_us)
+                s->rest_merged |= fr->hand_contact;
+                for (int j = 0; j < fr->n_cards && s->rest_merged && !elsewhere; j++)
+                    elsewhere |= j != k && ev->cards[j].cp[p].contact;
+                if (fr->t_us - s->rest_t >= cfg->press_hold_us && !elsewhere)
                     press_touch(ev, fr, k, p, s->rest_t, dt, fr->t_us - s->rest_t >= cfg->press_hold_us + SETTLE_WAIT_US);
             } else if (s3 >= cfg->rest_speed_mm_s || !over) {
                 s->rest_t = -1;
             }
-            if (s->rest_t < 0 && held_t >= 0 && !s->contact && ev->have_prev && ev->prev_t - held_t >= cfg->press_hold_us)
+            if (s->rest_t < 0 && held_t >= 0 && !s->contact && ev->have_prev && ev->prev_t - held_t >= cfg->press_hold_us &&
+                !elsewhere)
                 press_touch(ev, fr, k, p, held_t, dt, 2);
         }
         if (newly_moving) {

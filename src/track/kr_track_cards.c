@@ -846,6 +846,54 @@ static void edge_follow(kr_track_t *t, const kr_track_src *f, double g, int64_t 
     edge_base(c, ox, oy, t_us);
 }
 
+/* Card k seen displaced at t_us: its follower starts from where it lay. */
+static void follow_start(kr_track_t *t, int k, int64_t t_us)
+{
+    kr_track_card *o = &t->cards[k];
+    kr_track_cstate *c = &t->cs[k];
+    o->displaced = 1;
+    c->last_x = o->x_mm;
+    c->last_y = o->y_mm;
+    c->last_a = o->angle_deg;
+    c->last_t = t_us;
+    c->vx = c->vy = 0;
+    c->still_frames = 0;
+    c->misses = 0;
+    c->hint = 0;
+    c->disp_t = t_us;
+    c->ux = c->uy = 0;
+    c->et = 0;
+    c->hvx = c->hvy = 0;
+}
+
+/* A card lying across the way of card k from (x0, y0) to the evidence found at (x1, y1):
+ * not displaced, its rest centre within 20 mm of that way and between its ends, its
+ * footprint showing bare mat this frame (moving: it left its spot too). A card does not
+ * pass through its neighbour: the evidence beyond it is that card's, knocked ahead. The
+ * nearest such card, -1 none. */
+static int card_across(const kr_track_t *t, int k, double x0, double y0, double x1, double y1)
+{
+    double dx = x1 - x0, dy = y1 - y0, len = sqrt(dx * dx + dy * dy);
+    int best = -1;
+    double bu = 2;
+    if (len < KR_TRACK_CARD_W_MM / 2)
+        return -1;
+    for (int j = 0; j < t->n_cards; j++) {
+        const kr_track_card *q = &t->cards[j];
+        if (j == k || q->displaced || !q->moving)
+            continue;
+        double rx = q->rest_x_mm - x0, ry = q->rest_y_mm - y0;
+        double u = (rx * dx + ry * dy) / (len * len), off = fabs(rx * dy - ry * dx) / len;
+        if (u > 0 && u < 1 && off < 20 && u < bu) {
+            bu = u;
+            best = j;
+        }
+    }
+    return best;
+}
+
+static void follow_card(kr_track_t *t, const kr_track_src *frame, const card_axis *ax, double g, int64_t t_us, int k);
+
 /* Follows displaced card k: predicts with its velocity, searches a window that grows
  * with its speed and with frames missed, mean-shifts onto the card evidence; notices
  * it leaving the view; brings it to rest (new footprint and pose) when it stays put. */
@@ -864,7 +912,7 @@ static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax
     double speed = sqrt(sqr(c->vx) + sqr(c->vy));
     /* just displaced (no velocity yet): a swept card may already be a card length away */
     int first = c->vx == 0 && c->vy == 0;
-    double r = first ? 100 : 42 + 0.6 * speed * dt + 20 * c->misses * t->fscale; /* 20 mm per 1/60 s missed */
+    double r = (first ? 100 : 42 + 0.6 * speed * dt) + 20 * c->misses * t->fscale; /* 20 mm per 1/60 s missed */
     if (r > 220)
         r = 220;
     double fx = px, fy = py, mom[3] = {0, 0, 0};
@@ -895,6 +943,19 @@ static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax
             py = qy;
         }
         c->hint = 0;
+    }
+    if (w > 0.2 * card_px) {
+        int j = card_across(t, k, c->last_x, c->last_y, fx, fy);
+        if (j >= 0) {
+            /* the knocked card is followed from the evidence; this one, on its spot (card
+             * on card, under the hand), is not seen on this frame */
+            follow_start(t, j, t_us);
+            t->cs[j].last_x = t->cards[j].x_mm = fx;
+            t->cs[j].last_y = t->cards[j].y_mm = fy;
+            if (j < k) /* (passed over on this frame) */
+                follow_card(t, frame, ax, g, t_us, j);
+            w = 0;
+        }
     }
     int found = w > 0.2 * card_px;
     o->found = found;
@@ -979,6 +1040,25 @@ static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax
     }
     if (o->displaced)
         edge_follow(t, frame, g, t_us, k);
+}
+
+/* Card k on this frame once its footprint is read: followed while displaced, its outline. */
+static void follow_card(kr_track_t *t, const kr_track_src *frame, const card_axis *ax, double g, int64_t t_us, int k)
+{
+    kr_track_card *o = &t->cards[k];
+    o->whole_ok = 0;
+    o->edge_ok = 0;
+    if (o->displaced && !o->lost)
+        follow(t, frame, ax, g, t_us, k);
+    else if (o->displaced)
+        edge_follow(t, frame, g, t_us, k); /* lost from the warped area: its edge may still show */
+    if (!o->whole_ok) {
+        o->whole_x_mm = o->x_mm;
+        o->whole_y_mm = o->y_mm;
+    }
+    if (!o->displaced && !o->occluded)
+        o->last_seen_us = t_us;
+    kr_track_card_outline_(o);
 }
 
 /* A lost card that comes to rest in view again: a still, card-sized patch of card
@@ -1097,19 +1177,7 @@ void kr_track_cards_update_(kr_track_t *t, const kr_track_src *frame, double g, 
          * sleeve or shadow over it does not look like bare mat */
         o->moving = !o->occluded && o->change > cfg->card_change_frac && bare > 0.12 * vis;
         if (!o->displaced && !o->occluded && o->change > 0.5 && ch > 0.2 * nf && bare > 0.25 * ch) {
-            o->displaced = 1;
-            c->last_x = o->x_mm;
-            c->last_y = o->y_mm;
-            c->last_a = o->angle_deg;
-            c->last_t = t_us;
-            c->vx = c->vy = 0;
-            c->still_frames = 0;
-            c->misses = 0;
-            c->hint = 0;
-            c->disp_t = t_us;
-            c->ux = c->uy = 0;
-            c->et = 0;
-            c->hvx = c->hvy = 0;
+            follow_start(t, k, t_us);
             /* a sweep is seen a frame or more after it began, the card already a card
              * length away: it may move with the fast hand at it, so look also where
              * that hand's velocity takes it since the card was last seen in place */
@@ -1139,21 +1207,13 @@ void kr_track_cards_update_(kr_track_t *t, const kr_track_src *frame, double g, 
                 }
             }
         }
-        o->whole_ok = 0;
-        o->edge_ok = 0;
-        if (o->displaced && !o->lost)
-            follow(t, frame, &ax, g, t_us, k);
-        else if (o->displaced)
-            edge_follow(t, frame, g, t_us, k); /* lost from the warped area: its edge may still show */
-        if (!o->whole_ok) {
-            o->whole_x_mm = o->x_mm;
-            o->whole_y_mm = o->y_mm;
-        }
-        if (!o->displaced && !o->occluded)
-            o->last_seen_us = t_us;
+    }
+    /* every footprint read first: a card's follower may find its neighbour knocked ahead */
+    for (int k = 0; k < t->n_cards; k++) {
+        kr_track_card *o = &t->cards[k];
+        follow_card(t, frame, &ax, g, t_us, k);
         if (o->lost && !o->out_of_field)
             any_lost = 1;
-        kr_track_card_outline_(o);
     }
     if (any_lost && t->frames % kr_track_nframes_(t, REACQ_EVERY) == 0)
         reacquire(t, &ax, g, t_us);
