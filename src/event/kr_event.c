@@ -87,6 +87,8 @@ typedef struct sweep_cand { /* a card seen starting to move, with the hand blame
     int64_t still, hi;       /* its window: last seen still, first seen moved */
     int64_t path_lo;         /* the frame before the hand's path entered it; INT64_MIN none */
     double  hand_v;          /* the hand's speed as it came onto the card (mm/s; 0 unknown) */
+    int     wide;            /* conf lowered for a long window only: raised when the path's entry or the
+                                card's motion dates the contact in it (sweep_emit) */
 } sweep_cand;
 
 typedef struct sweep_pend {  /* a sweep's touch held until the card's first frames of motion date it */
@@ -94,6 +96,7 @@ typedef struct sweep_pend {  /* a sweep's touch held until the card's first fram
     int     k;
     int64_t still, hi, path_lo; /* as in sweep_cand; hi may be lowered (a push-out of it seen then) */
     double  hand_v;
+    int     wide;            /* as in sweep_cand */
     int64_t floor;           /* never earlier: kami_start, the hand's last contact end, the horizon promised */
     int64_t bound;           /* the earliest time it can come out at (kr_event_horizon) */
     int64_t dt;              /* frame period when it was seen moving */
@@ -555,7 +558,7 @@ static double approach_speed(const kr_event_t *ev, int p, int64_t t_end)
  * window, or with no entry the contact is put in the middle of it (its error that of a
  * uniform guess). The error is at most 0.6 of the way to the window's far end (plus a
  * millisecond). */
-static void sweep_time(const sweep_pend *sp, int64_t *t_out, int64_t *err_out)
+static void sweep_time(const sweep_pend *sp, int64_t *t_out, int64_t *err_out, int *dated)
 {
     const int64_t t_prov = sp->obs.rec.t_us; /* without the card's motion: path entry, or the window's middle */
     int64_t t = t_prov, err = sp->obs.rec.t_err_us;
@@ -629,17 +632,56 @@ static void sweep_time(const sweep_pend *sp, int64_t *t_out, int64_t *err_out)
         t = sp->floor;
     *t_out = t;
     *err_out = err;
+    *dated = fitted || sp->path_lo != INT64_MIN; /* not the window's middle */
+}
+
+/* Player q's hand kept off card k from t_from to now: every frame it was seen, its leading
+ * point (the fingertip, the hand's front) at least sweep_near_mm from the card's rest
+ * outline, and now neither its box (the arm, within 30 mm) nor its cover on the card; or
+ * not seen on any of those frames, nor now, and not lost from view deep in the field (a
+ * hand gone behind its line, or never in). A hand the tracker lost beside the card, or
+ * merged with the other one (hand contact: the caller's), is not clear. */
+static int hand_clear(const kr_event_t *ev, const kr_track_frame *fr, int q, int k, int64_t t_from)
+{
+    const kr_track_card *c = &fr->cards[k];
+    const kr_track_hand *h = &fr->hands[q];
+    int seen = 0, unseen = 0;
+    for (int j = 0; j < LHIST && ev->lt[q][j] >= t_from; j++) {
+        if (!ev->lpresent[q][j]) {
+            unseen = 1;
+            continue;
+        }
+        seen = 1;
+        double dx = fabs(ev->lx[q][j] - c->rest_x_mm) - KR_TRACK_CARD_W_MM / 2;
+        double dy = fabs(ev->ly[q][j] - c->rest_y_mm) - KR_TRACK_CARD_H_MM / 2;
+        if (sqrt(sqr(dx > 0 ? dx : 0) + sqr(dy > 0 ? dy : 0)) < ev->cfg.sweep_near_mm)
+            return 0;
+    }
+    if (seen && unseen)
+        return 0;
+    if (!seen)
+        return !h->present && !ev->seen_deep[q];
+    return c->hand_cover[q] <= 0.05 && !(h->bbox_mm[0] - 30 < c->rest_x_mm + KR_TRACK_CARD_W_MM / 2 &&
+                                         h->bbox_mm[2] + 30 > c->rest_x_mm - KR_TRACK_CARD_W_MM / 2 &&
+                                         h->bbox_mm[1] - 30 < c->rest_y_mm + KR_TRACK_CARD_H_MM / 2 &&
+                                         h->bbox_mm[3] + 30 > c->rest_y_mm - KR_TRACK_CARD_H_MM / 2);
 }
 
 /* A held sweep's touch comes out now, timed (sweep_time). */
 static void sweep_emit(kr_event_t *ev, sweep_pend *sp)
 {
     int64_t t, err;
-    sweep_time(sp, &t, &err);
+    int dated;
+    sweep_time(sp, &t, &err, &dated);
     KR_DEBUG("event: sweep of card %d: %d samples, %lld -> %lld +- %lld (window %lld .. %lld)", sp->obs.rec.card,
              sp->n, (long long)sp->obs.rec.t_us, (long long)t, (long long)err, (long long)sp->still, (long long)sp->hi);
     sp->obs.rec.t_us = t;
     sp->obs.rec.t_err_us = err;
+    /* a long window (the hand over the card before it moved: two frames at 30 fps) makes
+     * its middle a guess, not the contact seen: dated by the path's entry or the card's
+     * motion, the touch is as good as one in a short window */
+    if (sp->wide && dated && sp->obs.rec.confidence < 0.95)
+        sp->obs.rec.confidence = 0.95;
     if (sp->k < ev->n_cards)
         ev->cards[sp->k].touch_t = t;
     if (ev->n_out < MAX_OUT)
@@ -1350,14 +1392,17 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             /* confidence: both players' hands at the card (one may hover above the other's
              * sweep, or the arms overlap) cannot be told apart from above: a judge looks */
             double conf = 0.95;
+            int wide = 0;
             if (ncand > 1 || fr->hand_contact || ev->was_contact)
                 conf = 0.6;
-            else if (hi - lo > 50000)
+            else if (hi - lo > 50000) {
                 conf = 0.8;
+                wide = 1;
+            }
             /* moved with no hand on it (its path never entered, nothing covers it): knocked
              * by another card; the hand that sent that card is blamed for a push-out only */
             if (bp >= 0 && !cs->cp[bp].contact && bdirect && ev->n_cand < KR_TRACK_MAX_CARDS) {
-                ev->cand[ev->n_cand++] = (sweep_cand){k, bp, bt, berr, conf, cs->bare_t, hi, bpath, bv}; /* decided below */
+                ev->cand[ev->n_cand++] = (sweep_cand){k, bp, bt, berr, conf, cs->bare_t, hi, bpath, bv, wide}; /* decided below */
                 cs->last_toucher = bp; /* for a push-out seen in this frame already */
             }
             else if (bp >= 0 && (fr->hands[bp].present || cs->cp[bp].contact || !ev->in_play) && !lead_jumped(ev, bp, lo - dt))
@@ -1399,10 +1444,19 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 int64_t lo2 = cs->unblamed_lo, hi2 = cs->unblamed_t, bt = lo2 + (hi2 - lo2) / 2;
                 if (bt < cs->cp[bp].free_t)
                     bt = cs->cp[bp].free_t;
-                ev->cand[ev->n_cand++] = (sweep_cand){k, bp, bt, (int64_t)((hi2 - lo2) / sqrt(12.0)) + 1000, 0.6,
+                /* the other player's hand kept off the card since it was last seen still
+                 * (see hand_clear): no one else can have moved it, the blame is as sure as
+                 * a sweep seen (0.8 for a long window, as there) */
+                double conf = 0.6;
+                int wide = 0;
+                if (!fr->hand_contact && !ev->was_contact && hand_clear(ev, fr, 1 - bp, k, lo2 - dt)) {
+                    wide = hi2 - lo2 > 50000;
+                    conf = wide ? 0.8 : 0.95;
+                }
+                ev->cand[ev->n_cand++] = (sweep_cand){k, bp, bt, (int64_t)((hi2 - lo2) / sqrt(12.0)) + 1000, conf,
                                                       cs->bare_t > hi2 - SWEEP_BACK_US ? cs->bare_t : hi2 - SWEEP_BACK_US,
                                                       hi2, INT64_MIN,
-                                                      approach_speed(ev, bp, lo2)};
+                                                      approach_speed(ev, bp, lo2), wide};
                 cs->last_toucher = bp;
                 cs->unblamed_t = -1;
             } else if (fr->t_us - cs->unblamed_t > UNBLAMED_WAIT_US || !ev->in_play) {
@@ -1537,6 +1591,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     sp->hi = ev->out[cs->out_push].rec.t_us - 1000;
                 sp->path_lo = sc->path_lo;
                 sp->hand_v = sc->hand_v;
+                sp->wide = sc->wide;
                 sp->floor = floor;
                 sp->dt = dt;
                 /* the earliest sweep_time can give (its slack is at most half a period) */
