@@ -1803,6 +1803,94 @@ static void test_wide_window_dated_by_the_path(void)
     CU_ASSERT_TRUE(c0 > 0 && c0 < 0.9);
 }
 
+/* 120 fps, no card near: A's hand rests deep in the field at (200, 0), showing itself
+ * (shadow beside its tip, its picture changing), then draws back; the tracker keeps its
+ * leading point on the arm's print (the picture there still, no shadow pixels beside it)
+ * for 200 ms, switches to the hand near A's line at (180, -230) for a frame (shadow, change),
+ * back onto the print, and loses both (reading_void at 120 fps, 60 fps at phase 0.5).
+ * how 0: so; 1: the hand is never seen near its line (the print then lost: a hand lost deep
+ * in the field, HAND_UNSEEN); 2: what the leading point jumps to shows no hand (no shadow
+ * beside it, still): not believed, HAND_UNSEEN. Returns the reading's flags. */
+static unsigned print_flags(int how)
+{
+    flag_scene f;
+    flag_start(&f, 150000);
+    const int64_t dt = 8333;
+    for (int64_t t = 0; t < 1400000; t += dt) {
+        memset(f.fr.hands, 0, sizeof f.fr.hands);
+        kr_track_hand *h = &f.fr.hands[0];
+        if (t >= 300000 && t < 500000) /* the hand, deep */
+            flag_hand(h, 0, 200, 0);
+        else if (t >= 500000 && t < 800000) { /* the print; the hand once near its line */
+            int real = how != 1 && t >= 700000 && t < 700000 + dt;
+            flag_hand(h, 0, real ? 180 : 200, real ? -230 : 0);
+            if (!real || how == 2) {
+                h->shadow_px = 0;
+                h->shadow_dist_mm = -1;
+                h->tip_change = 0;
+            }
+        }
+        flag_feed(&f, t);
+    }
+    unsigned fl = kr_event_reading_flags(f.ev, 1);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("arm's print, case %d: flags %x\n", how, fl);
+    kr_event_destroy(f.ev);
+    return fl;
+}
+
+/* The hand seen near its line between the print's frames is believed at once, the print
+ * after it is no sighting: no HAND_UNSEEN (before: the jump back onto the print put the hand
+ * deep in the field again, and a judge was asked when the print faded). */
+static void test_print_of_the_arm_is_not_the_hand(void)
+{
+    CU_ASSERT_FALSE(print_flags(0) & KR_EVENT_FLAG_HAND_UNSEEN);
+    CU_ASSERT_TRUE(print_flags(1) & KR_EVENT_FLAG_HAND_UNSEEN);
+    CU_ASSERT_TRUE(print_flags(2) & KR_EVENT_FLAG_HAND_UNSEEN);
+}
+
+/* 120 fps: A's arm reaches over its own card 5 (380, -134.5) to (380, 20) and stays; from
+ * 500 ms to 700 ms the tracker drops the part of the arm over card 5 (its blob split: the
+ * card looks changed, no hand's cover on it; dead_fault at 120 fps), then has it again.
+ * how 0: so; 1: card 5 was not under the arm before it looked changed (something else
+ * covers it); 2: the hand itself is out of view while the card looks changed. Returns the
+ * reading's flags. */
+static unsigned dropped_arm_flags(int how)
+{
+    flag_scene f;
+    flag_start(&f, 150000);
+    const int64_t dt = 8333;
+    for (int64_t t = 0; t < 1100000; t += dt) {
+        memset(f.fr.hands, 0, sizeof f.fr.hands);
+        int on = t >= 250000 && t < 1000000 && !(how == 2 && t >= 500000 && t < 700000);
+        if (on)
+            flag_hand(&f.fr.hands[0], 0, 380, 20);
+        kr_track_card *c = &f.cards[1];
+        int under = on && t >= 300000 && !(t >= 500000 && t < 700000) && !(how == 1 && t < 500000);
+        int changed = under || (t >= 500000 && t < 700000);
+        c->hand_cover[0] = under ? 1.0 : 0;
+        c->change = changed ? 1.0 : 0;
+        c->visible = under ? 0 : 1;
+        c->occluded = under;
+        flag_feed(&f, t);
+    }
+    unsigned fl = kr_event_reading_flags(f.ev, 1);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("dropped arm, case %d: flags %x\n", how, fl);
+    kr_event_destroy(f.ev);
+    return fl;
+}
+
+/* A card under the arm the frame before it looks changed with no hand on it, the hand still
+ * in view: the arm the tracker dropped, no OBSCURED (before: a judge asked, dead_fault at 120
+ * fps at phase 0 and 0.5); not under it before, or the hand out of view: OBSCURED. */
+static void test_card_under_a_dropped_arm_is_not_obscured(void)
+{
+    CU_ASSERT_FALSE(dropped_arm_flags(0) & KR_EVENT_FLAG_OBSCURED);
+    CU_ASSERT_TRUE(dropped_arm_flags(1) & KR_EVENT_FLAG_OBSCURED);
+    CU_ASSERT_TRUE(dropped_arm_flags(2) & KR_EVENT_FLAG_OBSCURED);
+}
+
 int main(void)
 {
     draw_mat();
@@ -1850,6 +1938,8 @@ int main(void)
     /* flags session 8 */
     CU_add_test(s, "late_blame_sure_when_the_other_hand_is_off", test_late_blame_sure_when_the_other_hand_is_off);
     CU_add_test(s, "wide_window_dated_by_the_path", test_wide_window_dated_by_the_path);
+    CU_add_test(s, "print_of_the_arm_is_not_the_hand", test_print_of_the_arm_is_not_the_hand);
+    CU_add_test(s, "card_under_a_dropped_arm_is_not_obscured", test_card_under_a_dropped_arm_is_not_obscured);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

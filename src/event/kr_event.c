@@ -118,6 +118,8 @@ typedef struct card_state {
     int     moving_run;      /* consecutive frames flagged moving */
     int64_t moving_t;        /* first frame of that run */
     int64_t obscured_t;      /* since when it looks changed with no hand on it and not moved; -1 */
+    int     obscured_by;     /* ... and the player whose hand covered it on the frame before; -1 */
+    double  cover_prev[2];   /* hand_cover on the previous frame */
     int     mover;           /* player whose hand set it moving (last sweep); -1 */
     int64_t lost_t;          /* after play: lost from sight since (flag pending); -1 */
     double  change;          /* its rest footprint's change in the last frame (0..1) */
@@ -169,6 +171,8 @@ struct kr_event {
     int64_t jump_t[2];       /* last frame the leading point jumped (faster than a hand moves) */
     int64_t beside_t[2];     /* in play, at rest beside the field's side lines since; -1 none */
     int     ghost[2];        /* present as a still blob with no shadow since the hand was last absent */
+    int     on_blob[2];      /* its leading point jumped onto a still blob deep in the field (the arm's
+                                print the background has not caught up with) and stays on it */
     /* after play settled, until the next reading: a card taken hold of, carried */
     int     settled;         /* this reading's play settled */
     int     carry_k[2];      /* card index held by the player's hand after play; -1 none */
@@ -1169,6 +1173,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             cs->territory = fr->cards[k].y_mm > 0;
             cs->last_toucher = -1;
             cs->obscured_t = -1;
+            cs->obscured_by = -1;
             cs->mover = -1;
             cs->unblamed_t = -1;
             cs->lost_t = -1;
@@ -1244,15 +1249,29 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         cs->moving_run = c->moving ? cs->moving_run + 1 : 0;
         if (cs->moving_run == 1)
             cs->moving_t = fr->t_us;
-        /* covered by something the tracker does not take for a hand (an arm it lost) */
+        /* covered by something the tracker does not take for a hand (an arm it lost). Not
+         * when a hand covered it on the frame before and is still in view: an arm does not
+         * leave a card it lay over between two frames, the tracker dropped that part of it
+         * (its blob split, the card still under it); from when that hand is out of view on */
         if (ev->in_play && c->change >= 0.5 && !c->moving && !c->displaced && !c->out_of_field && !c->lost &&
             c->hand_cover[0] + c->hand_cover[1] < 0.1) {
-            if (cs->obscured_t < 0)
+            if (cs->obscured_t < 0) {
                 cs->obscured_t = fr->t_us;
-            if (fr->t_us - cs->obscured_t >= 90000)
+                cs->obscured_by = -1;
+                for (int p = 0; p < 2; p++)
+                    if (cs->cover_prev[p] >= 0.25 && fr->hands[p].present)
+                        cs->obscured_by = p;
+            }
+            if (cs->obscured_by >= 0 && !fr->hands[cs->obscured_by].present) {
+                cs->obscured_by = -1;
+                cs->obscured_t = fr->t_us;
+            }
+            if (fr->t_us - cs->obscured_t >= 90000 && cs->obscured_by < 0)
                 set_flag(ev, KR_EVENT_FLAG_OBSCURED);
         } else
             cs->obscured_t = -1;
+        cs->cover_prev[0] = c->hand_cover[0];
+        cs->cover_prev[1] = c->hand_cover[1];
         if ((c->moving && !c->displaced && ((cs->moving_run >= 3 && fr->t_us - cs->moving_t >= 33000) ||
                                                  c->hand_cover[0] + c->hand_cover[1] > 0.05)) ||
             (c->displaced && !c->lost && !c->out_of_field && sqrt(sqr(cs->vx) + sqr(cs->vy)) > 40))
@@ -1663,8 +1682,25 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * line, faster than a hand moves, may be the tracker's mistake: it is believed
              * back only once seen behind its line, or after it stayed there 300 ms */
             ev->ghost[p] = still_blob && (!ph->present || ev->ghost[p]);
-            if (!ev->ghost[p]) {
-                if (jump && ev->seen_deep[p] && !deep && !behind)
+            /* the arm's print: the picture still around the leading point and no shadow pixels
+             * beside it (a hand on or over the mat casts them; its shadow's own point may lie
+             * farther off). The tracker may put the leading point on it while the hand draws
+             * back, and switch between the two: a jump from such a print deep in the field to
+             * a hand near its line that shows itself (shadow beside it, its picture changing)
+             * is that hand, believed at once; a jump back onto the print (and the frames that
+             * stay on it) is no sighting, until the hand shows itself again */
+            int print = h->shadow_px <= 0 && h->tip_change <= TIP_QUIET;
+            int shows = h->shadow_px > 0 && h->tip_change > TIP_QUIET;
+            int was_print = ph->present && ph->shadow_px <= 0 && ph->tip_change <= TIP_QUIET;
+            if (jump && print && deep && !ev->seen_deep[p])
+                ev->on_blob[p] = 1;
+            else if (!print)
+                ev->on_blob[p] = 0;
+            if (!ev->ghost[p] && !ev->on_blob[p]) {
+                if (jump && ev->seen_deep[p] && !deep && !behind && shows && was_print) {
+                    ev->seen_t[p] = fr->t_us;
+                    ev->seen_deep[p] = 0;
+                } else if (jump && ev->seen_deep[p] && !deep && !behind)
                     ev->jump_t[p] = fr->t_us;
                 else if (!(fr->t_us - ev->jump_t[p] < 300000 && !deep && !behind)) {
                     ev->seen_t[p] = fr->t_us;
@@ -1673,6 +1709,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             }
         } else {
             ev->ghost[p] = 0;
+            ev->on_blob[p] = 0;
             if (ev->seen_deep[p] && ev->in_play && fr->t_us - ev->seen_t[p] >= cfg->unseen_us)
                 set_flag(ev, KR_EVENT_FLAG_HAND_UNSEEN);
         }
