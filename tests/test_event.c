@@ -1610,7 +1610,10 @@ typedef struct flag_scene {
     int n_obs, early;
 } flag_scene;
 
-static void flag_start(flag_scene *f, int64_t kami_t)
+static void flag_start_read(flag_scene *f, int64_t kami_t, int32_t read_card);
+static void flag_start(flag_scene *f, int64_t kami_t) { flag_start_read(f, kami_t, 64); }
+
+static void flag_start_read(flag_scene *f, int64_t kami_t, int32_t read_card)
 {
     memset(f, 0, sizeof *f);
     static const kr_track_card_init lay[2] = {{64, KR_TRACK_B, -100, 51.5}, {5, KR_TRACK_A, 380, -134.5}};
@@ -1628,7 +1631,7 @@ static void flag_start(flag_scene *f, int64_t kami_t)
     kr_event_config cfg;
     kr_event_config_default(&cfg);
     CU_ASSERT_EQUAL_FATAL(kr_event_create(&cfg, &f->ev), KR_OK);
-    kr_event_reading(f->ev, KR_REC_KAMI_START, 1, 64, kami_t);
+    kr_event_reading(f->ev, KR_REC_KAMI_START, 1, read_card, kami_t);
 }
 
 static void flag_hand(kr_track_hand *h, int p, double x, double y)
@@ -1891,6 +1894,64 @@ static void test_card_under_a_dropped_arm_is_not_obscured(void)
     CU_ASSERT_TRUE(dropped_arm_flags(2) & KR_EVENT_FLAG_OBSCURED);
 }
 
+/* 60 fps, card 33 read (not on the field): A presses its card 5 at 0.3-0.7 s (play begins)
+ * and stays deep in the field at no card; B's hand comes in and 1.2 s later sweeps its own card 64
+ * with a window over 50 ms, its motion followed. An own card touched well after play
+ * began stays weak (0.6: late_own_card_touch_is_weak), however well its contact is dated.
+ * Returns the sweep's confidence (-1 none). */
+static double late_own_wide_conf(void)
+{
+    flag_scene f;
+    flag_start_read(&f, 150000, 33);
+    const int64_t dt = 16667, t_in = 1905000, tc = 1945000; /* (over it on two frames before it moves) */
+    double conf = -1;
+    for (int64_t t = 0; t < 2600000; t += dt) {
+        double c64y = t > tc ? 51.5 + 1500 * (t - tc) / 1e6 : 51.5;
+        if (c64y > 200)
+            c64y = 200;
+        memset(f.fr.hands, 0, sizeof f.fr.hands);
+        if (t >= 300000) /* (then deep in the field at no card: play goes on) */
+            flag_hand(&f.fr.hands[0], 0, t < 700000 ? 380 : 200, t < 700000 ? -134.5 : 0);
+        double by = 88 + 1500 * (t_in - t) / 1e6;
+        if (by > 240)
+            by = 240;
+        if (by < c64y + 36.5 - 20)
+            by = c64y + 36.5 - 20;
+        int b_over = by < 88;
+        if (t >= 700000)
+            flag_hand(&f.fr.hands[1], 1, -100, by);
+        kr_track_card *c = &f.cards[0];
+        int moved = c64y > 52;
+        c->y_mm = c->whole_y_mm = c64y;
+        c->moving = c->displaced = c->found = c->whole_ok = moved; /* followed: its motion dates the contact */
+        c->change = moved ? 1 : b_over ? 0.4 : 0;
+        c->occluded = !moved && b_over;
+        c->visible = b_over ? 0.4 : 1;
+        c->hand_cover[1] = b_over ? 0.4 : 0;
+        flag_feed(&f, t);
+    }
+    const kr_event_obs *o;
+    int n;
+    CU_ASSERT_EQUAL(kr_event_finish(f.ev, &o, &n), KR_OK);
+    for (int i = 0; i < n && f.n_obs < 64; i++)
+        f.obs[f.n_obs++] = o[i];
+    for (int i = 0; i < f.n_obs; i++)
+        if (f.obs[i].rec.type == KR_REC_TOUCH && f.obs[i].rec.card == 64) {
+            conf = f.obs[i].rec.confidence;
+            if (getenv("KR_TEST_VERBOSE"))
+                printf("late own wide sweep: t %lld conf %.2f cue %d player %d\n", (long long)f.obs[i].rec.t_us, conf, f.obs[i].cue,
+                       f.obs[i].rec.player == KR_SIDE_B);
+        }
+    kr_event_destroy(f.ev);
+    return conf;
+}
+
+static void test_late_own_sweep_stays_weak_when_dated(void)
+{
+    double c = late_own_wide_conf();
+    CU_ASSERT_TRUE(c > 0 && c <= 0.6);
+}
+
 int main(void)
 {
     draw_mat();
@@ -1940,6 +2001,7 @@ int main(void)
     CU_add_test(s, "wide_window_dated_by_the_path", test_wide_window_dated_by_the_path);
     CU_add_test(s, "print_of_the_arm_is_not_the_hand", test_print_of_the_arm_is_not_the_hand);
     CU_add_test(s, "card_under_a_dropped_arm_is_not_obscured", test_card_under_a_dropped_arm_is_not_obscured);
+    CU_add_test(s, "late_own_sweep_stays_weak_when_dated", test_late_own_sweep_stays_weak_when_dated);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

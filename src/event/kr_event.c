@@ -684,7 +684,7 @@ static void sweep_emit(kr_event_t *ev, sweep_pend *sp)
     /* a long window (the hand over the card before it moved: two frames at 30 fps) makes
      * its middle a guess, not the contact seen: dated by the path's entry or the card's
      * motion, the touch is as good as one in a short window */
-    if (sp->wide && dated && sp->obs.rec.confidence < 0.95)
+    if (sp->wide && dated && sp->obs.rec.confidence >= 0.8 && sp->obs.rec.confidence < 0.95) /* (not a late own card's) */
         sp->obs.rec.confidence = 0.95;
     if (sp->k < ev->n_cards)
         ev->cards[sp->k].touch_t = t;
