@@ -89,6 +89,8 @@ typedef struct sweep_cand { /* a card seen starting to move, with the hand blame
     int64_t still, hi;       /* its window: last seen still, first seen moved */
     int64_t path_lo;         /* the frame before the hand's path entered it; INT64_MIN none */
     double  hand_v;          /* the hand's speed as it came onto the card (mm/s; 0 unknown) */
+    int     wide;            /* conf lowered for a long window only: raised when the path's entry or the
+                                card's motion dates the contact in it (sweep_emit) */
 } sweep_cand;
 
 typedef struct sweep_pend {  /* a sweep's touch held until the card's first frames of motion date it */
@@ -96,6 +98,7 @@ typedef struct sweep_pend {  /* a sweep's touch held until the card's first fram
     int     k;
     int64_t still, hi, path_lo; /* as in sweep_cand; hi may be lowered (a push-out of it seen then) */
     double  hand_v;
+    int     wide;            /* as in sweep_cand */
     int64_t floor;           /* never earlier: kami_start, the hand's last contact end, the horizon promised */
     int64_t bound;           /* the earliest time it can come out at (kr_event_horizon) */
     int64_t dt;              /* frame period when it was seen moving */
@@ -117,6 +120,8 @@ typedef struct card_state {
     int     moving_run;      /* consecutive frames flagged moving */
     int64_t moving_t;        /* first frame of that run */
     int64_t obscured_t;      /* since when it looks changed with no hand on it and not moved; -1 */
+    int     obscured_by;     /* ... and the player whose hand covered it on the frame before; -1 */
+    double  cover_prev[2];   /* hand_cover on the previous frame */
     int     mover;           /* player whose hand set it moving (last sweep); -1 */
     int64_t lost_t;          /* after play: lost from sight since (flag pending); -1 */
     double  change;          /* its rest footprint's change in the last frame (0..1) */
@@ -168,6 +173,8 @@ struct kr_event {
     int64_t jump_t[2];       /* last frame the leading point jumped (faster than a hand moves) */
     int64_t beside_t[2];     /* in play, at rest beside the field's side lines since; -1 none */
     int     ghost[2];        /* present as a still blob with no shadow since the hand was last absent */
+    int     on_blob[2];      /* its leading point jumped onto a still blob deep in the field (the arm's
+                                print the background has not caught up with) and stays on it */
     /* after play settled, until the next reading: a card taken hold of, carried */
     int     settled;         /* this reading's play settled */
     int     carry_k[2];      /* card index held by the player's hand after play; -1 none */
@@ -556,8 +563,11 @@ static double approach_speed(const kr_event_t *ev, int p, int64_t t_end)
  * out of view or was not found; three at 30 fps) the path's entry is kept within the same
  * window, or with no entry the contact is put in the middle of it (its error that of a
  * uniform guess). The error is at most 0.6 of the way to the window's far end (plus a
- * millisecond). */
-static void sweep_time(const sweep_pend *sp, int64_t *t_out, int64_t *err_out, int64_t *fit_t, int64_t *fit_err)
+ * millisecond). Also out: the fit itself before those bounds (*fit_t -1 without one, and
+ * its error) and whether the contact is dated (*dated: by the fit or the path's entry, not
+ * the window's middle). */
+static void sweep_time(const sweep_pend *sp, int64_t *t_out, int64_t *err_out, int64_t *fit_t, int64_t *fit_err,
+                       int *dated)
 {
     const int64_t t_prov = sp->obs.rec.t_us; /* without the card's motion: path entry, or the window's middle */
     int64_t t = t_prov, err = sp->obs.rec.t_err_us;
@@ -635,13 +645,47 @@ static void sweep_time(const sweep_pend *sp, int64_t *t_out, int64_t *err_out, i
         t = sp->floor;
     *t_out = t;
     *err_out = err;
+    *dated = fitted || sp->path_lo != INT64_MIN; /* not the window's middle */
+}
+
+/* Player q's hand kept off card k from t_from to now: every frame it was seen, its leading
+ * point (the fingertip, the hand's front) at least sweep_near_mm from the card's rest
+ * outline, and now neither its box (the arm, within 30 mm) nor its cover on the card; or
+ * not seen on any of those frames, nor now, and not lost from view deep in the field (a
+ * hand gone behind its line, or never in). A hand the tracker lost beside the card, or
+ * merged with the other one (hand contact: the caller's), is not clear. */
+static int hand_clear(const kr_event_t *ev, const kr_track_frame *fr, int q, int k, int64_t t_from)
+{
+    const kr_track_card *c = &fr->cards[k];
+    const kr_track_hand *h = &fr->hands[q];
+    int seen = 0, unseen = 0;
+    for (int j = 0; j < LHIST && ev->lt[q][j] >= t_from; j++) {
+        if (!ev->lpresent[q][j]) {
+            unseen = 1;
+            continue;
+        }
+        seen = 1;
+        double dx = fabs(ev->lx[q][j] - c->rest_x_mm) - KR_TRACK_CARD_W_MM / 2;
+        double dy = fabs(ev->ly[q][j] - c->rest_y_mm) - KR_TRACK_CARD_H_MM / 2;
+        if (sqrt(sqr(dx > 0 ? dx : 0) + sqr(dy > 0 ? dy : 0)) < ev->cfg.sweep_near_mm)
+            return 0;
+    }
+    if (seen && unseen)
+        return 0;
+    if (!seen)
+        return !h->present && !ev->seen_deep[q];
+    return c->hand_cover[q] <= 0.05 && !(h->bbox_mm[0] - 30 < c->rest_x_mm + KR_TRACK_CARD_W_MM / 2 &&
+                                         h->bbox_mm[2] + 30 > c->rest_x_mm - KR_TRACK_CARD_W_MM / 2 &&
+                                         h->bbox_mm[1] - 30 < c->rest_y_mm + KR_TRACK_CARD_H_MM / 2 &&
+                                         h->bbox_mm[3] + 30 > c->rest_y_mm - KR_TRACK_CARD_H_MM / 2);
 }
 
 /* A held sweep's touch comes out now, timed (sweep_time). */
 static void sweep_emit(kr_event_t *ev, sweep_pend *sp)
 {
     int64_t t, err, fit_t, fit_err;
-    sweep_time(sp, &t, &err, &fit_t, &fit_err);
+    int     dated;
+    sweep_time(sp, &t, &err, &fit_t, &fit_err, &dated);
     KR_DEBUG("event: sweep of card %d: %d samples, %lld -> %lld +- %lld (window %lld .. %lld)", sp->obs.rec.card,
              sp->n, (long long)sp->obs.rec.t_us, (long long)t, (long long)err, (long long)sp->still, (long long)sp->hi);
     /* knocked, not touched: the card was moving before the hand's path reached its outline
@@ -666,6 +710,11 @@ static void sweep_emit(kr_event_t *ev, sweep_pend *sp)
     }
     sp->obs.rec.t_us = t;
     sp->obs.rec.t_err_us = err;
+    /* a long window (the hand over the card before it moved: two frames at 30 fps) makes
+     * its middle a guess, not the contact seen: dated by the path's entry or the card's
+     * motion, the touch is as good as one in a short window */
+    if (sp->wide && dated && sp->obs.rec.confidence >= 0.8 && sp->obs.rec.confidence < 0.95) /* (not a late own card's) */
+        sp->obs.rec.confidence = 0.95;
     if (sp->k < ev->n_cards)
         ev->cards[sp->k].touch_t = t;
     if (ev->n_out < MAX_OUT)
@@ -1153,6 +1202,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             cs->territory = fr->cards[k].y_mm > 0;
             cs->last_toucher = -1;
             cs->obscured_t = -1;
+            cs->obscured_by = -1;
             cs->mover = -1;
             cs->unblamed_t = -1;
             cs->lost_t = -1;
@@ -1228,15 +1278,29 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         cs->moving_run = c->moving ? cs->moving_run + 1 : 0;
         if (cs->moving_run == 1)
             cs->moving_t = fr->t_us;
-        /* covered by something the tracker does not take for a hand (an arm it lost) */
+        /* covered by something the tracker does not take for a hand (an arm it lost). Not
+         * when a hand covered it on the frame before and is still in view: an arm does not
+         * leave a card it lay over between two frames, the tracker dropped that part of it
+         * (its blob split, the card still under it); from when that hand is out of view on */
         if (ev->in_play && c->change >= 0.5 && !c->moving && !c->displaced && !c->out_of_field && !c->lost &&
             c->hand_cover[0] + c->hand_cover[1] < 0.1) {
-            if (cs->obscured_t < 0)
+            if (cs->obscured_t < 0) {
                 cs->obscured_t = fr->t_us;
-            if (fr->t_us - cs->obscured_t >= 90000)
+                cs->obscured_by = -1;
+                for (int p = 0; p < 2; p++)
+                    if (cs->cover_prev[p] >= 0.25 && fr->hands[p].present)
+                        cs->obscured_by = p;
+            }
+            if (cs->obscured_by >= 0 && !fr->hands[cs->obscured_by].present) {
+                cs->obscured_by = -1;
+                cs->obscured_t = fr->t_us;
+            }
+            if (fr->t_us - cs->obscured_t >= 90000 && cs->obscured_by < 0)
                 set_flag(ev, KR_EVENT_FLAG_OBSCURED);
         } else
             cs->obscured_t = -1;
+        cs->cover_prev[0] = c->hand_cover[0];
+        cs->cover_prev[1] = c->hand_cover[1];
         if ((c->moving && !c->displaced && ((cs->moving_run >= 3 && fr->t_us - cs->moving_t >= 33000) ||
                                                  c->hand_cover[0] + c->hand_cover[1] > 0.05)) ||
             (c->displaced && !c->lost && !c->out_of_field && sqrt(sqr(cs->vx) + sqr(cs->vy)) > 40))
@@ -1388,14 +1452,17 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             /* confidence: both players' hands at the card (one may hover above the other's
              * sweep, or the arms overlap) cannot be told apart from above: a judge looks */
             double conf = 0.95;
+            int wide = 0;
             if (ncand > 1 || fr->hand_contact || ev->was_contact)
                 conf = 0.6;
-            else if (hi - lo > 50000)
+            else if (hi - lo > 50000) {
                 conf = 0.8;
+                wide = 1;
+            }
             /* moved with no hand on it (its path never entered, nothing covers it): knocked
              * by another card; the hand that sent that card is blamed for a push-out only */
             if (bp >= 0 && !cs->cp[bp].contact && bdirect && ev->n_cand < KR_TRACK_MAX_CARDS) {
-                ev->cand[ev->n_cand++] = (sweep_cand){k, bp, bt, berr, conf, cs->bare_t, hi, bpath, bv}; /* decided below */
+                ev->cand[ev->n_cand++] = (sweep_cand){k, bp, bt, berr, conf, cs->bare_t, hi, bpath, bv, wide}; /* decided below */
                 cs->last_toucher = bp; /* for a push-out seen in this frame already */
             }
             else if (bp >= 0 && (fr->hands[bp].present || cs->cp[bp].contact || !ev->in_play) && !lead_jumped(ev, bp, lo - dt))
@@ -1437,10 +1504,19 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 int64_t lo2 = cs->unblamed_lo, hi2 = cs->unblamed_t, bt = lo2 + (hi2 - lo2) / 2;
                 if (bt < cs->cp[bp].free_t)
                     bt = cs->cp[bp].free_t;
-                ev->cand[ev->n_cand++] = (sweep_cand){k, bp, bt, (int64_t)((hi2 - lo2) / sqrt(12.0)) + 1000, 0.6,
+                /* the other player's hand kept off the card since it was last seen still
+                 * (see hand_clear): no one else can have moved it, the blame is as sure as
+                 * a sweep seen (0.8 for a long window, as there) */
+                double conf = 0.6;
+                int wide = 0;
+                if (!fr->hand_contact && !ev->was_contact && hand_clear(ev, fr, 1 - bp, k, lo2 - dt)) {
+                    wide = hi2 - lo2 > 50000;
+                    conf = wide ? 0.8 : 0.95;
+                }
+                ev->cand[ev->n_cand++] = (sweep_cand){k, bp, bt, (int64_t)((hi2 - lo2) / sqrt(12.0)) + 1000, conf,
                                                       cs->bare_t > hi2 - SWEEP_BACK_US ? cs->bare_t : hi2 - SWEEP_BACK_US,
                                                       hi2, INT64_MIN,
-                                                      approach_speed(ev, bp, lo2)};
+                                                      approach_speed(ev, bp, lo2), wide};
                 cs->last_toucher = bp;
                 cs->unblamed_t = -1;
             } else if (fr->t_us - cs->unblamed_t > UNBLAMED_WAIT_US || !ev->in_play) {
@@ -1575,6 +1651,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     sp->hi = ev->out[cs->out_push].rec.t_us - 1000;
                 sp->path_lo = sc->path_lo;
                 sp->hand_v = sc->hand_v;
+                sp->wide = sc->wide;
                 sp->floor = floor;
                 sp->dt = dt;
                 /* the earliest sweep_time can give (its slack is at most half a period) */
@@ -1646,8 +1723,25 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * line, faster than a hand moves, may be the tracker's mistake: it is believed
              * back only once seen behind its line, or after it stayed there 300 ms */
             ev->ghost[p] = still_blob && (!ph->present || ev->ghost[p]);
-            if (!ev->ghost[p]) {
-                if (jump && ev->seen_deep[p] && !deep && !behind)
+            /* the arm's print: the picture still around the leading point and no shadow pixels
+             * beside it (a hand on or over the mat casts them; its shadow's own point may lie
+             * farther off). The tracker may put the leading point on it while the hand draws
+             * back, and switch between the two: a jump from such a print deep in the field to
+             * a hand near its line that shows itself (shadow beside it, its picture changing)
+             * is that hand, believed at once; a jump back onto the print (and the frames that
+             * stay on it) is no sighting, until the hand shows itself again */
+            int print = h->shadow_px <= 0 && h->tip_change <= TIP_QUIET;
+            int shows = h->shadow_px > 0 && h->tip_change > TIP_QUIET;
+            int was_print = ph->present && ph->shadow_px <= 0 && ph->tip_change <= TIP_QUIET;
+            if (jump && print && deep && !ev->seen_deep[p])
+                ev->on_blob[p] = 1;
+            else if (!print)
+                ev->on_blob[p] = 0;
+            if (!ev->ghost[p] && !ev->on_blob[p]) {
+                if (jump && ev->seen_deep[p] && !deep && !behind && shows && was_print) {
+                    ev->seen_t[p] = fr->t_us;
+                    ev->seen_deep[p] = 0;
+                } else if (jump && ev->seen_deep[p] && !deep && !behind)
                     ev->jump_t[p] = fr->t_us;
                 else if (!(fr->t_us - ev->jump_t[p] < 300000 && !deep && !behind)) {
                     ev->seen_t[p] = fr->t_us;
@@ -1656,6 +1750,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             }
         } else {
             ev->ghost[p] = 0;
+            ev->on_blob[p] = 0;
             if (ev->seen_deep[p] && ev->in_play && fr->t_us - ev->seen_t[p] >= cfg->unseen_us)
                 set_flag(ev, KR_EVENT_FLAG_HAND_UNSEEN);
         }
