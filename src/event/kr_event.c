@@ -86,6 +86,10 @@ typedef struct cp_state {    /* per card and player */
     int64_t rest_t;          /* start of rest over the card (its speed window's start); -1 none */
     int64_t away_t;          /* since when the hand is away; -1 none */
     int64_t free_t;          /* the horizon when its last contact ended: a new one is not earlier */
+    int64_t race_key;        /* a press with the other hand near, at its first look (press_touch): rest_t + 1
+                                (0 none), ... */
+    int64_t race_stop;       /* ... its stop then, ... */
+    int     race_weak;       /* ... the other hand at the card or touching this one then */
 } cp_state;
 
 typedef struct sweep_cand { /* a card seen starting to move, with the hand blamed */
@@ -974,11 +978,20 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     double osd = oh->present ? card_sd(c, oh->lead_x_mm, oh->lead_y_mm) : 1e9;
     int other = oh->present && (osd < 20 || c->hand_cover[1 - p] > 0.1);
     /* the landing is read from the change around the tip; with the other player's hand
-     * near (a race), from this hand's own change (race_landing) */
+     * near (a race), from this hand's own change (race_landing). Its own landing is waited
+     * for; if none comes, the modelled descent is put on the stop, and the confidence
+     * taken, as seen at the first look (what they were before the wait) */
     int64_t t_land = 0, e_land = 0;
     int near = osd < LANDING_ALONE_MM || c->hand_cover[1 - p] > 0, last;
-    int measured = near ? race_landing(ev, p, rest_t < stop ? rest_t : stop, stop, dt, &t_land, &e_land)
-                        : landing(ev, ev->lchg[p], p, rest_t < stop ? rest_t : stop, stop, dt, &t_land, &e_land, &last);
+    int64_t from = rest_t < stop ? rest_t : stop;
+    int measured = near ? race_landing(ev, p, from, stop, dt, &t_land, &e_land)
+                        : landing(ev, ev->lchg[p], p, from, stop, dt, &t_land, &e_land, &last);
+    cp_state *cps = &ev->cards[k].cp[p];
+    if (cps->race_key != rest_t + 1) {
+        cps->race_key = rest_t + 1;
+        cps->race_stop = stop;
+        cps->race_weak = other || fr->hand_contact;
+    }
     /* the wait for a landing runs from the hand's stop when that is later than the rest's
      * start (a slow approach falls under rest_speed_mm_s while the hand still drifts and
      * comes down: the model would be put on a stop not yet made): the last frame its leading
@@ -1004,7 +1017,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * left-over blob of foreground does not */
     int no_shadow = h->shadow_px <= 0 && h->shadow_dist_mm < 0;
     /* no landing seen: the hand's stop plus a modelled descent (press_descent_us) */
-    int64_t tp = stop + cfg->press_descent_us, ep = cfg->press_descent_us / 2 + dt / 4;
+    int64_t tp = (near ? cps->race_stop : stop) + cfg->press_descent_us, ep = cfg->press_descent_us / 2 + dt / 4;
     if (measured > 0) {
         tp = t_land;
         ep = e_land;
@@ -1057,7 +1070,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     touch(ev, fr, k, p, tp, ep,
           shadow_off || (jumped && no_shadow) ? 0.25 /* not a hand on the mat: below min_confidence */
           : (no_shadow || jumped) && !shadow_met ? 0.5
-          : ((other || fr->hand_contact) && measured <= 0) || back ? 0.6
+          : (near ? cps->race_weak && measured <= 0 : other || fr->hand_contact) || back ? 0.6
                                               : 0.92,
           2);
 }
