@@ -89,7 +89,8 @@ typedef struct cp_state {    /* per card and player */
     int64_t race_key;        /* a press with the other hand near, at its first look (press_touch): rest_t + 1
                                 (0 none), ... */
     int64_t race_stop;       /* ... its stop then, ... */
-    int     race_weak;       /* ... the other hand at the card or touching this one then */
+    int     race_weak;       /* ... the other hand at the card or touching this one then, ... */
+    int     race_hidden;     /* ... the card too little visible to judge then (kr_track_card.occluded) */
 } cp_state;
 
 typedef struct sweep_cand { /* a card seen starting to move, with the hand blamed */
@@ -980,7 +981,9 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     /* the landing is read from the change around the tip; with the other player's hand
      * near (a race), from this hand's own change (race_landing). Its own landing is waited
      * for; if none comes, the modelled descent is put on the stop, and the confidence
-     * taken, as seen at the first look (what they were before the wait) */
+     * taken, as seen at the first look (what they were before the wait). Whether the card
+     * was hidden is also taken at the first look, near the landing: after the wait both
+     * hands lie on it (match_b card 9 at 30 fps was flagged so) */
     int64_t t_land = 0, e_land = 0;
     int near = osd < LANDING_ALONE_MM || c->hand_cover[1 - p] > 0, last;
     int64_t from = rest_t < stop ? rest_t : stop;
@@ -991,6 +994,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
         cps->race_key = rest_t + 1;
         cps->race_stop = stop;
         cps->race_weak = other || fr->hand_contact;
+        cps->race_hidden = c->occluded;
     }
     /* the wait for a landing runs from the hand's stop when that is later than the rest's
      * start (a slow approach falls under rest_speed_mm_s while the hand still drifts and
@@ -1067,12 +1071,15 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * out, with a second cue of no contact it does (the leading point did not brake onto
      * the card, or the hand came to rest drawing back towards its own line) */
     int shadow_off = shadow_seen && !shadow_met && obx > SHADOW_ALONE_MM && (jumped || back);
+    int n0 = ev->n_out;
     touch(ev, fr, k, p, tp, ep,
           shadow_off || (jumped && no_shadow) ? 0.25 /* not a hand on the mat: below min_confidence */
           : (no_shadow || jumped) && !shadow_met ? 0.5
           : (near ? cps->race_weak && measured <= 0 : other || fr->hand_contact) || back ? 0.6
                                               : 0.92,
           2);
+    if (near && ev->n_out > n0 && ev->out[ev->n_out - 1].rec.type == KR_REC_TOUCH)
+        ev->out[ev->n_out - 1].hidden = cps->race_hidden;
 }
 
 /* The promise of kr_event_horizon() is kept even if a bound below is wrong: such an
