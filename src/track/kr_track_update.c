@@ -1226,6 +1226,21 @@ static void tip_change_own(kr_track_t *t, int p)
     double lu, lv;
     kr_track_mm_to_mat(t, h->lead_x_mm, h->lead_y_mm, &lu, &lv);
     const int r3 = (int)(TIP_CHANGE_MM / mmpp), m = (int)ceil(TIP_OWN_MARGIN_MM / mmpp);
+    /* the other hand nowhere near the circle on this frame or the last: nothing to mask,
+     * the sum is tip_change's (hand_from_pixels: same pixels, same order) */
+    const double reach = (r3 + m + 2) * mmpp;
+    int near = 0;
+    for (int f = 0; f < 2; f++) {
+        const kr_track_hand *oh = f ? &t->prev_hand[o - 1] : &t->fr.hands[o - 1];
+        if (oh->present && h->lead_x_mm > oh->bbox_mm[0] - reach && h->lead_x_mm < oh->bbox_mm[2] + reach &&
+            h->lead_y_mm > oh->bbox_mm[1] - reach && h->lead_y_mm < oh->bbox_mm[3] + reach)
+            near = 1;
+    }
+    if (!near) {
+        h->tip_change_own = h->tip_change;
+        h->tip_own_share = 1;
+        return;
+    }
     const int lu_i = (int)lu, lv_i = (int)lv;
     int u0 = lu_i - r3 - m, v0 = lv_i - r3 - m, u1 = lu_i + r3 + m, v1 = lv_i + r3 + m;
     u0 = u0 < 0 ? 0 : u0;
