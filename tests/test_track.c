@@ -759,6 +759,52 @@ static void test_knocked_card_keeps_its_id(void)
     kr_track_destroy(t);
 }
 
+/* ---- race session 8: each hand's own tip change ---- */
+
+/* A's hand lies still on the card (tip at 10, 45); B's comes down beside it, its tip 70 mm
+ * to the side, 15 mm a frame, to 30 mm. The change around A's tip (tip_change) holds B's motion; A's
+ * own change (tip_change_own: B's pixels of this frame and the last masked, with a
+ * margin) is noise, while B's own change shows B's motion and A's share of its circle is
+ * what the mask left (before: no own change, both hands' tip changes alike). */
+static void test_own_tip_change_masks_the_other_hand(void)
+{
+    kr_track_t *t = make_tracker();
+    int64_t ts = 0;
+    warm(t, &ts);
+    const double atx = 10, aty = 45;
+    const kr_track_frame *fr = NULL;
+    for (int i = 0; i < 4; i++) { /* A arrives and lies still */
+        still_scene(frame, 1.0);
+        draw_arm(frame, 100, atx, i < 3 ? aty - 60 + 20 * i : aty, 8, -8, 1);
+        fr = feed(t, ts);
+        ts += 16667;
+    }
+    int seen = 0;
+    for (int i = 0; i < 9; i++) {
+        double by = 150 - 15 * i, bx = -60;
+        still_scene(frame, 1.0);
+        draw_arm(frame, 100, atx, aty, 8, -8, 1);
+        draw_arm_from(frame, -60, 420, bx, by, 8, -8, 1); /* B's arm */
+        fr = feed(t, ts);
+        ts += 16667;
+        const kr_track_hand *a = &fr->hands[0], *b = &fr->hands[1];
+        CU_ASSERT_TRUE_FATAL(a->present && b->present);
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("own tip change: B at %.0f: A %.0f own %.0f share %.2f, B %.0f own %.0f share %.2f\n", by,
+                   a->tip_change, a->tip_change_own, a->tip_own_share, b->tip_change, b->tip_change_own,
+                   b->tip_own_share);
+        if (a->tip_change < 3000)
+            continue; /* B not yet near A's tip */
+        seen++;
+        CU_ASSERT_TRUE(a->tip_change_own < 0.1 * a->tip_change);
+        CU_ASSERT_TRUE(a->tip_change_own < 1000);
+        CU_ASSERT_TRUE(b->tip_change_own > 3000);
+        CU_ASSERT_TRUE(a->tip_own_share > 0.2 && a->tip_own_share < 0.99);
+    }
+    CU_ASSERT_TRUE(seen >= 3);
+    kr_track_destroy(t);
+}
+
 int main(void)
 {
 
@@ -788,6 +834,7 @@ int main(void)
     CU_add_test(s, "threaded_start_fit_matches_one_thread", test_threaded_start_fit_matches_one_thread);
     CU_add_test(s, "hands_followed_through_contact", test_hands_followed_through_contact); /* race session 7 */
     CU_add_test(s, "knocked_card_keeps_its_id", test_knocked_card_keeps_its_id); /* precision session 8 */
+    CU_add_test(s, "own_tip_change_masks_the_other_hand", test_own_tip_change_masks_the_other_hand); /* race session 8 */
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

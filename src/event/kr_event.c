@@ -51,6 +51,14 @@
 #define TIP_SETTLE_SPAN_US 50000 /* ... this long before (the last small changes of a hand settling) */
 #define LANDING_TAIL_US 8000 /* ... contact this long after the picture is last seen moving (the last mm) */
 #define LANDING_TAIL_ERR_US 5000 /* ... give or take this */
+#define TIP_OWN_MIN_SHARE 0.3 /* a racing press's landing: read from its own change (race_landing) when
+                                 the other hand's mask leaves at least this share of the tip's circle */
+#define LEAK_SHARE 0.5       /* ... an own change at most this share of the other hand's may be its leak */
+#define OWN_ERR_US 8000.0    /* ... its error, in quadrature with landing's: the mask hides the fingertips
+                                beside the other hand, whose last mm of descent may pass for quiet
+                                (the renders: -15 to +16 ms at 60 and 120 fps) */
+#define LEAK_MAX 2.0         /* ... when at most this many times the quiet level (a hand's own descent
+                                changes its picture by more) */
 #define SHADOW_MEET_MM 25.0  /* a press: the hand's shadow seen this near its leading point (on the mat) ... */
 #define SHADOW_MIN_PX 3      /* ... or at least this many of its pixels beside the hand near it (fewer: noise) */
 #define SHADOW_ALONE_MM 150.0 /* ... read only with the other hand's box this far off (its shadow is not this one's) */
@@ -80,6 +88,11 @@ typedef struct cp_state {    /* per card and player */
     int64_t away_t;          /* since when the hand is away; -1 none */
     int64_t free_t;          /* the horizon when its last contact ended: a new one is not earlier */
     int     rest_merged;     /* the two hands' blobs touched on a frame of that rest */
+    int64_t race_key;        /* a press with the other hand near, at its first look (press_touch): rest_t + 1
+                                (0 none), ... */
+    int64_t race_stop;       /* ... its stop then, ... */
+    int     race_weak;       /* ... the other hand at the card or touching this one then, ... */
+    int     race_hidden;     /* ... the card too little visible to judge then (kr_track_card.occluded) */
 } cp_state;
 
 typedef struct sweep_cand { /* a card seen starting to move, with the hand blamed */
@@ -201,6 +214,8 @@ struct kr_event {
     int64_t lt[2][LHIST];
     int     lpresent[2][LHIST];
     double  lchg[2][LHIST];  /* the tracker's tip_change at those frames */
+    double  lchg_own[2][LHIST]; /* ... its tip_change_own (the other hand masked) */
+    double  lshare[2][LHIST];   /* ... its tip_own_share */
     double  lshd[2][LHIST];  /* ... its shadow_dist_mm (-1 no shadow near) */
     double  lshpx[2][LHIST]; /* ... its shadow_px */
     double  lspeed[2];       /* leading point's speed over the last SPEED_SPAN_US (mm/s); 1e9 unknown */
@@ -849,22 +864,33 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
     return ts;
 }
 
-/* Sample i of player p's tip_change is still (see landing): at most the quiet level, or
- * at most TIP_SETTLE_SHARE of the largest change over the TIP_SETTLE_SPAN_US before it (at
- * least two samples), or a lone change after a quiet sample at most twice that share (the
- * hand settling after its picture stopped moving). */
-static int tip_still(const kr_event_t *ev, int p, int i, double quiet)
+/* Sample i of player p's tip change chg (ev->lchg[p], or ev->lchg_own[p]) is still (see
+ * landing): at most the quiet level, or at most TIP_SETTLE_SHARE of the largest change over
+ * the TIP_SETTLE_SPAN_US before it (at least two samples), or a lone change after a quiet
+ * sample at most twice that share (the hand settling after its picture stopped moving).
+ * The own change (the other hand masked, see press_touch) is still only below the quiet
+ * level, taken per 1/60 s (times the frame period): with the fingertips beside the other
+ * hand masked, a hand's descent changes it by little next to its approach, so the shares
+ * took a hand still coming down for one settling (race_20ms at 60 fps: B's last 30 mm of
+ * descent 1749, 1662, 966, 1083 after 14589), and at 120 fps a frame's change of that
+ * descent is half of one at 60 fps (500 to 1000) where a still hand's stays at noise
+ * (0 to 100). */
+static int tip_still(const kr_event_t *ev, const double *chg, int p, int i, double quiet)
 {
-    double e = ev->lchg[p][i], prev = 0;
+    double e = chg[i], prev = 0;
+    if (chg == ev->lchg_own[p]) {
+        int64_t per = i + 1 < LHIST && ev->lpresent[p][i + 1] ? ev->lt[p][i] - ev->lt[p][i + 1] : 16667;
+        return e <= quiet * (double)per / 16667.0;
+    }
     if (e <= quiet)
         return 1;
     for (int q = i + 1; q < LHIST && ev->lpresent[p][q] && (q <= i + 2 || ev->lt[p][i] - ev->lt[p][q] <= TIP_SETTLE_SPAN_US);
          q++)
-        if (ev->lchg[p][q] > prev)
-            prev = ev->lchg[p][q];
+        if (chg[q] > prev)
+            prev = chg[q];
     if (e <= TIP_SETTLE_SHARE * prev)
         return 1;
-    return i + 1 < LHIST && ev->lpresent[p][i + 1] && ev->lchg[p][i + 1] <= quiet && e <= 2 * TIP_SETTLE_SHARE * prev;
+    return i + 1 < LHIST && ev->lpresent[p][i + 1] && chg[i + 1] <= quiet && e <= 2 * TIP_SETTLE_SHARE * prev;
 }
 
 /* Press contact, measured: seen from above a hand stops over the card and then comes down
@@ -887,16 +913,19 @@ static int tip_still(const kr_event_t *ev, int p, int i, double quiet)
  * seen (the renders: 0-9 ms at 120 fps, 6-17 ms at 60, 1-13 ms at 30). Never after the
  * first quiet frame. Error: a third of the period (the share) and the tail's spread, in
  * quadrature. No change after the start: the hand came down as it stopped, contact at the
- * stop. Returns 1 with *t, *err set; 0 when no quiet run is seen yet (ask again next frame). */
-static int landing(const kr_event_t *ev, int p, int64_t start, int64_t stop, int64_t dt, int64_t *t, int64_t *err)
+ * stop. Returns 1 with *t, *err set and *last the index of the last changing frame (-1:
+ * quiet from the start); 0 when no quiet run is seen yet (ask again next frame). */
+static int landing(const kr_event_t *ev, const double *chg, int p, int64_t start, int64_t stop, int64_t dt, int64_t *t,
+                   int64_t *err, int *last)
 {
+    *last = -1;
     int n = 0; /* samples after the start, all present (index n - 1 the oldest) */
     while (n < LHIST && ev->lpresent[p][n] && ev->lt[p][n] > start)
         n++;
     const double quiet = TIP_QUIET; /* fixed: one measured from the video's noise was tried (docs/results-events.md) */
     int j = -1;
     for (int k = n - 1; k >= 0 && j < 0; k--)
-        for (int i = k; i >= 0 && tip_still(ev, p, i, quiet); i--)
+        for (int i = k; i >= 0 && tip_still(ev, chg, p, i, quiet); i--)
             if (k - i >= 1 && ev->lt[p][i] - ev->lt[p][k] >= SETTLED_US) {
                 j = k;
                 break;
@@ -909,9 +938,10 @@ static int landing(const kr_event_t *ev, int p, int64_t start, int64_t stop, int
         return 1;
     }
     int L = j + 1; /* the last changing frame */
+    *last = L;
     double share = 1;
-    if (L + 1 < LHIST && ev->lpresent[p][L + 1] && ev->lchg[p][L + 1] > 0) {
-        share = ev->lchg[p][L] / ev->lchg[p][L + 1];
+    if (L + 1 < LHIST && ev->lpresent[p][L + 1] && chg[L + 1] > 0) {
+        share = chg[L] / chg[L + 1];
         if (share > 1)
             share = 1;
     }
@@ -963,6 +993,51 @@ static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_
     ev->played = 1;
 }
 
+/* A racing press's landing (the other player's hand near the card): the change around
+ * either tip holds both descents, so both went quiet only at the later landing. Read from
+ * this hand's own change instead (the tracker's tip_change_own: the other hand's pixels of
+ * this frame and the last masked, with a margin for its blur and shadow), by landing.
+ * Not measured (-1, the modelled descent) when the mask leaves less than TIP_OWN_MIN_SHARE
+ * of the circle on the frames that decide it, or when no descent is seen in it after the
+ * stop (quiet from the start: the mask may have hidden it). The mask hides the fingertips
+ * next to the other hand, so the last mm of the descent may pass for quiet: OWN_ERR_US is
+ * added to the error. What the margin does not mask of the other hand's motion (its shadow
+ * further out, its reflections on the card) can keep the own change up after this hand
+ * lies still, so the quiet run may start late: frames before it whose own change is at
+ * most LEAK_SHARE of the other hand's own change, and at most LEAK_MAX quiet levels, may
+ * be that alone (race_60ms: A's own change 873, 1254, 849, 495 on the frames after its
+ * landing, B's 2553, 3636, 7203, 5439 at 60 fps). The landing is then anywhere from the end of the last
+ * frame of a change of its own (plus the tail) to the one measured: put midway, with half
+ * that span as its error (in quadrature with landing's). Same returns as landing. */
+static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop, int64_t dt, int64_t *t, int64_t *err)
+{
+    const int o = 1 - p;
+    int L;
+    if (!landing(ev, ev->lchg_own[p], p, start, stop, dt, t, err, &L))
+        return 0;
+    int j = L < 0 ? 0 : L - 1; /* the first quiet frame (or the newest) */
+    if (ev->lshare[p][j] < TIP_OWN_MIN_SHARE || (L >= 0 && ev->lshare[p][L] < TIP_OWN_MIN_SHARE))
+        return -1;
+    if (L < 0)
+        return -1; /* no descent seen: the mask may have hidden it */
+    int k = L;
+    while (k + 1 < LHIST && ev->lpresent[p][k + 1] && ev->lpresent[o][k] && ev->lt[p][k] > start &&
+           ev->lchg_own[p][k] <= LEAK_SHARE * ev->lchg_own[o][k] &&
+           ev->lchg_own[p][k] <= LEAK_MAX * TIP_QUIET * (double)(ev->lt[p][k] - ev->lt[p][k + 1]) / 16667.0)
+        k++;
+    double e = sqrt(sqr((double)*err) + sqr(OWN_ERR_US));
+    if (k > L) {
+        int64_t lo = ev->lt[p][k] + LANDING_TAIL_US;
+        if (lo < *t) {
+            int64_t half = (*t - lo) / 2;
+            e = sqrt(sqr((double)half) + sqr(e));
+            *t = lo + half;
+        }
+    }
+    *err = (int64_t)e;
+    return 1;
+}
+
 /* A press of card k by player p at rest over it since rest_t, once held press_hold_us:
  * emitted when its landing is measured (or, with force, on the modelled descent when it
  * is not: force 1 the wait for it ran out, 2 the rest ended); otherwise left for a later
@@ -978,10 +1053,24 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     const kr_track_hand *oh = &fr->hands[1 - p];
     double osd = oh->present ? card_sd(c, oh->lead_x_mm, oh->lead_y_mm) : 1e9;
     int other = oh->present && (osd < 20 || c->hand_cover[1 - p] > 0.1);
-    /* the landing is read from the change around the tip, which the other player's hand
-     * moving nearby (its shadow, its blurred edge) adds to: not measured then */
+    /* the landing is read from the change around the tip; with the other player's hand
+     * near (a race), from this hand's own change (race_landing). Its own landing is waited
+     * for; if none comes, the modelled descent is put on the stop, and the confidence
+     * taken, as seen at the first look (what they were before the wait). Whether the card
+     * was hidden is also taken at the first look, near the landing: after the wait both
+     * hands lie on it (match_b card 9 at 30 fps was flagged so) */
     int64_t t_land = 0, e_land = 0;
-    int measured = osd < LANDING_ALONE_MM || c->hand_cover[1 - p] > 0 ? -1 : landing(ev, p, rest_t < stop ? rest_t : stop, stop, dt, &t_land, &e_land);
+    int near = osd < LANDING_ALONE_MM || c->hand_cover[1 - p] > 0, last;
+    int64_t from = rest_t < stop ? rest_t : stop;
+    int measured = near ? race_landing(ev, p, from, stop, dt, &t_land, &e_land)
+                        : landing(ev, ev->lchg[p], p, from, stop, dt, &t_land, &e_land, &last);
+    cp_state *cps = &ev->cards[k].cp[p];
+    if (cps->race_key != rest_t + 1) {
+        cps->race_key = rest_t + 1;
+        cps->race_stop = stop;
+        cps->race_weak = other || fr->hand_contact;
+        cps->race_hidden = c->occluded;
+    }
     /* the wait for a landing runs from the hand's stop when that is later than the rest's
      * start (a slow approach falls under rest_speed_mm_s while the hand still drifts and
      * comes down: the model would be put on a stop not yet made): the last frame its leading
@@ -1007,7 +1096,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * left-over blob of foreground does not */
     int no_shadow = h->shadow_px <= 0 && h->shadow_dist_mm < 0;
     /* no landing seen: the hand's stop plus a modelled descent (press_descent_us) */
-    int64_t tp = stop + cfg->press_descent_us, ep = cfg->press_descent_us / 2 + dt / 4;
+    int64_t tp = (near ? cps->race_stop : stop) + cfg->press_descent_us, ep = cfg->press_descent_us / 2 + dt / 4;
     if (measured > 0) {
         tp = t_land;
         ep = e_land;
@@ -1057,12 +1146,15 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * out, with a second cue of no contact it does (the leading point did not brake onto
      * the card, or the hand came to rest drawing back towards its own line) */
     int shadow_off = shadow_seen && !shadow_met && obx > SHADOW_ALONE_MM && (jumped || back);
+    int n0 = ev->n_out;
     touch(ev, fr, k, p, tp, ep,
           shadow_off || (jumped && no_shadow) ? 0.25 /* not a hand on the mat: below min_confidence */
           : (no_shadow || jumped) && !shadow_met ? 0.5
-          : other || fr->hand_contact || back ? 0.6
+          : (near ? cps->race_weak && measured <= 0 : other || fr->hand_contact) || back ? 0.6
                                               : 0.92,
           2);
+    if (near && ev->n_out > n0 && ev->out[ev->n_out - 1].rec.type == KR_REC_TOUCH)
+        ev->out[ev->n_out - 1].hidden = cps->race_hidden;
 }
 
 /* The promise of kr_event_horizon() is kept even if a bound below is wrong: such an
@@ -1251,6 +1343,10 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         memmove(ev->lpresent[p] + 1, ev->lpresent[p], (LHIST - 1) * sizeof(int));
         memmove(ev->lchg[p] + 1, ev->lchg[p], (LHIST - 1) * sizeof(double));
         ev->lchg[p][0] = fr->hands[p].tip_change;
+        memmove(ev->lchg_own[p] + 1, ev->lchg_own[p], (LHIST - 1) * sizeof(double));
+        ev->lchg_own[p][0] = fr->hands[p].tip_change_own;
+        memmove(ev->lshare[p] + 1, ev->lshare[p], (LHIST - 1) * sizeof(double));
+        ev->lshare[p][0] = fr->hands[p].tip_own_share;
         memmove(ev->lshd[p] + 1, ev->lshd[p], (LHIST - 1) * sizeof(double));
         ev->lshd[p][0] = fr->hands[p].shadow_dist_mm;
         memmove(ev->lshpx[p] + 1, ev->lshpx[p], (LHIST - 1) * sizeof(double));

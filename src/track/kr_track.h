@@ -124,6 +124,14 @@ typedef struct kr_track_hand {
      * down onto a card it changes (the hand grows and shrinks in the view, its shadow slides
      * under it, it covers the card's print); once it lies on the card it falls to noise. */
     double  tip_change;
+    /* added in the eighth session (races): tip_change with the other player's hand masked on
+     * this frame and the last, and every pixel within TIP_OWN_MARGIN_MM of those (the edge
+     * of its blur, its shadow close under it): the change of this hand's own descent while
+     * the other's moves beside it. Equal to tip_change, less the other's hand of this frame,
+     * when the other hand is nowhere near. tip_own_share: the share of the circle's pixels
+     * (in view) that are left to it (0..1; 1 when nothing is masked). */
+    double  tip_change_own;
+    double  tip_own_share;
 } kr_track_hand;
 
 typedef struct kr_track_frame {

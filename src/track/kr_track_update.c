@@ -25,6 +25,9 @@
 #define DETACHED_STILL 6.0  /* a detached piece unchanged this long on average is not a hand */
 #define TIP_CHANGE_MM 60.0 /* tip_change is summed within this of the leading point */
 #define TIP_CHANGE_NOISE 6 /* |BGR| change between frames up to this is noise (tip_change) */
+#ifndef TIP_OWN_MARGIN_MM
+#define TIP_OWN_MARGIN_MM 9.0 /* tip_change_own: the other hand masked with this margin */
+#endif
 #define GAIN_STEADY 0.004   /* gain change between frames below which unchanged pixels keep their class */
 
 /* Sum for the global gain over every third pixel that was background last frame: B+G+R
@@ -695,6 +698,7 @@ static double sqr(double a) { return a * a; }
 
 static void hand_from_pixels(kr_track_t *t, int p, double dt_s);
 static void split_contacts(kr_track_t *t, double dt_s);
+static void tip_change_own(kr_track_t *t, int p);
 
 static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, int64_t gap_us, double si,
                         double sb, const kr_track_frame **out);
@@ -866,6 +870,8 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
     split_contacts(t, dt_s);
     for (int p = 0; p < 2; p++)
         hand_from_pixels(t, p, dt_s);
+    for (int p = 0; p < 2; p++)
+        tip_change_own(t, p);
     t->hand_cur ^= 1; /* this frame's hand map is the next one's last */
     /* cards */
     t->frames++;
@@ -1194,4 +1200,113 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
         t->fr.hand_contact = 1;
         kr_track_mat_to_mm(t, cu / cn + 0.5, cvv / cn + 0.5, &t->fr.contact_x_mm, &t->fr.contact_y_mm);
     }
+}
+
+/* The tip change of hand p's own descent (kr_track_hand.tip_change_own): in a race both
+ * hands come down on one card side by side, and the change around either tip is the sum
+ * of both descents, so either looks settled only once the later hand lies still. Here the
+ * pixels of the other hand on this frame and on the last (the hand maps, split through a
+ * contact by split_contacts) are left out, with every pixel within TIP_OWN_MARGIN_MM of
+ * them: the blurred edge of a hand in motion and its shadow falling close beside it (a
+ * hand low over the mat casts it within a few mm, and it moves with the hand). What is
+ * left is p's own outline, its own shadow and the card around its fingers. Distances to
+ * the other hand: an 8-neighbour (chessboard) distance transform, two passes over the
+ * circle's box widened by the margin, in t->parent (free once split_contacts is done). */
+static void tip_change_own(kr_track_t *t, int p)
+{
+    kr_track_hand *h = &t->fr.hands[p];
+    h->tip_change_own = 0;
+    h->tip_own_share = 0;
+    if (!h->present)
+        return;
+    const double mmpp = t->cfg.mm_per_px;
+    const size_t n = (size_t)t->n;
+    const uint8_t *cur = t->hmap + (size_t)t->hand_cur * n, *last = t->hmap + (size_t)(t->hand_cur ^ 1) * n;
+    const uint8_t o = (uint8_t)(2 - p);
+    double lu, lv;
+    kr_track_mm_to_mat(t, h->lead_x_mm, h->lead_y_mm, &lu, &lv);
+    const int r3 = (int)(TIP_CHANGE_MM / mmpp), m = (int)ceil(TIP_OWN_MARGIN_MM / mmpp);
+    /* the other hand nowhere near the circle on this frame or the last: nothing to mask,
+     * the sum is tip_change's (hand_from_pixels: same pixels, same order) */
+    const double reach = (r3 + m + 2) * mmpp;
+    int near = 0;
+    for (int f = 0; f < 2; f++) {
+        const kr_track_hand *oh = f ? &t->prev_hand[o - 1] : &t->fr.hands[o - 1];
+        if (oh->present && h->lead_x_mm > oh->bbox_mm[0] - reach && h->lead_x_mm < oh->bbox_mm[2] + reach &&
+            h->lead_y_mm > oh->bbox_mm[1] - reach && h->lead_y_mm < oh->bbox_mm[3] + reach)
+            near = 1;
+    }
+    if (!near) {
+        h->tip_change_own = h->tip_change;
+        h->tip_own_share = 1;
+        return;
+    }
+    const int lu_i = (int)lu, lv_i = (int)lv;
+    int u0 = lu_i - r3 - m, v0 = lv_i - r3 - m, u1 = lu_i + r3 + m, v1 = lv_i + r3 + m;
+    u0 = u0 < 0 ? 0 : u0;
+    v0 = v0 < 0 ? 0 : v0;
+    u1 = u1 >= t->w ? t->w - 1 : u1;
+    v1 = v1 >= t->h ? t->h - 1 : v1;
+    if (u1 < u0 || v1 < v0)
+        return;
+    const int ww = u1 - u0 + 1, wh = v1 - v0 + 1;
+    int32_t *d = t->parent; /* ww * wh <= (2 r3 + 2 m + 1)^2, well under n */
+    const int32_t far = m + 1;
+    int any = 0;
+    for (int v = v0; v <= v1; v++)
+        for (int u = u0; u <= u1; u++) {
+            int i = v * t->w + u, oth = cur[i] == o || last[i] == o;
+            d[(v - v0) * ww + (u - u0)] = oth ? 0 : far;
+            any |= oth;
+        }
+    if (any && m > 0) {
+        for (int y = 0; y < wh; y++)
+            for (int x = 0; x < ww; x++) {
+                int32_t *c = &d[y * ww + x], b = *c;
+                if (b == 0)
+                    continue;
+                if (x > 0 && c[-1] + 1 < b) b = c[-1] + 1;
+                if (y > 0) {
+                    const int32_t *a = c - ww;
+                    if (a[0] + 1 < b) b = a[0] + 1;
+                    if (x > 0 && a[-1] + 1 < b) b = a[-1] + 1;
+                    if (x + 1 < ww && a[1] + 1 < b) b = a[1] + 1;
+                }
+                *c = b;
+            }
+        for (int y = wh - 1; y >= 0; y--)
+            for (int x = ww - 1; x >= 0; x--) {
+                int32_t *c = &d[y * ww + x], b = *c;
+                if (b == 0)
+                    continue;
+                if (x + 1 < ww && c[1] + 1 < b) b = c[1] + 1;
+                if (y + 1 < wh) {
+                    const int32_t *a = c + ww;
+                    if (a[0] + 1 < b) b = a[0] + 1;
+                    if (x > 0 && a[-1] + 1 < b) b = a[-1] + 1;
+                    if (x + 1 < ww && a[1] + 1 < b) b = a[1] + 1;
+                }
+                *c = b;
+            }
+    }
+    double chg = 0;
+    long all = 0, kept = 0;
+    for (int v = lv_i - r3; v <= lv_i + r3; v++)
+        for (int u = lu_i - r3; u <= lu_i + r3; u++) {
+            if (u < 0 || v < 0 || u >= t->w || v >= t->h || sqr(u + 0.5 - lu) + sqr(v + 0.5 - lv) > r3 * r3)
+                continue;
+            int i = v * t->w + u;
+            if (t->cls[i] == KR_CLS_OUT)
+                continue;
+            all++;
+            if (d[(v - v0) * ww + (u - u0)] <= m)
+                continue;
+            kept++;
+            const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
+            int e = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) - TIP_CHANGE_NOISE;
+            if (e > 0)
+                chg += e;
+        }
+    h->tip_change_own = chg / 3.0 * mmpp * mmpp;
+    h->tip_own_share = all > 0 ? (double)kept / (double)all : 0;
 }
