@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+# eval_signed.py - signed timing errors of matched touches, by kind, per frame rate.
+# SPDX-License-Identifier: MIT
+#   tools/eval_signed.py WORK
+# WORK is an evaluation work directory of tools/eval_events.sh (WORK/FPS/NAME with the
+# scenario's truth.jsonl and analyze's out/events.jsonl). For each rate, prints the sweeps'
+# and the presses' median signed error (detected - true, ms; negative: early) and every
+# value, sorted. A true touch is a sweep when a push_out of its card follows within 300 ms;
+# it is matched to the same player's nearest detected touch of the same card within 60 ms.
+# Held-out scenarios (h_*) are left out.
+import glob
+import json
+import statistics
+import sys
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: tools/eval_signed.py WORK")
+    for fps in (30, 60, 120):
+        rows = {"sweep": [], "press": []}
+        for d in sorted(glob.glob("%s/%d/*/" % (sys.argv[1], fps))):
+            if d.rstrip("/").split("/")[-1].startswith("h_"):
+                continue
+            try:
+                tr = [json.loads(line) for line in open(d + "truth.jsonl")]
+                ev = [json.loads(line) for line in open(d + "out/events.jsonl")]
+            except (OSError, ValueError):
+                continue
+            det = [r for r in ev if r["type"] == "touch" and "t_err_us" in r]
+            pushes = [r for r in tr if r["type"] == "push_out"]
+            for t in (r for r in tr if r["type"] == "touch"):
+                c = [e for e in det if e["player"] == t["player"] and e.get("card") == t.get("card")]
+                if not c:
+                    continue
+                e = min(c, key=lambda e: abs(e["t_us"] - t["t_us"]))
+                if abs(e["t_us"] - t["t_us"]) > 60000:
+                    continue
+                kind = "sweep" if any(p.get("card") == t.get("card") and 0 <= p["t_us"] - t["t_us"] < 300000
+                                      for p in pushes) else "press"
+                rows[kind].append((e["t_us"] - t["t_us"]) / 1000)
+        for kind, v in rows.items():
+            if v:
+                v.sort()
+                print(fps, kind, len(v), "median signed %.1f ms" % statistics.median(v),
+                      " ".join("%.1f" % x for x in v))
+
+
+if __name__ == "__main__":
+    main()
