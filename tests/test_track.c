@@ -670,6 +670,20 @@ static void test_first_frames_take_no_page_faults(void)
 
 /* ---- race session 7: the two hands followed through a contact ---- */
 
+/* A's hand arrives (20 mm a frame at 60 fps) at its tip (x, y) and lies still there, four
+ * frames from *ts on, its shadow offset by (sx, sy) mm; returns the last frame. */
+static const kr_track_frame *a_arrives(kr_track_t *t, int64_t *ts, double x, double y, double sx, double sy)
+{
+    const kr_track_frame *fr = NULL;
+    for (int i = 0; i < 4; i++) {
+        still_scene(frame, 1.0);
+        draw_arm(frame, 100, x, i < 3 ? y - 60 + 20 * i : y, sx, sy, 1);
+        fr = feed(t, *ts);
+        *ts += 16667;
+    }
+    return fr;
+}
+
 /* A race: A's hand reaches into B's half (tip at y = +45), B's comes down beside it into
  * A's half (tip at y = -35); the two hands merge into one component. Each fingertip lies
  * past the bisector of the two arms' entry points, where a split by the nearest entry
@@ -681,13 +695,7 @@ static void test_hands_followed_through_contact(void)
     int64_t ts = 0;
     warm(t, &ts);
     const double atx = 10, aty = 45;
-    const kr_track_frame *fr = NULL;
-    for (int i = 0; i < 4; i++) { /* A arrives and lies still */
-        still_scene(frame, 1.0);
-        draw_arm(frame, 100, atx, i < 3 ? aty - 60 + 20 * i : aty, 25, -20, 1);
-        fr = feed(t, ts);
-        ts += 16667;
-    }
+    const kr_track_frame *fr = a_arrives(t, &ts, atx, aty, 25, -20);
     int contact = 0;
     for (int i = 0; i <= 8; i++) { /* B comes down 25 mm a frame, then lies still */
         double by = i < 6 ? 110 - 25 * i : -35, bx = -25 + 2 * (i < 6 ? i : 5);
@@ -772,13 +780,7 @@ static void test_own_tip_change_masks_the_other_hand(void)
     int64_t ts = 0;
     warm(t, &ts);
     const double atx = 10, aty = 45;
-    const kr_track_frame *fr = NULL;
-    for (int i = 0; i < 4; i++) { /* A arrives and lies still */
-        still_scene(frame, 1.0);
-        draw_arm(frame, 100, atx, i < 3 ? aty - 60 + 20 * i : aty, 8, -8, 1);
-        fr = feed(t, ts);
-        ts += 16667;
-    }
+    const kr_track_frame *fr = a_arrives(t, &ts, atx, aty, 8, -8);
     int seen = 0;
     for (int i = 0; i < 9; i++) {
         double by = 150 - 15 * i, bx = -60;
