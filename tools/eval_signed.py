@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 # eval_signed.py - signed timing errors of matched touches, by kind, per frame rate.
 # SPDX-License-Identifier: MIT
-#   tools/eval_signed.py WORK
+#   tools/eval_signed.py WORK [PREFIX]
 # WORK is an evaluation work directory of tools/eval_events.sh (WORK/FPS/NAME with the
 # scenario's truth.jsonl and analyze's out/events.jsonl). For each rate, prints the sweeps'
 # and the presses' median signed error (detected - true, ms; negative: early) and every
 # value, sorted. A true touch is a sweep when a push_out of its card follows within 300 ms;
 # it is matched to the same player's nearest detected touch of the same card within 60 ms.
-# Held-out scenarios (h_*) are left out.
+# Held-out scenarios (h_*) are left out; with PREFIX, only scenarios whose name starts so
+# (e.g. race_).
 import glob
 import json
 import statistics
@@ -15,12 +16,14 @@ import sys
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: tools/eval_signed.py WORK")
+    if len(sys.argv) not in (2, 3):
+        sys.exit("usage: tools/eval_signed.py WORK [PREFIX]")
+    prefix = sys.argv[2] if len(sys.argv) == 3 else ""
     for fps in (30, 60, 120):
         rows = {"sweep": [], "press": []}
         for d in sorted(glob.glob("%s/%d/*/" % (sys.argv[1], fps))):
-            if d.rstrip("/").split("/")[-1].startswith("h_"):
+            name = d.rstrip("/").split("/")[-1]
+            if name.startswith("h_") or not name.startswith(prefix):
                 continue
             try:
                 tr = [json.loads(line) for line in open(d + "truth.jsonl")]
