@@ -2099,7 +2099,7 @@ static void race_frame(fake *f, int64_t t, const double own[2], double chg, doub
  * only at 710 ms. leak: A's own change after its landing holds that share of B's (what the
  * mask does not cover of B's motion). Writes each player's touch time, error and
  * confidence (t -1: none). */
-static void race_case(double leak, double share, int64_t t[2], int64_t err[2], double conf[2])
+static void race_case_cut(double leak, double share, int cut, int64_t t[2], int64_t err[2], double conf[2])
 {
     fake f;
     fake_start(&f, 64, 150000);
@@ -2111,6 +2111,8 @@ static void race_case(double leak, double share, int64_t t[2], int64_t err[2], d
         }
         if (tt >= 650000 && tt < 710000)
             own[0] = leak * own[1];
+        if (cut && tt >= 680000 && tt < 710000)
+            own[0] = 2500; /* B's shadow crossing A's circle: more than the leak rule takes */
         race_frame(&f, tt, own, tt < 300000 ? 0 : tt < 710000 ? 30000 : 50, share);
     }
     for (int p = 0; p < 2; p++)
@@ -2126,6 +2128,11 @@ static void race_case(double leak, double share, int64_t t[2], int64_t err[2], d
         printf("race leak %.2f share %.2f: A %lld +- %lld (%.2f), B %lld +- %lld (%.2f)\n", leak, share,
                (long long)t[0], (long long)err[0], conf[0], (long long)t[1], (long long)err[1], conf[1]);
     kr_event_destroy(f.ev);
+}
+
+static void race_case(double leak, double share, int64_t t[2], int64_t err[2], double conf[2])
+{
+    race_case_cut(leak, share, 0, t, err, conf);
 }
 
 /* Each racing press is timed from its own landing (A's last changing frame 633 ms, B's
@@ -2163,6 +2170,21 @@ static void test_race_leak_widens_the_error(void)
     race_case(0.3, 0.6, t, err, conf);
     CU_ASSERT_TRUE(t[0] >= 0 && llabs(t[0] - 650000) <= 2 * err[0]);
     CU_ASSERT_TRUE(err[0] > 20000);
+    CU_ASSERT_TRUE(llabs(t[1] - 710000) < 15000);
+}
+
+/* A lies still on the card from 650 ms (its own change at noise for two frames and more),
+ * then B's shadow, which the mask leaves, crosses A's circle (A's own change 2500 a frame
+ * at 680-710 ms, under half of B's own and over what the leak rule takes) and A's quiet
+ * run that counts starts at 710 ms. The landing may be the earlier run's: the error spans
+ * back to it, so the truth (650 ms) is within two errors (before: 708 ms with 12 ms). */
+static void test_race_quiet_run_cut_short_widens_the_error(void)
+{
+    int64_t t[2], err[2];
+    double conf[2];
+    race_case_cut(0, 0.6, 1, t, err, conf);
+    CU_ASSERT_TRUE(t[0] >= 0 && llabs(t[0] - 650000) <= 2 * err[0]);
+    CU_ASSERT_TRUE(err[0] > 15000);
     CU_ASSERT_TRUE(llabs(t[1] - 710000) < 15000);
 }
 
@@ -2221,6 +2243,7 @@ int main(void)
     CU_add_test(s, "late_own_sweep_stays_weak_when_dated", test_late_own_sweep_stays_weak_when_dated);
     CU_add_test(s, "race_presses_timed_from_own_landing", test_race_presses_timed_from_own_landing); /* race session 8 */
     CU_add_test(s, "race_leak_widens_the_error", test_race_leak_widens_the_error); /* race session 8 */
+    CU_add_test(s, "race_quiet_run_cut_short_widens_the_error", test_race_quiet_run_cut_short_widens_the_error);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

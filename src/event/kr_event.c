@@ -1026,13 +1026,34 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
            ev->lchg_own[p][k] <= LEAK_MAX * TIP_QUIET * (double)(ev->lt[p][k] - ev->lt[p][k + 1]) / 16667.0)
         k++;
     double e = sqrt(sqr((double)*err) + sqr(OWN_ERR_US));
-    if (k > L) {
-        int64_t lo = ev->lt[p][k] + LANDING_TAIL_US;
-        if (lo < *t) {
-            int64_t half = (*t - lo) / 2;
-            e = sqrt(sqr((double)half) + sqr(e));
-            *t = lo + half;
+    int64_t lo = k > L ? ev->lt[p][k] + LANDING_TAIL_US : INT64_MAX;
+    /* an earlier quiet run (two frames or more, after the start) cut short by changes on
+     * frames where the other hand changed its own picture more than twice as much (its
+     * shadow, which the mask leaves, crossing this hand's circle): the landing may be that
+     * run's, at the end of the change before it (v_mix_90 card 43: B quiet for three frames
+     * from its landing, then A's hovering hand passed by and the quiet run that counted
+     * came 47 ms later); the span back to it widens the error the same way */
+    int cut = 0;
+    for (int i = L; i + 1 < LHIST && ev->lpresent[p][i + 1] && ev->lt[p][i + 1] > start; i++) {
+        if (!tip_still(ev, ev->lchg_own[p], p, i, TIP_QUIET)) {
+            cut |= ev->lpresent[o][i] && ev->lchg_own[p][i] <= LEAK_SHARE * ev->lchg_own[o][i];
+            continue;
         }
+        if (!cut || !tip_still(ev, ev->lchg_own[p], p, i + 1, TIP_QUIET))
+            continue;
+        int q = i + 1; /* the run's oldest quiet frame */
+        while (q + 1 < LHIST && ev->lpresent[p][q + 1] && ev->lt[p][q + 1] > start &&
+               tip_still(ev, ev->lchg_own[p], p, q + 1, TIP_QUIET))
+            q++;
+        int64_t lq = (q + 1 < LHIST && ev->lpresent[p][q + 1] ? ev->lt[p][q + 1] : ev->lt[p][q]) + LANDING_TAIL_US;
+        if (lq < lo)
+            lo = lq;
+        break;
+    }
+    if (lo < *t) {
+        int64_t half = (*t - lo) / 2;
+        e = sqrt(sqr((double)half) + sqr(e));
+        *t = lo + half;
     }
     *err = (int64_t)e;
     return 1;
