@@ -1178,6 +1178,15 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
         ev->out[ev->n_out - 1].hidden = cps->race_hidden;
 }
 
+/* Player p's hand is in contact with a card other than k (a contact not yet ended). */
+static int in_contact_elsewhere(const kr_event_t *ev, const kr_track_frame *fr, int k, int p)
+{
+    for (int j = 0; j < fr->n_cards; j++)
+        if (j != k && ev->cards[j].cp[p].contact)
+            return 1;
+    return 0;
+}
+
 /* The promise of kr_event_horizon() is kept even if a bound below is wrong: such an
  * observation is moved up to the horizon and counted (a bug the tests look for). */
 static void check_horizon(kr_event_t *ev)
@@ -1488,28 +1497,26 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * hold is a press even if the landing was not seen to settle. */
             double s3 = ev->lspeed[p];
             (void)speed;
-            /* a rest with the two hands' blobs touching, by a hand whose contact with another
-             * card has not ended (its end is not read while they touch: see away_t): the
-             * tracker's split says nothing of where this hand is, its leading point may lie on
-             * the other arm; the hand is down where it was (no press here) */
-            int elsewhere = 0;
-            for (int j = 0; j < fr->n_cards && s->rest_merged; j++)
-                elsewhere |= j != k && ev->cards[j].cp[p].contact;
+            /* a rest with the two hands' blobs touching (on a frame of this rest, or of the one
+             * that just ended), by a hand whose contact with another card has not ended (its
+             * end is not read while they touch: see away_t): the tracker's split says nothing
+             * of where this hand is, its leading point may lie on the other arm; the hand is
+             * down where it was (no press here: merged && in_contact_elsewhere) */
+            int merged = s->rest_merged;
             if (over && !s->contact && s3 < cfg->rest_speed_mm_s && !c->moving && sd <= cfg->touch_margin_mm) {
                 if (s->rest_t < 0) {
                     s->rest_t = ev->lwin_t[p];
                     s->rest_merged = 0;
                 }
                 s->rest_merged |= fr->hand_contact;
-                for (int j = 0; j < fr->n_cards && s->rest_merged && !elsewhere; j++)
-                    elsewhere |= j != k && ev->cards[j].cp[p].contact;
-                if (fr->t_us - s->rest_t >= cfg->press_hold_us && !elsewhere)
+                merged |= s->rest_merged;
+                if (fr->t_us - s->rest_t >= cfg->press_hold_us && !(merged && in_contact_elsewhere(ev, fr, k, p)))
                     press_touch(ev, fr, k, p, s->rest_t, dt, fr->t_us - s->rest_t >= cfg->press_hold_us + SETTLE_WAIT_US);
             } else if (s3 >= cfg->rest_speed_mm_s || !over) {
                 s->rest_t = -1;
             }
             if (s->rest_t < 0 && held_t >= 0 && !s->contact && ev->have_prev && ev->prev_t - held_t >= cfg->press_hold_us &&
-                !elsewhere)
+                !(merged && in_contact_elsewhere(ev, fr, k, p)))
                 press_touch(ev, fr, k, p, held_t, dt, 2);
         }
         if (newly_moving) {
