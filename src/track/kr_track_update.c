@@ -1265,9 +1265,9 @@ static void tip_change_own(kr_track_t *t, int p)
     double lu, lv;
     kr_track_mm_to_mat(t, h->lead_x_mm, h->lead_y_mm, &lu, &lv);
     const int r3 = (int)(TIP_CHANGE_MM / mmpp), m = (int)ceil(TIP_OWN_MARGIN_MM / mmpp);
-    /* the box the distances are taken over: the circle's pixels within the margin of the
-     * other hand, or nearer it than this hand (whose leading point is the circle's centre:
-     * every pixel of the circle is within r3 of it), see it within r3 + m or 2 r3 */
+    /* the box the distances are taken over: a pixel of the circle is left out when the
+     * other hand is within the margin of it (so within r3 + m of the centre) or nearer it
+     * than this hand, whose leading point is the centre (so within 2 r3 of the centre) */
     const int rb = (r3 > m ? 2 * r3 : r3 + m) + 1;
     /* the other hand nowhere near that box on this frame or the last: nothing to mask, the
      * sum is tip_change's (hand_from_pixels: same pixels, same order) */
