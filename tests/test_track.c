@@ -807,6 +807,53 @@ static void test_own_tip_change_masks_the_other_hand(void)
     kr_track_destroy(t);
 }
 
+/* ---- races session 9: each hand's own tip change, the other hand's shadow left out ---- */
+
+/* A's hand lies still on the card (tip at 10, 45); B's hangs beside it, its tip 80 mm to
+ * the side, and comes down in place: its shadow (cast to A's side, 40 mm out at first)
+ * slides in under it, 6 mm a frame. Where that shadow shows between the two hands it lies
+ * nearer B's hand than A's, but more than the mask's margin from B's pixels: it is B's
+ * change, not A's (the leak that timed A's landing late in race_60ms at 60 fps). A's own
+ * change stays noise while its tip change holds B's shadow sliding (before: A's own change
+ * was the shadow's, as large as its tip change). */
+static void test_own_tip_change_leaves_out_the_other_shadow(void)
+{
+    kr_track_t *t = make_tracker();
+    int64_t ts = 0;
+    warm(t, &ts);
+    const double atx = 10, aty = 45, btx = -80, bty = 45;
+    const kr_track_frame *fr = a_arrives(t, &ts, atx, aty, 8, -8);
+    for (int i = 0; i < 3; i++) { /* B arrives, high: its shadow far out */
+        still_scene(frame, 1.0);
+        draw_arm(frame, 100, atx, aty, 8, -8, 1);
+        draw_arm_from(frame, -80, 420, btx, bty + 40 - 20 * i, 30, -12, 1);
+        fr = feed(t, ts);
+        ts += 16667;
+    }
+    int seen = 0;
+    for (int i = 0; i < 6; i++) {
+        double sx = 30 - 6 * i; /* its shadow slides in as it comes down */
+        still_scene(frame, 1.0);
+        draw_arm(frame, 100, atx, aty, 8, -8, 1);
+        draw_arm_from(frame, -80, 420, btx, bty, sx, -0.4 * sx, 1);
+        fr = feed(t, ts);
+        ts += 16667;
+        const kr_track_hand *a = &fr->hands[0], *b = &fr->hands[1];
+        CU_ASSERT_TRUE_FATAL(a->present && b->present);
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("other's shadow: B's at %.0f: A %.0f own %.0f share %.2f, B %.0f own %.0f share %.2f\n", sx,
+                   a->tip_change, a->tip_change_own, a->tip_own_share, b->tip_change, b->tip_change_own,
+                   b->tip_own_share);
+        if (a->tip_change < 2000)
+            continue; /* the shadow not yet in A's circle */
+        seen++;
+        CU_ASSERT_TRUE(a->tip_change_own < 0.25 * a->tip_change);
+        CU_ASSERT_TRUE(a->tip_own_share > 0.2);
+    }
+    CU_ASSERT_TRUE(seen >= 2);
+    kr_track_destroy(t);
+}
+
 int main(void)
 {
 
@@ -837,6 +884,8 @@ int main(void)
     CU_add_test(s, "hands_followed_through_contact", test_hands_followed_through_contact); /* race session 7 */
     CU_add_test(s, "knocked_card_keeps_its_id", test_knocked_card_keeps_its_id); /* precision session 8 */
     CU_add_test(s, "own_tip_change_masks_the_other_hand", test_own_tip_change_masks_the_other_hand); /* race session 8 */
+    CU_add_test(s, "own_tip_change_leaves_out_the_other_shadow", /* races session 9 */
+                test_own_tip_change_leaves_out_the_other_shadow);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

@@ -1202,16 +1202,55 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
     }
 }
 
+/* Chessboard (8-neighbour) distance transform in place over a ww x wh box: d holds 0 on
+ * the seed pixels and a value above any distance in the box elsewhere; two passes. */
+static void chess_dt(int32_t *d, int ww, int wh)
+{
+    for (int y = 0; y < wh; y++)
+        for (int x = 0; x < ww; x++) {
+            int32_t *c = &d[y * ww + x], b = *c;
+            if (b == 0)
+                continue;
+            if (x > 0 && c[-1] + 1 < b) b = c[-1] + 1;
+            if (y > 0) {
+                const int32_t *a = c - ww;
+                if (a[0] + 1 < b) b = a[0] + 1;
+                if (x > 0 && a[-1] + 1 < b) b = a[-1] + 1;
+                if (x + 1 < ww && a[1] + 1 < b) b = a[1] + 1;
+            }
+            *c = b;
+        }
+    for (int y = wh - 1; y >= 0; y--)
+        for (int x = ww - 1; x >= 0; x--) {
+            int32_t *c = &d[y * ww + x], b = *c;
+            if (b == 0)
+                continue;
+            if (x + 1 < ww && c[1] + 1 < b) b = c[1] + 1;
+            if (y + 1 < wh) {
+                const int32_t *a = c + ww;
+                if (a[0] + 1 < b) b = a[0] + 1;
+                if (x > 0 && a[-1] + 1 < b) b = a[-1] + 1;
+                if (x + 1 < ww && a[1] + 1 < b) b = a[1] + 1;
+            }
+            *c = b;
+        }
+}
+
 /* The tip change of hand p's own descent (kr_track_hand.tip_change_own): in a race both
  * hands come down on one card side by side, and the change around either tip is the sum
  * of both descents, so either looks settled only once the later hand lies still. Here the
  * pixels of the other hand on this frame and on the last (the hand maps, split through a
  * contact by split_contacts) are left out, with every pixel within TIP_OWN_MARGIN_MM of
  * them: the blurred edge of a hand in motion and its shadow falling close beside it (a
- * hand low over the mat casts it within a few mm, and it moves with the hand). What is
- * left is p's own outline, its own shadow and the card around its fingers. Distances to
- * the other hand: an 8-neighbour (chessboard) distance transform, two passes over the
- * circle's box widened by the margin, in t->parent (free once split_contacts is done). */
+ * hand low over the mat casts it within a few mm, and it moves with the hand). Of the rest,
+ * each pixel's change is put to the hand nearer it (either hand's pixels of this frame or
+ * the last): what one hand changes of the mat, the card and its own shadow lies next to
+ * it, so a pixel nearer the other hand is left out too (race_60ms at 60 fps: after A lay
+ * still, all of the change left in its circle, 850 and 500 on two frames, was on pixels
+ * nearer B's hand, still coming down, and on its shadow). What is left is p's own outline,
+ * its own shadow and the card around its fingers. Distances: chessboard distance
+ * transforms over a box twice the circle's size, in t->parent (free once
+ * split_contacts is done). */
 static void tip_change_own(kr_track_t *t, int p)
 {
     kr_track_hand *h = &t->fr.hands[p];
@@ -1222,13 +1261,17 @@ static void tip_change_own(kr_track_t *t, int p)
     const double mmpp = t->cfg.mm_per_px;
     const size_t n = (size_t)t->n;
     const uint8_t *cur = t->hmap + (size_t)t->hand_cur * n, *last = t->hmap + (size_t)(t->hand_cur ^ 1) * n;
-    const uint8_t o = (uint8_t)(2 - p);
+    const uint8_t o = (uint8_t)(2 - p), me = (uint8_t)(p + 1);
     double lu, lv;
     kr_track_mm_to_mat(t, h->lead_x_mm, h->lead_y_mm, &lu, &lv);
     const int r3 = (int)(TIP_CHANGE_MM / mmpp), m = (int)ceil(TIP_OWN_MARGIN_MM / mmpp);
-    /* the other hand nowhere near the circle on this frame or the last: nothing to mask,
-     * the sum is tip_change's (hand_from_pixels: same pixels, same order) */
-    const double reach = (r3 + m + 2) * mmpp;
+    /* the box the distances are taken over: a pixel of the circle is left out when the
+     * other hand is within the margin of it (so within r3 + m of the centre) or nearer it
+     * than this hand, whose leading point is the centre (so within 2 r3 of the centre) */
+    const int rb = (r3 > m ? 2 * r3 : r3 + m) + 1;
+    /* the other hand nowhere near that box on this frame or the last: nothing to mask, the
+     * sum is tip_change's (hand_from_pixels: same pixels, same order) */
+    const double reach = (rb + 1) * mmpp;
     int near = 0;
     for (int f = 0; f < 2; f++) {
         const kr_track_hand *oh = f ? &t->prev_hand[o - 1] : &t->fr.hands[o - 1];
@@ -1242,7 +1285,7 @@ static void tip_change_own(kr_track_t *t, int p)
         return;
     }
     const int lu_i = (int)lu, lv_i = (int)lv;
-    int u0 = lu_i - r3 - m, v0 = lv_i - r3 - m, u1 = lu_i + r3 + m, v1 = lv_i + r3 + m;
+    int u0 = lu_i - rb, v0 = lv_i - rb, u1 = lu_i + rb, v1 = lv_i + rb;
     u0 = u0 < 0 ? 0 : u0;
     v0 = v0 < 0 ? 0 : v0;
     u1 = u1 >= t->w ? t->w - 1 : u1;
@@ -1250,44 +1293,23 @@ static void tip_change_own(kr_track_t *t, int p)
     if (u1 < u0 || v1 < v0)
         return;
     const int ww = u1 - u0 + 1, wh = v1 - v0 + 1;
-    int32_t *d = t->parent; /* ww * wh <= (2 r3 + 2 m + 1)^2, well under n */
-    const int32_t far = m + 1;
+    /* two maps in t->parent (n + 2 entries): distance to the other hand, then to this one;
+     * 2 (2 rb + 1)^2 is well under n at any mat scale the tracker accepts */
+    if (2 * (size_t)ww * (size_t)wh > n)
+        return;
+    int32_t *d = t->parent, *dm = t->parent + (size_t)ww * (size_t)wh;
+    const int32_t far = ww + wh;
     int any = 0;
     for (int v = v0; v <= v1; v++)
         for (int u = u0; u <= u1; u++) {
             int i = v * t->w + u, oth = cur[i] == o || last[i] == o;
             d[(v - v0) * ww + (u - u0)] = oth ? 0 : far;
+            dm[(v - v0) * ww + (u - u0)] = cur[i] == me || last[i] == me ? 0 : far;
             any |= oth;
         }
-    if (any && m > 0) {
-        for (int y = 0; y < wh; y++)
-            for (int x = 0; x < ww; x++) {
-                int32_t *c = &d[y * ww + x], b = *c;
-                if (b == 0)
-                    continue;
-                if (x > 0 && c[-1] + 1 < b) b = c[-1] + 1;
-                if (y > 0) {
-                    const int32_t *a = c - ww;
-                    if (a[0] + 1 < b) b = a[0] + 1;
-                    if (x > 0 && a[-1] + 1 < b) b = a[-1] + 1;
-                    if (x + 1 < ww && a[1] + 1 < b) b = a[1] + 1;
-                }
-                *c = b;
-            }
-        for (int y = wh - 1; y >= 0; y--)
-            for (int x = ww - 1; x >= 0; x--) {
-                int32_t *c = &d[y * ww + x], b = *c;
-                if (b == 0)
-                    continue;
-                if (x + 1 < ww && c[1] + 1 < b) b = c[1] + 1;
-                if (y + 1 < wh) {
-                    const int32_t *a = c + ww;
-                    if (a[0] + 1 < b) b = a[0] + 1;
-                    if (x > 0 && a[-1] + 1 < b) b = a[-1] + 1;
-                    if (x + 1 < ww && a[1] + 1 < b) b = a[1] + 1;
-                }
-                *c = b;
-            }
+    if (any) {
+        chess_dt(d, ww, wh);
+        chess_dt(dm, ww, wh);
     }
     double chg = 0;
     long all = 0, kept = 0;
@@ -1299,7 +1321,8 @@ static void tip_change_own(kr_track_t *t, int p)
             if (t->cls[i] == KR_CLS_OUT)
                 continue;
             all++;
-            if (d[(v - v0) * ww + (u - u0)] <= m)
+            const int32_t od = d[(v - v0) * ww + (u - u0)];
+            if (od <= m || (any && dm[(v - v0) * ww + (u - u0)] > od))
                 continue;
             kept++;
             const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
