@@ -874,11 +874,13 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
  * took a hand still coming down for one settling (race_20ms at 60 fps: B's last 30 mm of
  * descent 1749, 1662, 966, 1083 after 14589), and at 120 fps a frame's change of that
  * descent is half of one at 60 fps (500 to 1000) where a still hand's stays at noise
- * (0 to 100). */
-static int tip_still(const kr_event_t *ev, const double *chg, int p, int i, double quiet)
+ * (0 to 100). The rule is the caller's: rule TIP_RULE_OWN for the own change, TIP_RULE_ALL
+ * for the whole change. */
+typedef enum { TIP_RULE_ALL, TIP_RULE_OWN } tip_rule;
+static int tip_still(const kr_event_t *ev, const double *chg, tip_rule rule, int p, int i, double quiet)
 {
     double e = chg[i], prev = 0;
-    if (chg == ev->lchg_own[p]) {
+    if (rule == TIP_RULE_OWN) {
         int64_t per = i + 1 < LHIST && ev->lpresent[p][i + 1] ? ev->lt[p][i] - ev->lt[p][i + 1] : 16667;
         return e <= quiet * (double)per / 16667.0;
     }
@@ -914,9 +916,10 @@ static int tip_still(const kr_event_t *ev, const double *chg, int p, int i, doub
  * first quiet frame. Error: a third of the period (the share) and the tail's spread, in
  * quadrature. No change after the start: the hand came down as it stopped, contact at the
  * stop. Returns 1 with *t, *err set and *last the index of the last changing frame (-1:
- * quiet from the start); 0 when no quiet run is seen yet (ask again next frame). */
-static int landing(const kr_event_t *ev, const double *chg, int p, int64_t start, int64_t stop, int64_t dt, int64_t *t,
-                   int64_t *err, int *last)
+ * quiet from the start); 0 when no quiet run is seen yet (ask again next frame). chg is
+ * ev->lchg[p] read with rule TIP_RULE_ALL, or ev->lchg_own[p] with TIP_RULE_OWN (tip_still). */
+static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p, int64_t start, int64_t stop,
+                   int64_t dt, int64_t *t, int64_t *err, int *last)
 {
     *last = -1;
     int n = 0; /* samples after the start, all present (index n - 1 the oldest) */
@@ -925,7 +928,7 @@ static int landing(const kr_event_t *ev, const double *chg, int p, int64_t start
     const double quiet = TIP_QUIET; /* fixed: one measured from the video's noise was tried (docs/results-events.md) */
     int j = -1;
     for (int k = n - 1; k >= 0 && j < 0; k--)
-        for (int i = k; i >= 0 && tip_still(ev, chg, p, i, quiet); i--)
+        for (int i = k; i >= 0 && tip_still(ev, chg, rule, p, i, quiet); i--)
             if (k - i >= 1 && ev->lt[p][i] - ev->lt[p][k] >= SETTLED_US) {
                 j = k;
                 break;
@@ -1013,7 +1016,7 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
 {
     const int o = 1 - p;
     int L;
-    if (!landing(ev, ev->lchg_own[p], p, start, stop, dt, t, err, &L))
+    if (!landing(ev, ev->lchg_own[p], TIP_RULE_OWN, p, start, stop, dt, t, err, &L))
         return 0;
     int j = L < 0 ? 0 : L - 1; /* the first quiet frame (or the newest) */
     if (ev->lshare[p][j] < TIP_OWN_MIN_SHARE || (L >= 0 && ev->lshare[p][L] < TIP_OWN_MIN_SHARE))
@@ -1035,15 +1038,15 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
      * came 47 ms later); the span back to it widens the error the same way */
     int cut = 0;
     for (int i = L; i + 1 < LHIST && ev->lpresent[p][i + 1] && ev->lt[p][i + 1] > start; i++) {
-        if (!tip_still(ev, ev->lchg_own[p], p, i, TIP_QUIET)) {
+        if (!tip_still(ev, ev->lchg_own[p], TIP_RULE_OWN, p, i, TIP_QUIET)) {
             cut |= ev->lpresent[o][i] && ev->lchg_own[p][i] <= LEAK_SHARE * ev->lchg_own[o][i];
             continue;
         }
-        if (!cut || !tip_still(ev, ev->lchg_own[p], p, i + 1, TIP_QUIET))
+        if (!cut || !tip_still(ev, ev->lchg_own[p], TIP_RULE_OWN, p, i + 1, TIP_QUIET))
             continue;
         int q = i + 1; /* the run's oldest quiet frame */
         while (q + 1 < LHIST && ev->lpresent[p][q + 1] && ev->lt[p][q + 1] > start &&
-               tip_still(ev, ev->lchg_own[p], p, q + 1, TIP_QUIET))
+               tip_still(ev, ev->lchg_own[p], TIP_RULE_OWN, p, q + 1, TIP_QUIET))
             q++;
         int64_t lq = (q + 1 < LHIST && ev->lpresent[p][q + 1] ? ev->lt[p][q + 1] : ev->lt[p][q]) + LANDING_TAIL_US;
         if (lq < lo)
@@ -1084,7 +1087,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     int near = osd < LANDING_ALONE_MM || c->hand_cover[1 - p] > 0, last;
     int64_t from = rest_t < stop ? rest_t : stop;
     int measured = near ? race_landing(ev, p, from, stop, dt, &t_land, &e_land)
-                        : landing(ev, ev->lchg[p], p, from, stop, dt, &t_land, &e_land, &last);
+                        : landing(ev, ev->lchg[p], TIP_RULE_ALL, p, from, stop, dt, &t_land, &e_land, &last);
     cp_state *cps = &ev->cards[k].cp[p];
     if (cps->race_key != rest_t + 1) {
         cps->race_key = rest_t + 1;
