@@ -1856,11 +1856,16 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * back, and switch between the two: a jump from such a print deep in the field to
              * a hand near its line that shows itself (shadow beside it, its picture changing)
              * is that hand, believed at once; a jump back onto the print (and the frames that
-             * stay on it) is no sighting, until the hand shows itself again */
+             * stay on it) is no sighting, until the hand shows itself again. So is a jump onto a
+             * print near the line from a hand last seen deep in the field or beside it: the
+             * tracker lost the hand (beside the mat, past the warped area) and took up a print
+             * where the arm lay; the hand is not back (fault_way_back at 120 fps, contacts half
+             * a frame off: the hand beside the field went on to press a card on its way back,
+             * and play was taken as settled 40 ms after the jump) */
             int print = h->shadow_px <= 0 && h->tip_change <= TIP_QUIET;
             int shows = h->shadow_px > 0 && h->tip_change > TIP_QUIET;
             int was_print = ph->present && ph->shadow_px <= 0 && ph->tip_change <= TIP_QUIET;
-            if (jump && print && deep && !ev->seen_deep[p])
+            if (jump && print && (deep || ev->seen_deep[p]))
                 ev->on_blob[p] = 1;
             else if (!print)
                 ev->on_blob[p] = 0;
