@@ -2222,6 +2222,57 @@ static int print_from_beside_touches(void)
 
 static void test_jump_onto_a_print_from_beside_is_no_sighting(void) { CU_ASSERT_EQUAL(print_from_beside_touches(), 1); }
 
+/* A presses card 64 (-100, 51.5) from 0.5 s to 1.3 s. From 0.8 s the two hands' blobs
+ * touch, and B's leading point comes down the field at 1.7 m/s and stops dead on card 6
+ * (-100, 140) just past A's (the tracker's split of the merged blob putting it on A's arm,
+ * which lies still over it), for 400 ms, the picture around it never quiet. No landing of
+ * B's own is seen and its point never braked: no press of card 6 (before: a touch at
+ * confidence 0.6; full_match at 60 fps, card 58 at 158.5 s: B's hand hovering past at
+ * 45 mm). With A's hand only passing by, not in contact with a card, the same rest is B's
+ * press. Returns B's touches of card 6. */
+static int split_rest_touches(int a_pressing)
+{
+    flag_scene f;
+    flag_start(&f, 150000);
+    kr_track_card *c6 = &f.cards[1];
+    c6->id = 6;
+    c6->x_mm = c6->rest_x_mm = c6->whole_x_mm = -100;
+    c6->y_mm = c6->rest_y_mm = c6->whole_y_mm = 140;
+    for (int64_t t = 0; t < 2000000; t += DT) {
+        int a_on = t >= 250000 && t < 1500000, b_on = t >= 650000 && t < 1500000;
+        double ax = -100, ay = t < 500000 ? -300 + 351.5 * (t - 250000) / 250000.0 : 51.5;
+        if (!a_pressing) { /* A's hand waits at its line, off every card */
+            ax = 200;
+            ay = -240;
+        }
+        double by = t < 850000 ? 480 - 1700 * (t - 650000) / 1e6 : 140;
+        if (t >= 1300000) {
+            ay = -300;
+            by = 400;
+        }
+        f.fr.hand_contact = t >= 800000 && t < 1300000;
+        flag_frame(&f, t, a_on, ax, ay, a_pressing && t >= 500000 && t < 1300000 ? 0.5 : 0, b_on, -100, by, 51.5, 0);
+    }
+    int n = 0;
+    for (int i = 0; i < f.n_obs; i++)
+        n += f.obs[i].rec.type == KR_REC_TOUCH && f.obs[i].rec.card == 6 && f.obs[i].rec.player == KR_SIDE_B;
+    if (getenv("KR_TEST_VERBOSE"))
+        for (int i = 0; i < f.n_obs; i++)
+            if (f.obs[i].rec.type == KR_REC_TOUCH)
+                printf("split rest (A pressing %d): touch of %d by %d at %lld conf %.2f\n", a_pressing,
+                       f.obs[i].rec.card, (int)f.obs[i].rec.player, (long long)f.obs[i].rec.t_us,
+                       f.obs[i].rec.confidence);
+    CU_ASSERT_EQUAL(f.early, 0);
+    kr_event_destroy(f.ev);
+    return n;
+}
+
+static void test_rest_on_the_other_arm_is_no_press(void)
+{
+    CU_ASSERT_EQUAL(split_rest_touches(1), 0);
+    CU_ASSERT_EQUAL(split_rest_touches(0), 1);
+}
+
 
 int main(void)
 {
@@ -2281,6 +2332,7 @@ int main(void)
     CU_add_test(s, "race_quiet_run_cut_short_widens_the_error", test_race_quiet_run_cut_short_widens_the_error);
     /* presses session 9 */
     CU_add_test(s, "jump_onto_a_print_from_beside_is_no_sighting", test_jump_onto_a_print_from_beside_is_no_sighting);
+    CU_add_test(s, "rest_on_the_other_arm_is_no_press", test_rest_on_the_other_arm_is_no_press);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

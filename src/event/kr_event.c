@@ -1062,6 +1062,15 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
     return 1;
 }
 
+/* Player p's hand is in contact with a card other than k (a contact not yet ended). */
+static int in_contact_elsewhere(const kr_event_t *ev, const kr_track_frame *fr, int k, int p)
+{
+    for (int j = 0; j < fr->n_cards; j++)
+        if (j != k && ev->cards[j].cp[p].contact)
+            return 1;
+    return 0;
+}
+
 /* A press of card k by player p at rest over it since rest_t, once held press_hold_us:
  * emitted when its landing is measured (or, with force, on the modelled descent when it
  * is not: force 1 the wait for it ran out, 2 the rest ended); otherwise left for a later
@@ -1170,24 +1179,30 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * out, with a second cue of no contact it does (the leading point did not brake onto
      * the card, or the hand came to rest drawing back towards its own line) */
     int shadow_off = shadow_seen && !shadow_met && obx > SHADOW_ALONE_MM && (jumped || back);
+    /* a rest on which the two hands' blobs touched while the other player's hand was in
+     * contact with another card (its arm lying still beside this one), its leading point
+     * not braking onto the card (jumped) and no landing of its own seen (measured <= 0):
+     * nothing shows this hand coming down there, and the tracker's split of the merged blob
+     * may have put its leading point on the other's still arm (full_match at 60 fps, 158.4 s:
+     * B's point held on A's arm lying over card 58 while A pressed card 64 and B's hand
+     * hovered past at 45 mm). With the other hand only passing by, the rest is this hand's
+     * (hand_contact_fault: A's press of card 45 while B's hand went by, its point put 35 mm
+     * off by the merge) */
+    int split_only = cps->rest_merged && jumped && measured <= 0 && in_contact_elsewhere(ev, fr, k, 1 - p);
+    KR_DEBUG("event %.3f: press of card %d by %c: rest %lld stop %lld (jumped %d) %s %d force %d -> %lld +- %lld; "
+             "other %d near %d merged %d back %d shadow seen %d met %d none %d obx %.0f split_only %d",
+             fr->t_us / 1e6, c->id, p ? 'B' : 'A', (long long)rest_t, (long long)stop, jumped,
+             near ? "race_landing" : "landing", measured, force, (long long)tp, (long long)ep, other, near,
+             cps->rest_merged, back, shadow_seen, shadow_met, no_shadow, obx, split_only);
     int n0 = ev->n_out;
     touch(ev, fr, k, p, tp, ep,
-          shadow_off || (jumped && no_shadow) ? 0.25 /* not a hand on the mat: below min_confidence */
+          shadow_off || (jumped && no_shadow) || split_only ? 0.25 /* not a hand on the mat: below min_confidence */
           : (no_shadow || jumped) && !shadow_met ? 0.5
           : (near ? cps->race_weak && measured <= 0 : other || fr->hand_contact) || back ? 0.6
                                               : 0.92,
           2);
     if (near && ev->n_out > n0 && ev->out[ev->n_out - 1].rec.type == KR_REC_TOUCH)
         ev->out[ev->n_out - 1].hidden = cps->race_hidden;
-}
-
-/* Player p's hand is in contact with a card other than k (a contact not yet ended). */
-static int in_contact_elsewhere(const kr_event_t *ev, const kr_track_frame *fr, int k, int p)
-{
-    for (int j = 0; j < fr->n_cards; j++)
-        if (j != k && ev->cards[j].cp[p].contact)
-            return 1;
-    return 0;
 }
 
 /* The promise of kr_event_horizon() is kept even if a bound below is wrong: such an
