@@ -2273,6 +2273,60 @@ static void test_rest_on_the_other_arm_is_no_press(void)
     CU_ASSERT_EQUAL(split_rest_touches(0), 1);
 }
 
+/* knock_case's sweep at 120 fps (card 78 touched, card 77 pushed by it): the KNOCK_ORDER
+ * reason is given when a touch comes out with an adjacent card the same hand set moving
+ * just before, unless that card was found knocked by then (push_out at 120 fps: 77 was
+ * found knocked a frame after 78 was seen moving, and the reason stayed though 77 had no
+ * touch). Both touched (the tip reached 77's edge first): still given. Returns the flags,
+ * *t77 the touches of 77. */
+static unsigned knock_flags(double knock_at, int *t77)
+{
+    static const kr_track_card_init lay[2] = {{78, KR_TRACK_A, 300, -51.5}, {77, KR_TRACK_A, 356, -51.5}};
+    const int64_t dt = 8333;
+    fake f;
+    fake_start_with(&f, lay, 77, 150000);
+    const key_pt path[] = {{250000, 200, -330, 0}, {500000, 200, -51.5, 0}, {600000, 500, -51.5, 0}, {650000, 1e9, 0, 0}};
+    kr_track_card *c78 = &f.cards[0], *c77 = &f.cards[1];
+    for (int64_t t = 0; t < 1500000; t += dt) {
+        double lead = t < 500000 ? 200 : t < 600000 ? 200 + (t - 500000) * 0.003 : 500;
+        if (lead > 274) {
+            c78->occluded = 1;
+            c78->visible = 0.2;
+        }
+        if (lead > 380) {
+            c78->moving = c78->displaced = 1;
+            c78->x_mm = lead - 4;
+        }
+        double x77 = lead > knock_at ? 356 + (lead - knock_at) : 356;
+        if (x77 > 356 + 20) {
+            c77->moving = c77->displaced = c77->found = c77->whole_ok = 1;
+            c77->x_mm = c77->whole_x_mm = x77;
+            c77->whole_y_mm = c77->y_mm;
+            if (x77 > KR_TRACK_FIELD_HALF_W_MM + KR_TRACK_CARD_W_MM) {
+                c77->out_of_field = c77->lost = 1;
+                c77->found = c77->whole_ok = 0;
+            }
+        }
+        if (c78->x_mm > KR_TRACK_FIELD_HALF_W_MM + KR_TRACK_CARD_W_MM)
+            c78->out_of_field = c78->lost = 1;
+        fake_frame(&f, t, path, (int)(sizeof path / sizeof path[0]));
+    }
+    *t77 = fake_touches(&f, 77);
+    CU_ASSERT_EQUAL(fake_touches(&f, 78), 1);
+    unsigned fl = kr_event_reading_flags(f.ev, 1);
+    kr_event_destroy(f.ev);
+    return fl;
+}
+
+static void test_knock_order_waits_for_the_knock(void)
+{
+    int t77 = -1;
+    CU_ASSERT_EQUAL(knock_flags(308, &t77) & KR_EVENT_FLAG_KNOCK_ORDER, 0);
+    CU_ASSERT_EQUAL(t77, 0);
+    CU_ASSERT_NOT_EQUAL(knock_flags(332, &t77) & KR_EVENT_FLAG_KNOCK_ORDER, 0);
+    CU_ASSERT_EQUAL(t77, 1);
+}
+
 
 int main(void)
 {
@@ -2333,6 +2387,7 @@ int main(void)
     /* presses session 9 */
     CU_add_test(s, "jump_onto_a_print_from_beside_is_no_sighting", test_jump_onto_a_print_from_beside_is_no_sighting);
     CU_add_test(s, "rest_on_the_other_arm_is_no_press", test_rest_on_the_other_arm_is_no_press);
+    CU_add_test(s, "knock_order_waits_for_the_knock", test_knock_order_waits_for_the_knock);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

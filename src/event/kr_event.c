@@ -114,6 +114,8 @@ typedef struct sweep_pend {  /* a sweep's touch held until the card's first fram
     int     wide;            /* as in sweep_cand */
     int64_t floor;           /* never earlier: kami_start, the hand's last contact end, the horizon promised */
     int64_t bound;           /* the earliest time it can come out at (kr_event_horizon) */
+    uint64_t knock_adj;      /* adjacent cards (bit per index < 64) the same hand set moving just before:
+                                KNOCK_ORDER when it comes out, unless each of them was found knocked */
     int64_t dt;              /* frame period when it was seen moving */
     int     frames;          /* frames fed since */
     int     n;               /* samples of the followed card: time, centre's distance from rest */
@@ -723,6 +725,12 @@ static void sweep_emit(kr_event_t *ev, sweep_pend *sp)
             }
         }
     }
+    /* KNOCK_ORDER (see kr_event_update), decided now that the cards it names are: one found
+     * knocked in the meantime (above, when its own touch came out) set no card moving by a
+     * touch, so it leaves no doubt on this one */
+    for (int j = 0; j < ev->n_cards && j < 64; j++)
+        if (((sp->knock_adj >> j) & 1u) && ev->cards[j].mover == (sp->obs.rec.player == KR_SIDE_B))
+            set_flag(ev, KR_EVENT_FLAG_KNOCK_ORDER);
     sp->obs.rec.t_us = t;
     sp->obs.rec.t_err_us = err;
     /* a long window (the hand over the card before it moved: two frames at 30 fps) makes
@@ -1759,13 +1767,21 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * last 150 ms: either may have been knocked by the other rather than touched.
              * From above the two look alike once the hand is over both (a card pushed into
              * its neighbour moves it a few mm before either shows; the follower may lose the
-             * first card under the hand, or take the second for it) */
+             * first card under the hand, or take the second for it). Flagged when this touch
+             * comes out, timed (sweep_emit), unless that card's own touch was found knocked
+             * by then (push_out at 120 fps: card 77, knocked by card 78, was decided so a
+             * frame after card 78's touch was seen) */
+            uint64_t adj = 0;
             for (int j = 0; j < fr->n_cards; j++) {
                 const card_state *cj = &ev->cards[j];
                 if (j != sc->k && cj->mover == sc->p && cj->move_t <= fr->t_us && cj->move_t >= fr->t_us - 150000 &&
                     fabs(fr->cards[j].rest_x_mm - c->rest_x_mm) < KR_TRACK_CARD_W_MM + 12 &&
-                    fabs(fr->cards[j].rest_y_mm - c->rest_y_mm) < KR_TRACK_CARD_H_MM + 12 && ev->in_play)
-                    set_flag(ev, KR_EVENT_FLAG_KNOCK_ORDER);
+                    fabs(fr->cards[j].rest_y_mm - c->rest_y_mm) < KR_TRACK_CARD_H_MM + 12 && ev->in_play) {
+                    if (j < 64)
+                        adj |= (uint64_t)1 << j;
+                    else
+                        set_flag(ev, KR_EVENT_FLAG_KNOCK_ORDER);
+                }
             }
             int n0 = ev->n_out;
             int64_t floor = ev->horizon; /* the horizon promised before this frame */
@@ -1794,6 +1810,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 sp->path_lo = sc->path_lo;
                 sp->hand_v = sc->hand_v;
                 sp->wide = sc->wide;
+                sp->knock_adj = adj;
                 sp->floor = floor;
                 sp->dt = dt;
                 /* the earliest sweep_time can give (its slack is at most half a period) */
@@ -1803,7 +1820,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 if (lo > sp->hi)
                     lo = sp->hi;
                 sp->bound = lo > floor ? lo : floor;
-            }
+            } else if (adj)
+                set_flag(ev, KR_EVENT_FLAG_KNOCK_ORDER); /* (not held: out now) */
         } else
             cs->last_toucher = sc->p; /* a push-out of it is still that hand's */
     }
