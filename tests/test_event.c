@@ -2188,6 +2188,173 @@ static void test_race_quiet_run_cut_short_widens_the_error(void)
     CU_ASSERT_TRUE(llabs(t[1] - 710000) < 15000);
 }
 
+/* ---- presses session 9 ---- */
+
+/* A presses card 64, then its hand goes off beside the field (x = -520, its leading point
+ * beside the side line: deep), and the tracker, losing it there, puts its leading point
+ * for 250 ms on a still print with no shadow behind A's line (a jump of 650 mm in a
+ * frame); then it is seen beside the field again and goes on to press its own card 5 on
+ * the way back. The jump onto the print is no sighting: play is not over, and the press
+ * of card 5 is a touch of this play (before: the hand was taken as back behind its line,
+ * play settled 150 ms later and the press was tidying; fault_way_back at 120 fps with
+ * contacts half a frame off: a fault missed). Returns the touches. */
+static int print_from_beside_touches(void)
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    const key_pt path[] = {
+        {250000, -100, -330, 0},  {500000, -100, 60, 0},   {800000, -100, 60, 0},    /* press 64 */
+        {1000000, -520, -24, 0},  {1200000, -520, -24, 0},                            /* beside */
+        {1200001, 94, -277, 1},   {1450000, 94, -277, 1},                              /* a print */
+        {1450001, -520, -210, 0}, {1600000, -520, -210, 0}, {1800000, -380, -51.5, 0}, /* back beside, on to 5 */
+        {2100000, -380, -51.5, 0}, {2300000, -380, -330, 0}, {2400000, 1e9, 0, 0},
+    };
+    for (int64_t t = 0; t < 2800000; t += DT)
+        fake_frame(&f, t, path, (int)(sizeof path / sizeof path[0]));
+    int n = fake_touches(&f, 5);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("print from beside: touches of 64 %d, of 5 %d, settles %d\n", fake_touches(&f, 64), n,
+               fake_count(&f, KR_REC_SETTLE));
+    CU_ASSERT_EQUAL(fake_touches(&f, 64), 1);
+    kr_event_destroy(f.ev);
+    return n;
+}
+
+static void test_jump_onto_a_print_from_beside_is_no_sighting(void) { CU_ASSERT_EQUAL(print_from_beside_touches(), 1); }
+
+/* A presses card 64 (-100, 51.5) from 0.5 s to 1.3 s. From 0.8 s the two hands' blobs
+ * touch, and B's leading point comes down the field at 1.7 m/s and stops dead on card 6
+ * (-100, 140) just past A's (the tracker's split of the merged blob putting it on A's arm,
+ * which lies still over it), for 400 ms, the picture around it never quiet. No landing of
+ * B's own is seen and its point never braked: no press of card 6 (before: a touch at
+ * confidence 0.6; full_match at 60 fps, card 58 at 158.5 s: B's hand hovering past at
+ * 45 mm). With A's hand only passing by, not in contact with a card, the same rest is B's
+ * press. Returns B's touches of card 6. */
+static int split_rest_touches(int a_pressing)
+{
+    flag_scene f;
+    flag_start(&f, 150000);
+    kr_track_card *c6 = &f.cards[1];
+    c6->id = 6;
+    c6->x_mm = c6->rest_x_mm = c6->whole_x_mm = -100;
+    c6->y_mm = c6->rest_y_mm = c6->whole_y_mm = 140;
+    for (int64_t t = 0; t < 2000000; t += DT) {
+        int a_on = t >= 250000 && t < 1500000, b_on = t >= 650000 && t < 1500000;
+        double ax = -100, ay = t < 500000 ? -300 + 351.5 * (t - 250000) / 250000.0 : 51.5;
+        if (!a_pressing) { /* A's hand waits at its line, off every card */
+            ax = 200;
+            ay = -240;
+        }
+        double by = t < 850000 ? 480 - 1700 * (t - 650000) / 1e6 : 140;
+        if (t >= 1300000) {
+            ay = -300;
+            by = 400;
+        }
+        f.fr.hand_contact = t >= 800000 && t < 1300000;
+        flag_frame(&f, t, a_on, ax, ay, a_pressing && t >= 500000 && t < 1300000 ? 0.5 : 0, b_on, -100, by, 51.5, 0);
+    }
+    int n = 0;
+    for (int i = 0; i < f.n_obs; i++)
+        n += f.obs[i].rec.type == KR_REC_TOUCH && f.obs[i].rec.card == 6 && f.obs[i].rec.player == KR_SIDE_B;
+    if (getenv("KR_TEST_VERBOSE"))
+        for (int i = 0; i < f.n_obs; i++)
+            if (f.obs[i].rec.type == KR_REC_TOUCH)
+                printf("split rest (A pressing %d): touch of %d by %d at %lld conf %.2f\n", a_pressing,
+                       f.obs[i].rec.card, (int)f.obs[i].rec.player, (long long)f.obs[i].rec.t_us,
+                       f.obs[i].rec.confidence);
+    CU_ASSERT_EQUAL(f.early, 0);
+    kr_event_destroy(f.ev);
+    return n;
+}
+
+static void test_rest_on_the_other_arm_is_no_press(void)
+{
+    CU_ASSERT_EQUAL(split_rest_touches(1), 0);
+    CU_ASSERT_EQUAL(split_rest_touches(0), 1);
+}
+
+/* knock_case's sweep at 120 fps (card 78 touched, card 77 pushed by it): the KNOCK_ORDER
+ * reason is given when a touch comes out with an adjacent card the same hand set moving
+ * just before, unless that card was found knocked by then (push_out at 120 fps: 77 was
+ * found knocked a frame after 78 was seen moving, and the reason stayed though 77 had no
+ * touch). Both touched (the tip reached 77's edge first): still given. Returns the flags,
+ * *t77 the touches of 77. */
+static unsigned knock_flags(double knock_at, int *t77)
+{
+    static const kr_track_card_init lay[2] = {{78, KR_TRACK_A, 300, -51.5}, {77, KR_TRACK_A, 356, -51.5}};
+    const int64_t dt = 8333;
+    fake f;
+    fake_start_with(&f, lay, 77, 150000);
+    const key_pt path[] = {{250000, 200, -330, 0}, {500000, 200, -51.5, 0}, {600000, 500, -51.5, 0}, {650000, 1e9, 0, 0}};
+    kr_track_card *c78 = &f.cards[0], *c77 = &f.cards[1];
+    for (int64_t t = 0; t < 1500000; t += dt) {
+        double lead = t < 500000 ? 200 : t < 600000 ? 200 + (t - 500000) * 0.003 : 500;
+        if (lead > 274) {
+            c78->occluded = 1;
+            c78->visible = 0.2;
+        }
+        if (lead > 380) {
+            c78->moving = c78->displaced = 1;
+            c78->x_mm = lead - 4;
+        }
+        double x77 = lead > knock_at ? 356 + (lead - knock_at) : 356;
+        if (x77 > 356 + 20) {
+            c77->moving = c77->displaced = c77->found = c77->whole_ok = 1;
+            c77->x_mm = c77->whole_x_mm = x77;
+            c77->whole_y_mm = c77->y_mm;
+            if (x77 > KR_TRACK_FIELD_HALF_W_MM + KR_TRACK_CARD_W_MM) {
+                c77->out_of_field = c77->lost = 1;
+                c77->found = c77->whole_ok = 0;
+            }
+        }
+        if (c78->x_mm > KR_TRACK_FIELD_HALF_W_MM + KR_TRACK_CARD_W_MM)
+            c78->out_of_field = c78->lost = 1;
+        fake_frame(&f, t, path, (int)(sizeof path / sizeof path[0]));
+    }
+    *t77 = fake_touches(&f, 77);
+    CU_ASSERT_EQUAL(fake_touches(&f, 78), 1);
+    unsigned fl = kr_event_reading_flags(f.ev, 1);
+    kr_event_destroy(f.ev);
+    return fl;
+}
+
+static void test_knock_order_waits_for_the_knock(void)
+{
+    int t77 = -1;
+    CU_ASSERT_EQUAL(knock_flags(308, &t77) & KR_EVENT_FLAG_KNOCK_ORDER, 0);
+    CU_ASSERT_EQUAL(t77, 0);
+    CU_ASSERT_NOT_EQUAL(knock_flags(332, &t77) & KR_EVENT_FLAG_KNOCK_ORDER, 0);
+    CU_ASSERT_EQUAL(t77, 1);
+}
+
+/* A's hand brakes onto card 64 over four frames (no shadow seen near its tip: held flat),
+ * lies there 140 ms, the picture around its tip never quiet (its landing not seen), and
+ * leaves fast (150 mm in a frame). The rest's stop is fitted on its own frames, not on the
+ * hand leaving: it braked onto the card, a press at 0.5 (before: the frame it left was
+ * taken into the fit, the walk back from it met that frame first, and a leading point
+ * that did not brake onto the card dropped the press; hand_contact_fault at 30 fps with
+ * contacts half a frame off: the stop was put on the frame the hand left). */
+static void test_rest_ended_is_fitted_on_its_own_frames(void)
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    const key_pt path[] = {
+        {250000, -100, -200, 0}, {583000, -100, 15, 0}, {600000, -100, 22, 0}, {633000, -100, 40, 1},
+        {666000, -100, 48, 1},   {700000, -100, 50, 1}, {840000, -100, 50, 1}, {856000, -100, -100, 0},
+        {1000000, -100, -330, 0}, {1100000, 1e9, 0, 0},
+    };
+    for (int64_t t = 0; t < 1300000; t += DT)
+        fake_frame_chg(&f, t, path, (int)(sizeof path / sizeof path[0]), 50000);
+    CU_ASSERT_EQUAL(fake_touches(&f, 64), 1);
+    for (int i = 0; i < f.n_obs; i++)
+        if (f.obs[i].rec.type == KR_REC_TOUCH) {
+            if (getenv("KR_TEST_VERBOSE"))
+                printf("rest ended: touch at %lld conf %.2f\n", (long long)f.obs[i].rec.t_us, f.obs[i].rec.confidence);
+            CU_ASSERT_TRUE(f.obs[i].rec.t_us < 800000);
+        }
+    kr_event_destroy(f.ev);
+}
+
 int main(void)
 {
     draw_mat();
@@ -2244,6 +2411,11 @@ int main(void)
     CU_add_test(s, "race_presses_timed_from_own_landing", test_race_presses_timed_from_own_landing); /* race session 8 */
     CU_add_test(s, "race_leak_widens_the_error", test_race_leak_widens_the_error); /* race session 8 */
     CU_add_test(s, "race_quiet_run_cut_short_widens_the_error", test_race_quiet_run_cut_short_widens_the_error);
+    /* presses session 9 */
+    CU_add_test(s, "jump_onto_a_print_from_beside_is_no_sighting", test_jump_onto_a_print_from_beside_is_no_sighting);
+    CU_add_test(s, "rest_on_the_other_arm_is_no_press", test_rest_on_the_other_arm_is_no_press);
+    CU_add_test(s, "knock_order_waits_for_the_knock", test_knock_order_waits_for_the_knock);
+    CU_add_test(s, "rest_ended_is_fitted_on_its_own_frames", test_rest_ended_is_fitted_on_its_own_frames);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

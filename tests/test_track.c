@@ -854,6 +854,63 @@ static void test_own_tip_change_leaves_out_the_other_shadow(void)
     kr_track_destroy(t);
 }
 
+/* ---- presses session 9: the tip change beyond the picture's own noise ---- */
+
+/* Every pixel of the picture moved by up to +-amp grey levels per channel, as the codec
+ * redraws every block of a frame at a keyframe or a step of its rate control. */
+static void add_codec_noise(uint8_t *img, int amp)
+{
+    for (size_t i = 0; i < sizeof frame; i++) {
+        double v = img[i] + amp * (2 * rnd() - 1);
+        img[i] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+    }
+}
+
+/* A's hand lies still on card 64 (tip at -100, 60); on one frame the whole picture is
+ * redrawn with noise of up to 6 levels per channel (double at 30 fps, 2.40 s: the mat far
+ * from any hand changed by 9 levels at the median, 18 at the 90th percentile, and the
+ * still hand's tip_change was 12273, so its landing was put a frame late). The change
+ * around the tip counts only beyond the noise the still picture around it shows: the
+ * still hand stays near noise (before: thousands), while the same hand moving 12 mm on a
+ * noisy frame still changes its picture by far more. */
+static void test_tip_change_beyond_the_pictures_noise(void)
+{
+    kr_track_t *t = make_tracker();
+    int64_t ts = 0;
+    warm(t, &ts);
+    const kr_track_frame *fr = a_arrives(t, &ts, -100, 60, 8, -8);
+    for (int i = 0; i < 3; i++) { /* lying still */
+        still_scene(frame, 1.0);
+        draw_arm(frame, 100, -100, 60, 8, -8, 1);
+        fr = feed(t, ts);
+        ts += 16667;
+    }
+    double quiet = fr->hands[0].tip_change;
+    still_scene(frame, 1.0);
+    draw_arm(frame, 100, -100, 60, 8, -8, 1);
+    add_codec_noise(frame, 6);
+    fr = feed(t, ts);
+    ts += 16667;
+    CU_ASSERT_TRUE_FATAL(fr->hands[0].present);
+    double noisy = fr->hands[0].tip_change;
+    /* the next frame clean again (noise gone: a change of its own), then moving on a noisy frame */
+    still_scene(frame, 1.0);
+    draw_arm(frame, 100, -100, 60, 8, -8, 1);
+    feed(t, ts);
+    ts += 16667;
+    still_scene(frame, 1.0);
+    draw_arm(frame, 100, -100, 72, 8, -8, 1);
+    add_codec_noise(frame, 6);
+    fr = feed(t, ts);
+    double moving = fr->hands[0].tip_change;
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("tip change: still %.0f, still on a noisy frame %.0f, moving on a noisy frame %.0f\n", quiet, noisy,
+               moving);
+    CU_ASSERT_TRUE(noisy < 1500);
+    CU_ASSERT_TRUE(moving > 5000);
+    kr_track_destroy(t);
+}
+
 int main(void)
 {
 
@@ -886,6 +943,8 @@ int main(void)
     CU_add_test(s, "own_tip_change_masks_the_other_hand", test_own_tip_change_masks_the_other_hand); /* race session 8 */
     CU_add_test(s, "own_tip_change_leaves_out_the_other_shadow", /* races session 9 */
                 test_own_tip_change_leaves_out_the_other_shadow);
+    /* presses session 9 */
+    CU_add_test(s, "tip_change_beyond_the_pictures_noise", test_tip_change_beyond_the_pictures_noise);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

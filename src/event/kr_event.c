@@ -114,6 +114,8 @@ typedef struct sweep_pend {  /* a sweep's touch held until the card's first fram
     int     wide;            /* as in sweep_cand */
     int64_t floor;           /* never earlier: kami_start, the hand's last contact end, the horizon promised */
     int64_t bound;           /* the earliest time it can come out at (kr_event_horizon) */
+    uint64_t knock_adj;      /* adjacent cards (bit per index < 64) the same hand set moving just before:
+                                KNOCK_ORDER when it comes out, unless each of them was found knocked */
     int64_t dt;              /* frame period when it was seen moving */
     int     frames;          /* frames fed since */
     int     n;               /* samples of the followed card: time, centre's distance from rest */
@@ -723,6 +725,12 @@ static void sweep_emit(kr_event_t *ev, sweep_pend *sp)
             }
         }
     }
+    /* KNOCK_ORDER (see kr_event_update), decided now that the cards it names are: one found
+     * knocked in the meantime (above, when its own touch came out) set no card moving by a
+     * touch, so it leaves no doubt on this one */
+    for (int j = 0; j < ev->n_cards && j < 64; j++)
+        if (((sp->knock_adj >> j) & 1u) && ev->cards[j].mover == (sp->obs.rec.player == KR_SIDE_B))
+            set_flag(ev, KR_EVENT_FLAG_KNOCK_ORDER);
     sp->obs.rec.t_us = t;
     sp->obs.rec.t_err_us = err;
     /* a long window (the hand over the card before it moved: two frames at 30 fps) makes
@@ -784,15 +792,21 @@ static void lead_speed(kr_event_t *ev, int p)
  * (at least 4 mm). The rest is seen before the hand has quite stopped (its speed is
  * under rest_speed_mm_s a little before), so the stop may lie after rest_t: the result
  * is kept within the samples fitted and no earlier than STOP_BEFORE_US before rest_t
- * (what the horizon counts on); rest_t when there is nothing to fit. *jumped: the
+ * (what the horizon counts on); rest_t when there is nothing to fit. Samples after end
+ * (the rest's last frame) are left out: a rest that ended is fitted on its own frames, not
+ * on the hand leaving (hand_contact_fault at 30 fps, contacts half a frame off: the stop
+ * was put on the frame the hand left, 300 ms after it came to rest). *jumped: the
  * leading point did not brake onto P (see below). */
-static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped)
+static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int64_t end, int *jumped)
 {
-    int64_t now = ev->lt[p][0];
+    int k0 = 0; /* the newest sample of the rest: none after its end (the hand leaving is no approach) */
+    while (k0 + 1 < LHIST && ev->lpresent[p][k0 + 1] && ev->lt[p][k0] > end)
+        k0++;
+    int64_t now = ev->lt[p][k0];
     *jumped = 1;
     double xs[LHIST], ys[LHIST];
     int nr = 0;
-    for (int k = 0; k < LHIST && ev->lpresent[p][k] && ev->lt[p][k] >= rest_t; k++) {
+    for (int k = k0; k < LHIST && ev->lpresent[p][k] && ev->lt[p][k] >= rest_t; k++) {
         xs[nr] = ev->lx[p][k];
         ys[nr] = ev->ly[p][k];
         nr++;
@@ -801,7 +815,7 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
         return rest_t;
     double px = median(xs, nr), py = median(ys, nr);
     for (int k = 0; k < nr; k++) /* the rest's scatter, robust to its first samples still arriving */
-        xs[k] = sqrt(sqr(ev->lx[p][k] - px) + sqr(ev->ly[p][k] - py));
+        xs[k] = sqrt(sqr(ev->lx[p][k0 + k] - px) + sqr(ev->ly[p][k0 + k] - py));
     double scatter = median(xs, nr);
     double floor = 2.5 * scatter > 4 ? 2.5 * scatter : 4, arrive = 2 * scatter > 6 ? 2 * scatter : 6;
     /* decelerating onto the card: walking back from the rest, the first sample APPROACH_MM
@@ -810,7 +824,7 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
      * tracker switching to another part of the arm) or that was never seen coming did
      * not brake onto the card. */
     int64_t t_arr = -1;
-    for (int k = 0; k < LHIST && ev->lpresent[p][k]; k++) {
+    for (int k = k0; k < LHIST && ev->lpresent[p][k]; k++) {
         double d = sqrt(sqr(ev->lx[p][k] - px) + sqr(ev->ly[p][k] - py));
         /* ... and so must every sample on the way in, nearer than that: beyond the noise
          * (arrive), a leading point d away at most sqrt(2 (d - arrive) / DECEL_MAX) before
@@ -830,7 +844,7 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
     double st = 0, sy = 0, stt = 0, sty = 0;
     int n = 0;
     int64_t t_first = now;
-    for (int k = 0; k < LHIST && ev->lpresent[p][k]; k++) {
+    for (int k = k0; k < LHIST && ev->lpresent[p][k]; k++) {
         double d = sqrt(sqr(ev->lx[p][k] - px) + sqr(ev->ly[p][k] - py));
         if (d > 100)
             break;
@@ -874,11 +888,13 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
  * took a hand still coming down for one settling (race_20ms at 60 fps: B's last 30 mm of
  * descent 1749, 1662, 966, 1083 after 14589), and at 120 fps a frame's change of that
  * descent is half of one at 60 fps (500 to 1000) where a still hand's stays at noise
- * (0 to 100). */
-static int tip_still(const kr_event_t *ev, const double *chg, int p, int i, double quiet)
+ * (0 to 100). The rule is the caller's: rule TIP_RULE_OWN for the own change, TIP_RULE_ALL
+ * for the whole change. */
+typedef enum { TIP_RULE_ALL, TIP_RULE_OWN } tip_rule;
+static int tip_still(const kr_event_t *ev, const double *chg, tip_rule rule, int p, int i, double quiet)
 {
     double e = chg[i], prev = 0;
-    if (chg == ev->lchg_own[p]) {
+    if (rule == TIP_RULE_OWN) {
         int64_t per = i + 1 < LHIST && ev->lpresent[p][i + 1] ? ev->lt[p][i] - ev->lt[p][i + 1] : 16667;
         return e <= quiet * (double)per / 16667.0;
     }
@@ -914,9 +930,10 @@ static int tip_still(const kr_event_t *ev, const double *chg, int p, int i, doub
  * first quiet frame. Error: a third of the period (the share) and the tail's spread, in
  * quadrature. No change after the start: the hand came down as it stopped, contact at the
  * stop. Returns 1 with *t, *err set and *last the index of the last changing frame (-1:
- * quiet from the start); 0 when no quiet run is seen yet (ask again next frame). */
-static int landing(const kr_event_t *ev, const double *chg, int p, int64_t start, int64_t stop, int64_t dt, int64_t *t,
-                   int64_t *err, int *last)
+ * quiet from the start); 0 when no quiet run is seen yet (ask again next frame). chg is
+ * ev->lchg[p] read with rule TIP_RULE_ALL, or ev->lchg_own[p] with TIP_RULE_OWN (tip_still). */
+static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p, int64_t start, int64_t stop,
+                   int64_t dt, int64_t *t, int64_t *err, int *last)
 {
     *last = -1;
     int n = 0; /* samples after the start, all present (index n - 1 the oldest) */
@@ -925,7 +942,7 @@ static int landing(const kr_event_t *ev, const double *chg, int p, int64_t start
     const double quiet = TIP_QUIET; /* fixed: one measured from the video's noise was tried (docs/results-events.md) */
     int j = -1;
     for (int k = n - 1; k >= 0 && j < 0; k--)
-        for (int i = k; i >= 0 && tip_still(ev, chg, p, i, quiet); i--)
+        for (int i = k; i >= 0 && tip_still(ev, chg, rule, p, i, quiet); i--)
             if (k - i >= 1 && ev->lt[p][i] - ev->lt[p][k] >= SETTLED_US) {
                 j = k;
                 break;
@@ -1013,7 +1030,7 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
 {
     const int o = 1 - p;
     int L;
-    if (!landing(ev, ev->lchg_own[p], p, start, stop, dt, t, err, &L))
+    if (!landing(ev, ev->lchg_own[p], TIP_RULE_OWN, p, start, stop, dt, t, err, &L))
         return 0;
     int j = L < 0 ? 0 : L - 1; /* the first quiet frame (or the newest) */
     if (ev->lshare[p][j] < TIP_OWN_MIN_SHARE || (L >= 0 && ev->lshare[p][L] < TIP_OWN_MIN_SHARE))
@@ -1035,15 +1052,15 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
      * came 47 ms later); the span back to it widens the error the same way */
     int cut = 0;
     for (int i = L; i + 1 < LHIST && ev->lpresent[p][i + 1] && ev->lt[p][i + 1] > start; i++) {
-        if (!tip_still(ev, ev->lchg_own[p], p, i, TIP_QUIET)) {
+        if (!tip_still(ev, ev->lchg_own[p], TIP_RULE_OWN, p, i, TIP_QUIET)) {
             cut |= ev->lpresent[o][i] && ev->lchg_own[p][i] <= LEAK_SHARE * ev->lchg_own[o][i];
             continue;
         }
-        if (!cut || !tip_still(ev, ev->lchg_own[p], p, i + 1, TIP_QUIET))
+        if (!cut || !tip_still(ev, ev->lchg_own[p], TIP_RULE_OWN, p, i + 1, TIP_QUIET))
             continue;
         int q = i + 1; /* the run's oldest quiet frame */
         while (q + 1 < LHIST && ev->lpresent[p][q + 1] && ev->lt[p][q + 1] > start &&
-               tip_still(ev, ev->lchg_own[p], p, q + 1, TIP_QUIET))
+               tip_still(ev, ev->lchg_own[p], TIP_RULE_OWN, p, q + 1, TIP_QUIET))
             q++;
         int64_t lq = (q + 1 < LHIST && ev->lpresent[p][q + 1] ? ev->lt[p][q + 1] : ev->lt[p][q]) + LANDING_TAIL_US;
         if (lq < lo)
@@ -1059,6 +1076,15 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
     return 1;
 }
 
+/* Player p's hand is in contact with a card other than k (a contact not yet ended). */
+static int in_contact_elsewhere(const kr_event_t *ev, const kr_track_frame *fr, int k, int p)
+{
+    for (int j = 0; j < fr->n_cards; j++)
+        if (j != k && ev->cards[j].cp[p].contact)
+            return 1;
+    return 0;
+}
+
 /* A press of card k by player p at rest over it since rest_t, once held press_hold_us:
  * emitted when its landing is measured (or, with force, on the modelled descent when it
  * is not: force 1 the wait for it ran out, 2 the rest ended); otherwise left for a later
@@ -1069,7 +1095,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     const kr_track_card *c = &fr->cards[k];
     const kr_track_hand *h = &fr->hands[p];
     int jumped;
-    int64_t stop = fit_stop(ev, p, rest_t, &jumped);
+    int64_t stop = fit_stop(ev, p, rest_t, force == 2 ? ev->prev_t : ev->lt[p][0], &jumped);
     /* the other player's hand at the same card: cannot tell whose is down */
     const kr_track_hand *oh = &fr->hands[1 - p];
     double osd = oh->present ? card_sd(c, oh->lead_x_mm, oh->lead_y_mm) : 1e9;
@@ -1084,7 +1110,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     int near = osd < LANDING_ALONE_MM || c->hand_cover[1 - p] > 0, last;
     int64_t from = rest_t < stop ? rest_t : stop;
     int measured = near ? race_landing(ev, p, from, stop, dt, &t_land, &e_land)
-                        : landing(ev, ev->lchg[p], p, from, stop, dt, &t_land, &e_land, &last);
+                        : landing(ev, ev->lchg[p], TIP_RULE_ALL, p, from, stop, dt, &t_land, &e_land, &last);
     cp_state *cps = &ev->cards[k].cp[p];
     if (cps->race_key != rest_t + 1) {
         cps->race_key = rest_t + 1;
@@ -1167,24 +1193,30 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * out, with a second cue of no contact it does (the leading point did not brake onto
      * the card, or the hand came to rest drawing back towards its own line) */
     int shadow_off = shadow_seen && !shadow_met && obx > SHADOW_ALONE_MM && (jumped || back);
+    /* a rest on which the two hands' blobs touched while the other player's hand was in
+     * contact with another card (its arm lying still beside this one), its leading point
+     * not braking onto the card (jumped) and no landing of its own seen (measured <= 0):
+     * nothing shows this hand coming down there, and the tracker's split of the merged blob
+     * may have put its leading point on the other's still arm (full_match at 60 fps, 158.4 s:
+     * B's point held on A's arm lying over card 58 while A pressed card 64 and B's hand
+     * hovered past at 45 mm). With the other hand only passing by, the rest is this hand's
+     * (hand_contact_fault: A's press of card 45 while B's hand went by, its point put 35 mm
+     * off by the merge) */
+    int split_only = cps->rest_merged && jumped && measured <= 0 && in_contact_elsewhere(ev, fr, k, 1 - p);
+    KR_DEBUG("event %.3f: press of card %d by %c: rest %lld stop %lld (jumped %d) %s %d force %d -> %lld +- %lld; "
+             "other %d near %d merged %d back %d shadow seen %d met %d none %d obx %.0f split_only %d",
+             fr->t_us / 1e6, c->id, p ? 'B' : 'A', (long long)rest_t, (long long)stop, jumped,
+             near ? "race_landing" : "landing", measured, force, (long long)tp, (long long)ep, other, near,
+             cps->rest_merged, back, shadow_seen, shadow_met, no_shadow, obx, split_only);
     int n0 = ev->n_out;
     touch(ev, fr, k, p, tp, ep,
-          shadow_off || (jumped && no_shadow) ? 0.25 /* not a hand on the mat: below min_confidence */
+          shadow_off || (jumped && no_shadow) || split_only ? 0.25 /* not a hand on the mat: below min_confidence */
           : (no_shadow || jumped) && !shadow_met ? 0.5
           : (near ? cps->race_weak && measured <= 0 : other || fr->hand_contact) || back ? 0.6
                                               : 0.92,
           2);
     if (near && ev->n_out > n0 && ev->out[ev->n_out - 1].rec.type == KR_REC_TOUCH)
         ev->out[ev->n_out - 1].hidden = cps->race_hidden;
-}
-
-/* Player p's hand is in contact with a card other than k (a contact not yet ended). */
-static int in_contact_elsewhere(const kr_event_t *ev, const kr_track_frame *fr, int k, int p)
-{
-    for (int j = 0; j < fr->n_cards; j++)
-        if (j != k && ev->cards[j].cp[p].contact)
-            return 1;
-    return 0;
 }
 
 /* The promise of kr_event_horizon() is kept even if a bound below is wrong: such an
@@ -1741,13 +1773,21 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * last 150 ms: either may have been knocked by the other rather than touched.
              * From above the two look alike once the hand is over both (a card pushed into
              * its neighbour moves it a few mm before either shows; the follower may lose the
-             * first card under the hand, or take the second for it) */
+             * first card under the hand, or take the second for it). Flagged when this touch
+             * comes out, timed (sweep_emit), unless that card's own touch was found knocked
+             * by then (push_out at 120 fps: card 77, knocked by card 78, was decided so a
+             * frame after card 78's touch was seen) */
+            uint64_t adj = 0;
             for (int j = 0; j < fr->n_cards; j++) {
                 const card_state *cj = &ev->cards[j];
                 if (j != sc->k && cj->mover == sc->p && cj->move_t <= fr->t_us && cj->move_t >= fr->t_us - 150000 &&
                     fabs(fr->cards[j].rest_x_mm - c->rest_x_mm) < KR_TRACK_CARD_W_MM + 12 &&
-                    fabs(fr->cards[j].rest_y_mm - c->rest_y_mm) < KR_TRACK_CARD_H_MM + 12 && ev->in_play)
-                    set_flag(ev, KR_EVENT_FLAG_KNOCK_ORDER);
+                    fabs(fr->cards[j].rest_y_mm - c->rest_y_mm) < KR_TRACK_CARD_H_MM + 12 && ev->in_play) {
+                    if (j < 64)
+                        adj |= (uint64_t)1 << j;
+                    else
+                        set_flag(ev, KR_EVENT_FLAG_KNOCK_ORDER);
+                }
             }
             int n0 = ev->n_out;
             int64_t floor = ev->horizon; /* the horizon promised before this frame */
@@ -1776,6 +1816,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 sp->path_lo = sc->path_lo;
                 sp->hand_v = sc->hand_v;
                 sp->wide = sc->wide;
+                sp->knock_adj = adj;
                 sp->floor = floor;
                 sp->dt = dt;
                 /* the earliest sweep_time can give (its slack is at most half a period) */
@@ -1785,7 +1826,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 if (lo > sp->hi)
                     lo = sp->hi;
                 sp->bound = lo > floor ? lo : floor;
-            }
+            } else if (adj)
+                set_flag(ev, KR_EVENT_FLAG_KNOCK_ORDER); /* (not held: out now) */
         } else
             cs->last_toucher = sc->p; /* a push-out of it is still that hand's */
     }
@@ -1853,11 +1895,16 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * back, and switch between the two: a jump from such a print deep in the field to
              * a hand near its line that shows itself (shadow beside it, its picture changing)
              * is that hand, believed at once; a jump back onto the print (and the frames that
-             * stay on it) is no sighting, until the hand shows itself again */
+             * stay on it) is no sighting, until the hand shows itself again. So is a jump onto a
+             * print near the line from a hand last seen deep in the field or beside it: the
+             * tracker lost the hand (beside the mat, past the warped area) and took up a print
+             * where the arm lay; the hand is not back (fault_way_back at 120 fps, contacts half
+             * a frame off: the hand beside the field went on to press a card on its way back,
+             * and play was taken as settled 40 ms after the jump) */
             int print = h->shadow_px <= 0 && h->tip_change <= TIP_QUIET;
             int shows = h->shadow_px > 0 && h->tip_change > TIP_QUIET;
             int was_print = ph->present && ph->shadow_px <= 0 && ph->tip_change <= TIP_QUIET;
-            if (jump && print && deep && !ev->seen_deep[p])
+            if (jump && print && (deep || ev->seen_deep[p]))
                 ev->on_blob[p] = 1;
             else if (!print)
                 ev->on_blob[p] = 0;

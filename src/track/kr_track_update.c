@@ -24,7 +24,9 @@
 #define GHOST_FAST_FRAMES 6 /* the same where non-hand, non-shadow foreground was learned (t->learned) */
 #define DETACHED_STILL 6.0  /* a detached piece unchanged this long on average is not a hand */
 #define TIP_CHANGE_MM 60.0 /* tip_change is summed within this of the leading point */
-#define TIP_CHANGE_NOISE 6 /* |BGR| change between frames up to this is noise (tip_change) */
+#define TIP_CHANGE_NOISE 6 /* |BGR| change between frames up to this is noise (tip_change) ... */
+#define TIP_NOISE_Q 0.9    /* ... or up to this quantile of the still picture's change around the tip (tip_noise) */
+#define TIP_NOISE_MIN_PX 40 /* ... measured on at least this many pixels */
 #ifndef TIP_OWN_MARGIN_MM
 #define TIP_OWN_MARGIN_MM 9.0 /* tip_change_own: the other hand masked with this margin */
 #endif
@@ -739,6 +741,43 @@ kr_status kr_track_update_yuv(kr_track_t *t, const kr_yuv_t *frame, int64_t t_us
     return update(t, &src, t_us, gap_us, si, sb, out);
 }
 
+/* The change between frames that is noise around the leading point (lu, lv; mat px), within
+ * r px of it (tip_change's per-pixel level): TIP_CHANGE_NOISE, or more where the still
+ * picture there changed (the codec redrawing its blocks at a keyframe or a step of its rate
+ * control, sensor noise, a flicker of the light): the TIP_NOISE_Q quantile of |dB| + |dG| +
+ * |dR| since the last frame over the pixels that are background now and were unchanged
+ * (STILL_DIFF) from the frame before to the last (no hand, shadow or card in motion, nor
+ * where one just left), when there are TIP_NOISE_MIN_PX of them. The codec's noise comes
+ * in regions of blocks (a still hand on a card changing by 1000-12000 over its circle at
+ * levels of 3 to 21 while the mat a hand's length away stays unchanged), so it is read
+ * where the tip is. A hand lying still changes by no more than the card and mat around
+ * it; one coming down changes its outline and its shadow by tens of levels. */
+static int tip_noise(const kr_track_t *t, double lu, double lv, int r)
+{
+    int32_t hist[766];
+    memset(hist, 0, sizeof hist);
+    long n = 0;
+    const int lu_i = (int)lu, lv_i = (int)lv;
+    for (int v = lv_i - r; v <= lv_i + r; v++)
+        for (int u = lu_i - r; u <= lu_i + r; u++) {
+            if (u < 0 || v < 0 || u >= t->w || v >= t->h || sqr(u + 0.5 - lu) + sqr(v + 0.5 - lv) > r * r)
+                continue;
+            int i = v * t->w + u;
+            if (t->cls[i] != KR_CLS_BG || t->still[i] == 0)
+                continue;
+            const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
+            hist[abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2])]++;
+            n++;
+        }
+    if (n < TIP_NOISE_MIN_PX)
+        return TIP_CHANGE_NOISE;
+    long want = (long)(TIP_NOISE_Q * (double)n), acc = 0;
+    int q = 0;
+    while (q < 765 && acc + hist[q] <= want)
+        acc += hist[q++];
+    return q > TIP_CHANGE_NOISE ? q : TIP_CHANGE_NOISE;
+}
+
 /* Everything after the gather (t->mat holds this frame's mat image; si, sb its gain sums). */
 static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, int64_t gap_us, double si,
                         double sb, const kr_track_frame **out)
@@ -1173,9 +1212,11 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
             }
         }
     /* the tip settling: change since the previous frame around the leading point (the hand
-     * coming down, its shadow sliding under it), the other player's hand left out */
+     * coming down, its shadow sliding under it), the other player's hand left out; per pixel,
+     * beyond the noise of the still picture around it (tip_noise) */
     int r3 = (int)(TIP_CHANGE_MM / mmpp);
     uint8_t theirs = (uint8_t)(p == 0 ? KR_CLS_HAND_B : KR_CLS_HAND_A);
+    const int noise = t->frames > 0 ? tip_noise(t, lu, lv, r3) : TIP_CHANGE_NOISE;
     double chg = 0;
     for (int v = lv_i - r3; v <= lv_i + r3; v++)
         for (int u = lu_i - r3; u <= lu_i + r3; u++) {
@@ -1185,7 +1226,7 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
             if (t->cls[i] == KR_CLS_OUT || t->cls[i] == theirs)
                 continue;
             const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
-            int d = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) - TIP_CHANGE_NOISE;
+            int d = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) - noise;
             if (d > 0)
                 chg += d;
         }
