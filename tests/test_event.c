@@ -2327,33 +2327,6 @@ static void test_knock_order_waits_for_the_knock(void)
     CU_ASSERT_EQUAL(t77, 1);
 }
 
-/* A's hand brakes onto card 64 over four frames (no shadow seen near its tip: held flat),
- * lies there 140 ms, the picture around its tip never quiet (its landing not seen), and
- * leaves fast (150 mm in a frame). The rest's stop is fitted on its own frames, not on the
- * hand leaving: it braked onto the card, a press at 0.5 (before: the frame it left was
- * taken into the fit, the walk back from it met that frame first, and a leading point
- * that did not brake onto the card dropped the press; hand_contact_fault at 30 fps with
- * contacts half a frame off: the stop was put on the frame the hand left). */
-static void test_rest_ended_is_fitted_on_its_own_frames(void)
-{
-    fake f;
-    fake_start(&f, 64, 150000);
-    const key_pt path[] = {
-        {250000, -100, -200, 0}, {583000, -100, 15, 0}, {600000, -100, 22, 0}, {633000, -100, 40, 1},
-        {666000, -100, 48, 1},   {700000, -100, 50, 1}, {840000, -100, 50, 1}, {856000, -100, -100, 0},
-        {1000000, -100, -330, 0}, {1100000, 1e9, 0, 0},
-    };
-    for (int64_t t = 0; t < 1300000; t += DT)
-        fake_frame_chg(&f, t, path, (int)(sizeof path / sizeof path[0]), 50000);
-    CU_ASSERT_EQUAL(fake_touches(&f, 64), 1);
-    for (int i = 0; i < f.n_obs; i++)
-        if (f.obs[i].rec.type == KR_REC_TOUCH) {
-            if (getenv("KR_TEST_VERBOSE"))
-                printf("rest ended: touch at %lld conf %.2f\n", (long long)f.obs[i].rec.t_us, f.obs[i].rec.confidence);
-            CU_ASSERT_TRUE(f.obs[i].rec.t_us < 800000);
-        }
-    kr_event_destroy(f.ev);
-}
 
 int main(void)
 {
@@ -2415,7 +2388,6 @@ int main(void)
     CU_add_test(s, "jump_onto_a_print_from_beside_is_no_sighting", test_jump_onto_a_print_from_beside_is_no_sighting);
     CU_add_test(s, "rest_on_the_other_arm_is_no_press", test_rest_on_the_other_arm_is_no_press);
     CU_add_test(s, "knock_order_waits_for_the_knock", test_knock_order_waits_for_the_knock);
-    CU_add_test(s, "rest_ended_is_fitted_on_its_own_frames", test_rest_ended_is_fitted_on_its_own_frames);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

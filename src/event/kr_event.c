@@ -792,21 +792,15 @@ static void lead_speed(kr_event_t *ev, int p)
  * (at least 4 mm). The rest is seen before the hand has quite stopped (its speed is
  * under rest_speed_mm_s a little before), so the stop may lie after rest_t: the result
  * is kept within the samples fitted and no earlier than STOP_BEFORE_US before rest_t
- * (what the horizon counts on); rest_t when there is nothing to fit. Samples after end
- * (the rest's last frame) are left out: a rest that ended is fitted on its own frames, not
- * on the hand leaving (hand_contact_fault at 30 fps, contacts half a frame off: the stop
- * was put on the frame the hand left, 300 ms after it came to rest). *jumped: the
+ * (what the horizon counts on); rest_t when there is nothing to fit. *jumped: the
  * leading point did not brake onto P (see below). */
-static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int64_t end, int *jumped)
+static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped)
 {
-    int k0 = 0; /* the newest sample of the rest: none after its end (the hand leaving is no approach) */
-    while (k0 + 1 < LHIST && ev->lpresent[p][k0 + 1] && ev->lt[p][k0] > end)
-        k0++;
-    int64_t now = ev->lt[p][k0];
+    int64_t now = ev->lt[p][0];
     *jumped = 1;
     double xs[LHIST], ys[LHIST];
     int nr = 0;
-    for (int k = k0; k < LHIST && ev->lpresent[p][k] && ev->lt[p][k] >= rest_t; k++) {
+    for (int k = 0; k < LHIST && ev->lpresent[p][k] && ev->lt[p][k] >= rest_t; k++) {
         xs[nr] = ev->lx[p][k];
         ys[nr] = ev->ly[p][k];
         nr++;
@@ -815,7 +809,7 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int64_t end
         return rest_t;
     double px = median(xs, nr), py = median(ys, nr);
     for (int k = 0; k < nr; k++) /* the rest's scatter, robust to its first samples still arriving */
-        xs[k] = sqrt(sqr(ev->lx[p][k0 + k] - px) + sqr(ev->ly[p][k0 + k] - py));
+        xs[k] = sqrt(sqr(ev->lx[p][k] - px) + sqr(ev->ly[p][k] - py));
     double scatter = median(xs, nr);
     double floor = 2.5 * scatter > 4 ? 2.5 * scatter : 4, arrive = 2 * scatter > 6 ? 2 * scatter : 6;
     /* decelerating onto the card: walking back from the rest, the first sample APPROACH_MM
@@ -824,7 +818,7 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int64_t end
      * tracker switching to another part of the arm) or that was never seen coming did
      * not brake onto the card. */
     int64_t t_arr = -1;
-    for (int k = k0; k < LHIST && ev->lpresent[p][k]; k++) {
+    for (int k = 0; k < LHIST && ev->lpresent[p][k]; k++) {
         double d = sqrt(sqr(ev->lx[p][k] - px) + sqr(ev->ly[p][k] - py));
         /* ... and so must every sample on the way in, nearer than that: beyond the noise
          * (arrive), a leading point d away at most sqrt(2 (d - arrive) / DECEL_MAX) before
@@ -844,7 +838,7 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int64_t end
     double st = 0, sy = 0, stt = 0, sty = 0;
     int n = 0;
     int64_t t_first = now;
-    for (int k = k0; k < LHIST && ev->lpresent[p][k]; k++) {
+    for (int k = 0; k < LHIST && ev->lpresent[p][k]; k++) {
         double d = sqrt(sqr(ev->lx[p][k] - px) + sqr(ev->ly[p][k] - py));
         if (d > 100)
             break;
@@ -1095,7 +1089,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     const kr_track_card *c = &fr->cards[k];
     const kr_track_hand *h = &fr->hands[p];
     int jumped;
-    int64_t stop = fit_stop(ev, p, rest_t, force == 2 ? ev->prev_t : ev->lt[p][0], &jumped);
+    int64_t stop = fit_stop(ev, p, rest_t, &jumped);
     /* the other player's hand at the same card: cannot tell whose is down */
     const kr_track_hand *oh = &fr->hands[1 - p];
     double osd = oh->present ? card_sd(c, oh->lead_x_mm, oh->lead_y_mm) : 1e9;
