@@ -120,7 +120,8 @@ typedef struct kr_track_hand {
     double  shadow_dist_mm;   /* distance from the leading point to the shadow's own leading point; -1 none */
     /* added in the fourth session: the tip settling. Change since the previous frame within
      * 60 mm of the leading point (the other player's hand left out): sum over pixels of
-     * (|dB| + |dG| + |dR| - 6)+ / 3 x pixel area (grey levels x mm^2). While a hand comes
+     * (|dB| + |dG| + |dR| - N)+ / 3 x pixel area (grey levels x mm^2), N the noise of the still
+     * picture around the tip (since the ninth session; at least 6). While a hand comes
      * down onto a card it changes (the hand grows and shrinks in the view, its shadow slides
      * under it, it covers the card's print); once it lies on the card it falls to noise. */
     double  tip_change;
