@@ -49,7 +49,8 @@
                                 over 100 mm^2, about 11 mat pixels) */
 #define TIP_SETTLE_SHARE 0.1 /* ... or below this share of the largest change in the ... */
 #define TIP_SETTLE_SPAN_US 50000 /* ... this long before (the last small changes of a hand settling) */
-#define LANDING_TAIL_US 8000 /* ... contact this long after the picture is last seen moving (the last mm) */
+#define LANDING_TAIL_ALONE_US 11000 /* ... contact this long after the picture is last seen moving (the last mm) */
+#define LANDING_TAIL_US 8000 /* ... the same read from the hand's own change (race_landing; not re-measured) */
 #define LANDING_TAIL_ERR_US 5000 /* ... give or take this */
 #define TIP_OWN_MIN_SHARE 0.3 /* a racing press's landing: read from its own change (race_landing) when
                                  the other hand's mask leaves at least this share of the tip's circle */
@@ -909,8 +910,13 @@ static int tip_still(const kr_event_t *ev, const double *chg, int p, int i, doub
  * it stops (tip_change of the scenarios: the last full interval and the one before are
  * alike), so that share is E_L / E_{L-1} (at most 1) and the motion ended at
  * t_{L-1} + share * period. The hand's last millimetre or so above the card moves the
- * picture by less than a pixel: contact comes LANDING_TAIL_US after the motion is last
- * seen (the renders: 0-9 ms at 120 fps, 6-17 ms at 60, 1-13 ms at 30). Never after the
+ * picture by less than a pixel: contact comes LANDING_TAIL_ALONE_US after the motion is
+ * last seen (the renders, 55 single presses at 30, 60 and 120 fps, contacts on frame times
+ * and half a period off: median 11.1 ms, 1 sigma 5.2, alike at each rate but 120 fps on
+ * frame times, 5 ms; with 8 ms the presses came early at every rate, at 60 fps by 4 ms).
+ * Read from the hand's own change (a race, chg ev->lchg_own[p]: the fingertips beside the
+ * other hand masked), LANDING_TAIL_US as before: not re-measured, and the racing presses
+ * at 60 fps came late already (phase 0.5: median +8 ms; 11 ms made them later). Never after the
  * first quiet frame. Error: a third of the period (the share) and the tail's spread, in
  * quadrature. No change after the start: the hand came down as it stopped, contact at the
  * stop. Returns 1 with *t, *err set and *last the index of the last changing frame (-1:
@@ -946,7 +952,8 @@ static int landing(const kr_event_t *ev, const double *chg, int p, int64_t start
             share = 1;
     }
     int64_t per = ev->lt[p][L] - (L + 1 < LHIST && ev->lpresent[p][L + 1] ? ev->lt[p][L + 1] : ev->lt[p][L] - dt);
-    int64_t tc = ev->lt[p][L] - per + (int64_t)(share * per) + LANDING_TAIL_US;
+    int64_t tc = ev->lt[p][L] - per + (int64_t)(share * per) +
+                 (chg == ev->lchg_own[p] ? LANDING_TAIL_US : LANDING_TAIL_ALONE_US);
     if (tc > ev->lt[p][j])
         tc = ev->lt[p][j];
     *t = tc;
