@@ -2327,6 +2327,158 @@ static void test_knock_order_waits_for_the_knock(void)
     CU_ASSERT_EQUAL(t77, 1);
 }
 
+/* ---- timing session 9 ---- */
+
+/* Median of n values, sorted in place. */
+static double median_of(double *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* One press fed to the detector alone at 60 fps: A's hand comes over card 64 and stops
+ * (as in slow_approach_waits_for_the_landing), then the picture around its tip changes by
+ * chg[0..3] on the four frames up to the last changing one (frame 48, at 800 ms), by
+ * after[0..3] on the four after, and by nothing from then on. Returns the touch minus the
+ * contact, put f periods after frame 47 (us), *t_err its reported error (0: no touch). */
+static double landing_seq_case(const double chg[4], const double after[4], double f, int64_t *t_err)
+{
+    fake fk;
+    fake_start(&fk, 64, 150000);
+    const key_pt path[] = {
+        {250000, -100, -200, 0}, {500000, -100, 20, 0}, {600000, -100, 35, 0}, {700000, -100, 44, 0},
+        {750000, -100, 48, 0},   {800000, -100, 49, 0}, {1300000, -100, 49, 0}, {1500000, -100, -330, 0},
+        {1600000, 1e9, 0, 0},
+    };
+    const int kl = 48;
+    for (int k = 0; k * DT < 1700000; k++) {
+        double e = k < kl - 3 ? 50000 : k <= kl ? chg[kl - k] : k <= kl + 4 ? after[k - kl - 1] : 0;
+        fake_frame_chg(&fk, (int64_t)k * DT, path, 9, e);
+    }
+    const int64_t contact = (int64_t)(kl - 1) * DT + (int64_t)(f * DT);
+    double err = 1e9;
+    *t_err = 0;
+    CU_ASSERT_EQUAL(fake_count(&fk, KR_REC_TOUCH), 1);
+    for (int i = 0; i < fk.n_obs; i++)
+        if (fk.obs[i].rec.type == KR_REC_TOUCH) {
+            err = (double)(fk.obs[i].rec.t_us - contact);
+            *t_err = fk.obs[i].rec.t_err_us;
+        }
+    kr_event_destroy(fk.ev);
+    return err;
+}
+
+/* 12 single presses of the 60 fps renders (out/eval and out/eval-phase50: both_fault, the
+ * races, the presses timed elsewhere and match_b card 52 at phase 0.5, whose quiet run this
+ * harness does not end the same way, left out) as the tracker saw them: the tip change on
+ * the four frames up to the last changing one, newest first, on the four after it, and where
+ * the contact was (periods after the frame before the last changing one). The contact came
+ * 2.5-22 ms after the picture was last seen moving (median 11.5 ms at 60 fps, 11.1 at every
+ * rate): with 8 ms for the last mm the presses came early, median error 5.5 ms (0.33 of a
+ * period, signed -5.5), above issue 6's quarter of a period; now 2.5 ms (signed -2.5), each
+ * within 2 t_err. */
+static void test_landing_tail_of_the_renders(void)
+{
+    static const struct {
+        double chg[4], after[4], f;
+    } seq[] = {
+        {{20280, 38304, 36039, 18210}, {3411, 3, 0, 0}, 1.5},        /* dead_fault, phase 0.5 */
+        {{36738, 53280, 40998, 28119}, {669, 393, 39, 99}, 1.5},     /* dead_fault_two card 8 */
+        {{34929, 51948, 36375, 25524}, {30, 21, 9, 60}, 1.5},        /* dead_fault_two card 9 */
+        {{2694, 18270, 17187, 6306}, {1290, 0, 0, 9}, 1.5},          /* demo */
+        {{27978, 37932, 33828, 19137}, {3636, 2445, 654, 369}, 1.9}, /* double */
+        {{37668, 63735, 52458, 35460}, {1470, 117, 18, 36}, 1.5},    /* fault_way_back */
+        {{14241, 34989, 44841, 36228}, {492, 531, 6, 27}, 0.96},     /* match_b card 81 */
+        {{10443, 12876, 10338, 9447}, {255, 165, 0, 9}, 1.5},        /* reading_void */
+        {{4467, 33798, 36945, 30033}, {2136, 0, 0, 0}, 1.0},         /* dead_fault, phase 0 */
+        {{18012, 49050, 47619, 37110}, {0, 255, 18, 60}, 1.0},       /* dead_fault_two card 8 */
+        {{19908, 33816, 38109, 25584}, {267, 693, 606, 198}, 1.4},   /* double */
+        {{13572, 53922, 56520, 39813}, {1185, 567, 240, 270}, 1.0},  /* fault_way_back */
+    };
+    const int n = (int)(sizeof seq / sizeof seq[0]);
+    double a[16], s[16];
+    for (int i = 0; i < n; i++) {
+        int64_t t_err;
+        double e = landing_seq_case(seq[i].chg, seq[i].after, seq[i].f, &t_err);
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("landing tail %d: error %.0f us, t_err %lld\n", i, e, (long long)t_err);
+        CU_ASSERT_TRUE(fabs(e) <= 2.0 * (double)t_err);
+        a[i] = fabs(e);
+        s[i] = e;
+    }
+    double ma = median_of(a, n), ms = median_of(s, n);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("landing tail of the renders: median error %.0f us, signed %.0f\n", ma, ms);
+    CU_ASSERT_TRUE(ma <= 0.25 * DT);
+    CU_ASSERT_TRUE(fabs(ms) <= 0.25 * DT);
+}
+
+
+/* A's fingertip crosses card 64's near edge at te still in the air; the card is sent
+ * sliding at contact (te + 5 ms) at 2 m/s and slows by its friction, 3.7 m/s^2 (as a card
+ * on a mat does, 0.38 g). Frames every dt_us. Returns the touch's error (us), *t_err its
+ * reported error. */
+static double sweep_slide_case(int64_t te, int64_t dt_us, int64_t *t_err)
+{
+    run r;
+    run_start(&r);
+    const double v = 2000, vc = 2000, dec = 3700;
+    const int64_t tc = te + 5000;
+    for (int64_t t = 0; t < 900000; t += dt_us) {
+        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        if (t > 250000) {
+            double y = 15 + v * (t - te) / 1e6;
+            s.arm = 1;
+            s.tx = -100;
+            s.ty = y > 60 ? 60 : y;
+            s.sx = 4;
+            s.sy = -4;
+        }
+        if (t > tc) {
+            double u = (t - tc) / 1e6;
+            if (u > vc / dec)
+                u = vc / dec;
+            s.c64y = 51.5 + vc * u - 0.5 * dec * u * u;
+        }
+        run_frame(&r, t, &s);
+    }
+    const kr_event_obs *o = first(&r, KR_REC_TOUCH);
+    CU_ASSERT_PTR_NOT_NULL(o);
+    double e = 1e9;
+    *t_err = 0;
+    if (o) {
+        e = (double)(o->rec.t_us - tc);
+        *t_err = o->rec.t_err_us;
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("sliding sweep: dt %lld tc %lld err %.0f us t_err %lld\n", (long long)dt_us, (long long)tc, e,
+                   (long long)o->rec.t_err_us);
+    }
+    run_end(&r);
+    return e;
+}
+
+/* A card sent sliding slows by its friction over the frames that time it: a straight line
+ * through them met d = 0 early (the renders' sweeps at 60 fps, phase 0.5: signed median
+ * -4.6 ms). At 60 fps, six phases of the contact across a frame: the mean signed error
+ * within a tenth of a period, each within 2 t_err. */
+static void test_sliding_card_is_timed_with_its_friction(void)
+{
+    double sum = 0;
+    for (int i = 0; i < 6; i++) {
+        int64_t t_err;
+        double e = sweep_slide_case(401000 + DT * i / 6, DT, &t_err);
+        CU_ASSERT_TRUE(fabs(e) <= 2.0 * (double)t_err);
+        sum += e;
+    }
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("sliding sweep: mean signed error %.0f us\n", sum / 6);
+    CU_ASSERT_TRUE(fabs(sum / 6) <= 0.1 * DT);
+}
 
 int main(void)
 {
@@ -2388,6 +2540,9 @@ int main(void)
     CU_add_test(s, "jump_onto_a_print_from_beside_is_no_sighting", test_jump_onto_a_print_from_beside_is_no_sighting);
     CU_add_test(s, "rest_on_the_other_arm_is_no_press", test_rest_on_the_other_arm_is_no_press);
     CU_add_test(s, "knock_order_waits_for_the_knock", test_knock_order_waits_for_the_knock);
+    /* timing session 9 */
+    CU_add_test(s, "landing_tail_of_the_renders", test_landing_tail_of_the_renders);
+    CU_add_test(s, "sliding_card_is_timed_with_its_friction", test_sliding_card_is_timed_with_its_friction);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

@@ -31,6 +31,8 @@
 #define SWEEP_FIT_SPAN_US 60000 /* ... none later than this after it was seen moving */
 #define SWEEP_POS_MM 3.0     /* the followed centre's error on those frames (1 sigma, mm; a mat pixel is
                                 3 mm): the card's whole outline is put where the hand covers it */
+#define SWEEP_DECEL_MM_S2 3700.0 /* ... a card sliding on the mat slows by this (its friction: 0.38 g) */
+#define SWEEP_DECEL_ERR 1.0  /* ... give or take this share of the shift it makes (it may be pushed, not slide) */
 #define SWEEP_STILL_MM 12.0  /* a card shifted less than this may still look unchanged (its footprint
                                 is inside its outline, a change of 5 % passes): its last still frame
                                 bounds contact from below within this travel */
@@ -49,7 +51,8 @@
                                 over 100 mm^2, about 11 mat pixels) */
 #define TIP_SETTLE_SHARE 0.1 /* ... or below this share of the largest change in the ... */
 #define TIP_SETTLE_SPAN_US 50000 /* ... this long before (the last small changes of a hand settling) */
-#define LANDING_TAIL_US 8000 /* ... contact this long after the picture is last seen moving (the last mm) */
+#define LANDING_TAIL_ALONE_US 11000 /* ... contact this long after the picture is last seen moving (the last mm) */
+#define LANDING_TAIL_US 8000 /* ... the same read from the hand's own change (race_landing; not re-measured) */
 #define LANDING_TAIL_ERR_US 5000 /* ... give or take this */
 #define TIP_OWN_MIN_SHARE 0.3 /* a racing press's landing: read from its own change (race_landing) when
                                  the other hand's mask leaves at least this share of the tip's circle */
@@ -570,10 +573,15 @@ static double approach_speed(const kr_event_t *ev, int p, int64_t t_end)
 
 /* A sweep's contact time from the card's own motion. A swept card starts moving at the
  * contact; the follower's centre on its first frames after (distance d_i from rest at t_i,
- * the frames it was found on) lies on d(t) = v (t - t0) (a card slowing by a few m/s^2
- * travels a fraction of a millimetre less over a frame: left out), fitted by least squares:
- * t0 is where the line meets d = 0, its error the intercept's standard error for a centre
- * error of SWEEP_POS_MM. The contact is then kept within what the frames show: not before
+ * the frames it was found on) lies on d(t) = v (t - t0) - a/2 (t - t0)^2: a card sliding on
+ * the mat slows by its friction, a = SWEEP_DECEL_MM_S2 (over the fit's frames, five of them,
+ * that is 50 mm at 30 fps, 13 at 60, 3 at 120: a straight line through them meets d = 0
+ * early, by 0.2-0.3 of a period at each rate on the renders). Fitted by least squares as a
+ * line through d_i + a/2 (t_i - t0)^2, t0 from the plain line and then from the last fit
+ * (three passes): t0 is where it meets d = 0, its error the intercept's standard error for
+ * a centre error of SWEEP_POS_MM and, in quadrature, SWEEP_DECEL_ERR of the shift the
+ * friction made (a card pushed along by the hand rather than sent sliding does not slow
+ * so). The contact is then kept within what the frames show: not before
  * the card was last seen still (less the time it takes to travel SWEEP_STILL_MM, which may
  * not show; half a period without a fit), nor before the frame before the hand's path
  * entered it, nor after it was seen moved. With fewer than two frames (a card that flew
@@ -595,21 +603,34 @@ static void sweep_time(const sweep_pend *sp, int64_t *t_out, int64_t *err_out, i
     /* two frames 30 ms or more apart (a card may travel 100 mm a frame at 30 fps) do not show
      * that the follower kept to the same card: three then */
     while (n >= (sp->dt > 20000 ? 3 : 2) && !fitted) {
-        double tb = 0, db = 0, stt = 0, std = 0;
-        for (int i = 0; i < n; i++) {
-            tb += (sp->ts[i] - sp->ts[0]) / 1e6 / n;
-            db += sp->ds[i] / n;
-        }
-        for (int i = 0; i < n; i++) {
-            double a = (sp->ts[i] - sp->ts[0]) / 1e6 - tb;
-            stt += a * a;
-            std += a * (sp->ds[i] - db);
-        }
-        double slope = stt > 0 ? std / stt : 0, worst = 0, ss = 0;
-        for (int i = 0; i < n; i++) {
-            double r = fabs(sp->ds[i] - db - slope * ((sp->ts[i] - sp->ts[0]) / 1e6 - tb));
-            worst = r > worst ? r : worst;
-            ss += r * r;
+        double tb = 0, db = 0, stt = 0, slope = 0, worst = 0, ss = 0, t00 = 0;
+        double t0 = 0; /* s after ts[0]: where the friction starts (the plain line's, then the last fit's) */
+        for (int pass = 0; pass < 4; pass++) {
+            double dec = pass ? SWEEP_DECEL_MM_S2 : 0, d[SWEEP_SAMPLES], std = 0;
+            tb = db = stt = 0;
+            for (int i = 0; i < n; i++) {
+                double u = (sp->ts[i] - sp->ts[0]) / 1e6 - t0;
+                d[i] = sp->ds[i] + (u > 0 ? 0.5 * dec * u * u : 0);
+                tb += (sp->ts[i] - sp->ts[0]) / 1e6 / n;
+                db += d[i] / n;
+            }
+            for (int i = 0; i < n; i++) {
+                double a = (sp->ts[i] - sp->ts[0]) / 1e6 - tb;
+                stt += a * a;
+                std += a * (d[i] - db);
+            }
+            slope = stt > 0 ? std / stt : 0;
+            worst = ss = 0;
+            for (int i = 0; i < n; i++) {
+                double r = fabs(d[i] - db - slope * ((sp->ts[i] - sp->ts[0]) / 1e6 - tb));
+                worst = r > worst ? r : worst;
+                ss += r * r;
+            }
+            if (slope <= 0)
+                break;
+            t0 = tb - db / slope;
+            if (!pass)
+                t00 = t0;
         }
         /* the centres' error: SWEEP_POS_MM, or what the line's residuals show when they show
          * more (three samples or more; a card measured by its blurred leading edge, or pushed
@@ -619,9 +640,9 @@ static void sweep_time(const sweep_pend *sp, int64_t *t_out, int64_t *err_out, i
          * approach), on a line (the follower did not jump onto something else): else the
          * later samples are dropped */
         if (slope > 200 && db > 0 && (v <= 0 || slope < 2.5 * v) && worst <= SWEEP_POS_MM + 0.05 * db) {
-            double t0 = tb - db / slope; /* s after ts[0] */
             t = sp->ts[0] + (int64_t)(t0 * 1e6);
-            err = (int64_t)(pos / slope * sqrt(1.0 / n + sqr(t0 - tb) / stt) * 1e6);
+            err = (int64_t)(sqrt(sqr(pos / slope) * (1.0 / n + sqr(t0 - tb) / stt) + sqr(SWEEP_DECEL_ERR * (t0 - t00))) *
+                            1e6);
             v = slope;
             fitted = 1;
             *fit_t = t;
@@ -919,8 +940,13 @@ static int tip_still(const kr_event_t *ev, const double *chg, tip_rule rule, int
  * it stops (tip_change of the scenarios: the last full interval and the one before are
  * alike), so that share is E_L / E_{L-1} (at most 1) and the motion ended at
  * t_{L-1} + share * period. The hand's last millimetre or so above the card moves the
- * picture by less than a pixel: contact comes LANDING_TAIL_US after the motion is last
- * seen (the renders: 0-9 ms at 120 fps, 6-17 ms at 60, 1-13 ms at 30). Never after the
+ * picture by less than a pixel: contact comes LANDING_TAIL_ALONE_US after the motion is
+ * last seen (the renders, 55 single presses at 30, 60 and 120 fps, contacts on frame times
+ * and half a period off: median 11.1 ms, 1 sigma 5.2, alike at each rate but 120 fps on
+ * frame times, 5 ms; with 8 ms the presses came early at every rate, at 60 fps by 4 ms).
+ * Read from the hand's own change (a race, chg ev->lchg_own[p]: the fingertips beside the
+ * other hand masked), LANDING_TAIL_US as before: not re-measured, and the racing presses
+ * at 60 fps came late already (phase 0.5: median +8 ms; 11 ms made them later). Never after the
  * first quiet frame. Error: a third of the period (the share) and the tail's spread, in
  * quadrature. No change after the start: the hand came down as it stopped, contact at the
  * stop. Returns 1 with *t, *err set and *last the index of the last changing frame (-1:
@@ -957,7 +983,8 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
             share = 1;
     }
     int64_t per = ev->lt[p][L] - (L + 1 < LHIST && ev->lpresent[p][L + 1] ? ev->lt[p][L + 1] : ev->lt[p][L] - dt);
-    int64_t tc = ev->lt[p][L] - per + (int64_t)(share * per) + LANDING_TAIL_US;
+    int64_t tc = ev->lt[p][L] - per + (int64_t)(share * per) +
+                 (chg == ev->lchg_own[p] ? LANDING_TAIL_US : LANDING_TAIL_ALONE_US);
     if (tc > ev->lt[p][j])
         tc = ev->lt[p][j];
     *t = tc;
