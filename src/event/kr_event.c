@@ -944,7 +944,7 @@ static int tip_still(const kr_event_t *ev, const double *chg, tip_rule rule, int
  * last seen (the renders, 55 single presses at 30, 60 and 120 fps, contacts on frame times
  * and half a period off: median 11.1 ms, 1 sigma 5.2, alike at each rate but 120 fps on
  * frame times, 5 ms; with 8 ms the presses came early at every rate, at 60 fps by 4 ms).
- * Read from the hand's own change (a race, chg ev->lchg_own[p]: the fingertips beside the
+ * Read from the hand's own change (a race, rule TIP_RULE_OWN: the fingertips beside the
  * other hand masked), LANDING_TAIL_US as before: not re-measured, and the racing presses
  * at 60 fps came late already (phase 0.5: median +8 ms; 11 ms made them later). Never after the
  * first quiet frame. Error: a third of the period (the share) and the tail's spread, in
@@ -984,7 +984,7 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
     }
     int64_t per = ev->lt[p][L] - (L + 1 < LHIST && ev->lpresent[p][L + 1] ? ev->lt[p][L + 1] : ev->lt[p][L] - dt);
     int64_t tc = ev->lt[p][L] - per + (int64_t)(share * per) +
-                 (chg == ev->lchg_own[p] ? LANDING_TAIL_US : LANDING_TAIL_ALONE_US);
+                 (rule == TIP_RULE_OWN ? LANDING_TAIL_US : LANDING_TAIL_ALONE_US);
     if (tc > ev->lt[p][j])
         tc = ev->lt[p][j];
     *t = tc;
