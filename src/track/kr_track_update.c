@@ -922,7 +922,11 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
             cp->owner = -1;
     }
     split_contacts(t, dt_s);
-    t->flick = t->frames > 0 && fabs(g - t->g_prev) > GAIN_STEADY ? (float)(g / t->g_prev) : 1.0f;
+    /* the light's change between frames, when it can lift a still pixel past the noise level
+     * (TIP_CHANGE_NOISE over B+G+R, at most 765: 0.8 %); a smaller move of the gain is as
+     * likely a hand's shadow on the background it is read from, and scaling by it made the
+     * racing presses' own change worse (race_20ms at 60 fps: a press 45 ms off) */
+    t->flick = t->frames > 0 && fabs(g / t->g_prev - 1) * 765 > TIP_CHANGE_NOISE ? (float)(g / t->g_prev) : 1.0f;
     for (int p = 0; p < 2; p++)
         hand_from_pixels(t, p, dt_s);
     for (int p = 0; p < 2; p++)
