@@ -71,10 +71,6 @@ struct kr_track {
     uint8_t *yuv_prev;       /* 3n: the Y, U, V each mat pixel was converted from last frame */
     int      yuv_prev_key;   /* -1: yuv_prev not valid for this frame's gather, else yuv_key */
     double   g_prev;         /* last frame's global gain */
-    float    flick;          /* this frame's light over the last's (gain over g_prev) when it changed
-                                enough to lift a still white pixel past TIP_CHANGE_NOISE, else 1: the
-                                change around a tip is taken against the last picture in this frame's
-                                light (px_change) */
     double   period_acc;     /* smoothed frame period x 60 */
     double   fscale;         /* frame period x 60 (1 at 60 fps, 0.5 at 120), from the frame times;
                                 exactly 1 within 2 % of 60 fps */

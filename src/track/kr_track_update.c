@@ -741,20 +741,6 @@ kr_status kr_track_update_yuv(kr_track_t *t, const kr_yuv_t *frame, int64_t t_us
     return update(t, &src, t_us, gap_us, si, sb, out);
 }
 
-/* |dB| + |dG| + |dR| from the last frame's pixel P to this one's I, P seen in this frame's
- * light (t->flick): a flickering light (mains at 100 Hz filmed at 50 or 60 fps) brightens or
- * dims every lit surface by the same factor, so a white card changes by more grey levels than
- * the mat around it and a still hand on a card read as still coming down (varied2
- * v2_flicker_60: 17553 and 16908 on every third frame after B's landing on card 43, where
- * its still neighbours were 0 to 900). */
-static int px_change(const kr_track_t *t, const uint8_t *I, const uint8_t *P)
-{
-    const float f = t->flick;
-    if (f == 1.0f)
-        return abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]);
-    return (int)lrintf(fabsf(I[0] - f * P[0]) + fabsf(I[1] - f * P[1]) + fabsf(I[2] - f * P[2]));
-}
-
 /* The change between frames that is noise around the leading point (lu, lv; mat px), within
  * r px of it (tip_change's per-pixel level): TIP_CHANGE_NOISE, or more where the still
  * picture there changed (the codec redrawing its blocks at a keyframe or a step of its rate
@@ -780,8 +766,7 @@ static int tip_noise(const kr_track_t *t, double lu, double lv, int r)
             if (t->cls[i] != KR_CLS_BG || t->still[i] == 0)
                 continue;
             const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
-            int d = px_change(t, I, P);
-            hist[d < 765 ? d : 765]++;
+            hist[abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2])]++;
             n++;
         }
     if (n < TIP_NOISE_MIN_PX)
@@ -922,11 +907,6 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
             cp->owner = -1;
     }
     split_contacts(t, dt_s);
-    /* the light's change between frames, when it can lift a still pixel past the noise level
-     * (TIP_CHANGE_NOISE over B+G+R, at most 765: 0.8 %); a smaller move of the gain is as
-     * likely a hand's shadow on the background it is read from, and scaling by it made the
-     * racing presses' own change worse (race_20ms at 60 fps: a press 45 ms off) */
-    t->flick = t->frames > 0 && fabs(g / t->g_prev - 1) * 765 > TIP_CHANGE_NOISE ? (float)(g / t->g_prev) : 1.0f;
     for (int p = 0; p < 2; p++)
         hand_from_pixels(t, p, dt_s);
     for (int p = 0; p < 2; p++)
@@ -1246,7 +1226,7 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
             if (t->cls[i] == KR_CLS_OUT || t->cls[i] == theirs)
                 continue;
             const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
-            int d = px_change(t, I, P) - noise;
+            int d = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) - noise;
             if (d > 0)
                 chg += d;
         }
@@ -1387,7 +1367,7 @@ static void tip_change_own(kr_track_t *t, int p)
                 continue;
             kept++;
             const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
-            int e = px_change(t, I, P) - TIP_CHANGE_NOISE;
+            int e = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) - TIP_CHANGE_NOISE;
             if (e > 0)
                 chg += e;
         }
