@@ -2480,6 +2480,55 @@ static void test_sliding_card_is_timed_with_its_friction(void)
     CU_ASSERT_TRUE(fabs(sum / 6) <= 0.1 * DT);
 }
 
+/* ---- retreat session 10 ----------------------------------------------------------------- */
+
+/* 60 fps: A's hand takes card 64 in B's territory (braking onto it, shadow meeting its tip),
+ * then draws back at 1.2 m/s and its leading point, braking over 50 ms, rests over A's own
+ * card 5 on its way home. how 0: the shadow met the tip on the way there and none is seen
+ * near it at rest (the hand risen, its point left on the arm's print: v_mix_30 card 7 at
+ * 30 fps); 1: no shadow anywhere, on the take either (diffuse light); 2: the shadow meets
+ * the tip at rest too (a hand down on card 5 on its way back: a fault). Returns the number
+ * of touches; *conf the last one's confidence. */
+static int retreat_touches(int how, double *conf)
+{
+    static const kr_track_card_init lay[2] = {{64, KR_TRACK_B, -100, 51.5}, {5, KR_TRACK_A, -100, -134.5}};
+    fake f;
+    fake_start_with(&f, lay, 64, 150000);
+    const int lit = how != 1, down = how == 2 ? 0 : 1;
+    const key_pt path[] = {
+        {250000, -100, -250, !lit}, {583000, -100, 15, !lit}, {600000, -100, 22, !lit}, {633000, -100, 40, !lit},
+        {666000, -100, 48, !lit},   {700000, -100, 50, !lit}, {1000000, -100, 50, !lit}, {1100000, -100, -70, !lit},
+        {1133000, -100, -110, !lit}, {1166000, -100, -125, !lit}, {1183000, -100, -128, down || !lit},
+        {1500000, -100, -128, down || !lit}, {1600000, 1e9, 0, 0},
+    };
+    for (int64_t t = 0; t < 1800000; t += DT) /* the picture around the tip changes while the hand moves */
+        fake_frame_chg(&f, t, path, 13, (t > 250000 && t <= 700000) || (t > 1000000 && t <= 1183000) ? 3000 : 0);
+    int n = fake_count(&f, KR_REC_TOUCH);
+    *conf = -1;
+    for (int i = 0; i < f.n_obs; i++)
+        if (f.obs[i].rec.type == KR_REC_TOUCH)
+            *conf = f.obs[i].rec.confidence;
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("retreat, case %d: %d touches, last at %.2f\n", how, n, *conf);
+    kr_event_destroy(f.ev);
+    return n;
+}
+
+/* The rest on the way home with the shadow gone from the tip is no press (before: a touch
+ * at 0.5, A's fault on its own card 5); with no shadow to be seen anywhere it stays one at
+ * 0.5 (the light says nothing), and with the shadow meeting the tip it is a press (0.6:
+ * drawing back, a judge looks). */
+static void test_retreat_pause_is_no_press(void)
+{
+    double conf;
+    CU_ASSERT_EQUAL(retreat_touches(0, &conf), 1);
+    CU_ASSERT_TRUE(conf >= 0.9); /* the take */
+    CU_ASSERT_EQUAL(retreat_touches(1, &conf), 2);
+    CU_ASSERT_DOUBLE_EQUAL(conf, 0.5, 1e-9);
+    CU_ASSERT_EQUAL(retreat_touches(2, &conf), 2);
+    CU_ASSERT_DOUBLE_EQUAL(conf, 0.6, 1e-9);
+}
+
 int main(void)
 {
     draw_mat();
@@ -2543,6 +2592,8 @@ int main(void)
     /* timing session 9 */
     CU_add_test(s, "landing_tail_of_the_renders", test_landing_tail_of_the_renders);
     CU_add_test(s, "sliding_card_is_timed_with_its_friction", test_sliding_card_is_timed_with_its_friction);
+    /* retreat session 10 */
+    CU_add_test(s, "retreat_pause_is_no_press", test_retreat_pause_is_no_press);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

@@ -65,6 +65,7 @@
 #define SHADOW_MEET_MM 25.0  /* a press: the hand's shadow seen this near its leading point (on the mat) ... */
 #define SHADOW_MIN_PX 3      /* ... or at least this many of its pixels beside the hand near it (fewer: noise) */
 #define SHADOW_ALONE_MM 150.0 /* ... read only with the other hand's box this far off (its shadow is not this one's) */
+#define BACK_SPAN_US 150000 /* a press's way there: where its hand was this long before its rest */
 
 /* Contact-time derivation (sweeps). Let the leading point move with speed v and
  * s(t) be its signed distance to the card outline (> 0 outside). Between frames
@@ -1176,7 +1177,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * look alike, so a judge decides */
     int back = 0;
     for (int j = 0; j < LHIST; j++)
-        if (ev->lpresent[p][j] && ev->lt[p][j] <= rest_t - 150000) {
+        if (ev->lpresent[p][j] && ev->lt[p][j] <= rest_t - BACK_SPAN_US) {
             double dy = h->lead_y_mm - ev->ly[p][j];
             back = p == 0 ? dy < -30 : dy > 30;
             break;
@@ -1203,6 +1204,17 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
         if (ev->lshpx[p][j] >= SHADOW_MIN_PX || (ev->lshd[p][j] >= 0 && ev->lshd[p][j] < SHADOW_MEET_MM))
             shadow_met = 1;
     }
+    /* ... unless the same hand's shadow met its leading point on its way there (the
+     * BACK_SPAN_US before the rest): the light casts one near a hand that low, so none
+     * near it at all on the card means the shadow fell away from it (the hand rose, as it
+     * does going home after a take) or the leading point is no longer on the hand (left on
+     * the arm's print as the hand drew back: v_mix_30 card 7 at 30 fps, 0.5 s after A's
+     * take, the hand at 1.3 m/s and 56 mm up while its point rested over the card). Taken
+     * as a shadow seen that did not meet it. */
+    for (int j = 0; j < LHIST && ev->lpresent[p][j] && ev->lt[p][j] >= rest_t - BACK_SPAN_US && !shadow_seen; j++)
+        if (ev->lt[p][j] < rest_t &&
+            (ev->lshpx[p][j] >= SHADOW_MIN_PX || (ev->lshd[p][j] >= 0 && ev->lshd[p][j] < SHADOW_MEET_MM)))
+            shadow_seen = 1;
     double obx = 1e9; /* the other hand's box from the leading point */
     if (oh->present) {
         double ox = fmax(0, fmax(oh->bbox_mm[0] - h->lead_x_mm, h->lead_x_mm - oh->bbox_mm[2]));
