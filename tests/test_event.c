@@ -2531,6 +2531,52 @@ static void test_arm_drawing_back_is_no_press_nor_lost(void)
     CU_ASSERT_TRUE(fl & KR_EVENT_FLAG_HAND_UNSEEN);
 }
 
+/* After play A takes hold of its card 5, carries it across and puts it down in B's lower
+ * row, its leading point at rest rest_y, then goes home; the tracker never finds the card
+ * at rest again (lost after it was carried). At 262 (8 mm past B's line: the fingertips
+ * past the card's far edge, full_match at 30 fps with contacts half a frame off, card 83)
+ * it is a send seen by the hand (before: the hand past the line was not in B's territory,
+ * the card was taken as let go, no send and HANDLED). At 330, well past B's line, the hand
+ * is not putting a card in the field: let go, HANDLED as before. Returns the sends;
+ * *flags the reading's flags. */
+static int far_row_sends(double rest_y, unsigned *flags)
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    const key_pt path[] = {
+        {250000, -100, -330, 0}, {500000, -100, 60, 0}, {900000, -100, 60, 0}, {1200000, -100, -330, 0}, /* press 64 */
+        {1300000, 1e9, 0, 0},                                                                   /* gone */
+        {1600000, -380, -330, 0}, {1900000, -380, -60, 0}, {2300000, -380, -60, 0},                   /* holds 5 */
+        {2700000, -300, rest_y, 0}, {3200000, -300, rest_y, 0}, {3600000, -300, -330, 0}, {3700000, 1e9, 0, 0},
+    };
+    const int np = (int)(sizeof path / sizeof path[0]);
+    for (int64_t t = 0; t < 5500000; t += DT) {
+        kr_track_card *c = &f.cards[1];
+        if (t >= 2300000) { /* carried, then never found at rest */
+            c->displaced = c->moving = 1;
+            c->visible = 0.2;
+            c->change = 1;
+            c->lost = t >= 3200000;
+        }
+        fake_frame(&f, t, path, np);
+    }
+    int sends = fake_count(&f, KR_REC_SEND);
+    *flags = kr_event_reading_flags(f.ev, 1);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("far row (rest at %.0f): sends %d, flags %x\n", rest_y, sends, *flags);
+    kr_event_destroy(f.ev);
+    return sends;
+}
+
+static void test_send_to_the_far_row_reaches_past_the_line(void)
+{
+    unsigned fl;
+    CU_ASSERT_EQUAL(far_row_sends(262, &fl), 1);
+    CU_ASSERT_FALSE(fl & KR_EVENT_FLAG_HANDLED);
+    CU_ASSERT_EQUAL(far_row_sends(330, &fl), 0);
+    CU_ASSERT_TRUE(fl & KR_EVENT_FLAG_HANDLED);
+}
+
 int main(void)
 {
     draw_mat();
@@ -2595,6 +2641,7 @@ int main(void)
     CU_add_test(s, "landing_tail_of_the_renders", test_landing_tail_of_the_renders);
     CU_add_test(s, "sliding_card_is_timed_with_its_friction", test_sliding_card_is_timed_with_its_friction);
     CU_add_test(s, "arm_drawing_back_is_no_press_nor_lost", test_arm_drawing_back_is_no_press_nor_lost); /* flags s10 */
+    CU_add_test(s, "send_to_the_far_row_reaches_past_the_line", test_send_to_the_far_row_reaches_past_the_line);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

@@ -2033,7 +2033,14 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         int k = ev->carry_k[p];
         if (ev->settled && k >= 0 && k < fr->n_cards) {
             card_state *cs = &ev->cards[k];
-            int other = h->present && h->in_field && (p == 0 ? h->lead_y_mm > 15 : h->lead_y_mm < -15);
+            /* in the other territory: a hand putting a card down in its lower row reaches over
+             * the far line, its fingertips past the card's far edge (full_match at 30 fps, contacts
+             * half a frame off: A's leading point at rest 3 to 9 mm past B's line, card 83 put
+             * down at 217.5 and its send missed); a fingertip holding a card from above is
+             * less than half the card's depth past its edge */
+            int other = h->present && fabs(h->lead_x_mm) <= KR_TRACK_FIELD_HALF_W_MM &&
+                        fabs(h->lead_y_mm) <= KR_TRACK_FIELD_HALF_H_MM + KR_TRACK_CARD_H_MM / 2 &&
+                        (p == 0 ? h->lead_y_mm > 15 : h->lead_y_mm < -15);
             if (cs->moved_after)
                 ev->carry_k[p] = -1;
             else if (other && s3[p] < cfg->rest_speed_mm_s) {
