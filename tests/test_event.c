@@ -1131,8 +1131,8 @@ static void fake_start_with(fake *f, const kr_track_card_init *lay, int32_t read
 static void fake_start(fake *f, int32_t read_card, int64_t kami_t) { fake_start_with(f, NULL, read_card, kami_t); }
 
 /* One frame at time t: the hand on its path, the picture around its tip changing by chg
- * (tip_change). */
-static void fake_frame_chg(fake *f, int64_t t, const key_pt *path, int n, double chg)
+ * (tip_change), its blob area mm^2 (arm and hand). */
+static void fake_frame_area(fake *f, int64_t t, const key_pt *path, int n, double chg, double area)
 {
     kr_track_hand *h = &f->fr.hands[0];
     memset(&f->fr.hands, 0, sizeof f->fr.hands);
@@ -1155,7 +1155,7 @@ static void fake_frame_chg(fake *f, int64_t t, const key_pt *path, int n, double
         h->bbox_mm[1] = -330;
         h->bbox_mm[2] = x + 40;
         h->bbox_mm[3] = y;
-        h->area_mm2 = 20000;
+        h->area_mm2 = area;
         h->side = 1;
         h->in_field = fabs(x) <= KR_TRACK_FIELD_HALF_W_MM && fabs(y) <= KR_TRACK_FIELD_HALF_H_MM;
         h->shadow_px = path[i].blob ? 0 : 20;
@@ -1168,6 +1168,11 @@ static void fake_frame_chg(fake *f, int64_t t, const key_pt *path, int n, double
     CU_ASSERT_EQUAL_FATAL(kr_event_update(f->ev, &f->fr, &o, &no), KR_OK);
     for (int k = 0; k < no && f->n_obs < 64; k++)
         f->obs[f->n_obs++] = o[k];
+}
+
+static void fake_frame_chg(fake *f, int64_t t, const key_pt *path, int n, double chg)
+{
+    fake_frame_area(f, t, path, n, chg, 20000);
 }
 
 static void fake_frame(fake *f, int64_t t, const key_pt *path, int n) { fake_frame_chg(f, t, path, n, 0); }
@@ -2529,6 +2534,100 @@ static void test_retreat_pause_is_no_press(void)
     CU_ASSERT_DOUBLE_EQUAL(conf, 0.6, 1e-9);
 }
 
+/* ---- flags session 10 ---- */
+
+/* A presses the read card 64 (-100, 51.5) from 0.5 s to 0.8 s, then goes home, slowing
+ * over its own card 5 (-100, -51.5) by 1.0 s; the tracker keeps its leading point there
+ * (no shadow beside it: what the arm passed over, the picture not caught up) for 200 ms
+ * while the arm draws back out of view under it, its blob shrinking from 20000 to 6000
+ * mm^2, then the hand is out of view. The arm drawing back is a hand going home: no press
+ * of card 5 and no hand lost deep in the field (before: a touch of card 5 at confidence
+ * 0.5, v_mix_30 card 7 at 13.6 s, a fault of A's; and HAND_UNSEEN, reading_void at 30 fps).
+ * shrink 0: the blob keeps its area, a hand lying there in diffuse light: both as before.
+ * Returns the touches of card 5; *flags the reading's flags. */
+static int withdrawn_touches(int shrink, unsigned *flags)
+{
+    static const kr_track_card_init lay[2] = {{64, KR_TRACK_B, -100, 51.5}, {5, KR_TRACK_A, -100, -51.5}};
+    fake f;
+    fake_start_with(&f, lay, 64, 150000);
+    /* shrink 0 is diffuse light all the way home (no shadow from 64 on): a shadow that met
+     * the point on the way there and is gone at the rest is a hand rising (retreat_touches) */
+    const key_pt path[] = {
+        {250000, -100, -330, 0}, {500000, -100, 51.5, 0}, {800000, -100, 51.5, !shrink}, /* press 64 */
+        {1000000, -100, -51.5, 1}, {1200000, -100, -51.5, 1},                             /* left on 5 */
+        {1200001, 1e9, 0, 0},
+    };
+    for (int64_t t = 0; t < 2400000; t += DT) {
+        double area = 20000;
+        if (shrink && t > 1000000)
+            area = 20000 - 14000 * (double)(t - 1000000) / 200000.0;
+        fake_frame_area(&f, t, path, (int)(sizeof path / sizeof path[0]), 0, area);
+    }
+    int n = fake_touches(&f, 5);
+    *flags = kr_event_reading_flags(f.ev, 1);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("withdrawn (shrink %d): touches of 64 %d, of 5 %d, flags %x\n", shrink, fake_touches(&f, 64), n,
+               *flags);
+    CU_ASSERT_EQUAL(fake_touches(&f, 64), 1);
+    kr_event_destroy(f.ev);
+    return n;
+}
+
+static void test_arm_drawing_back_is_no_press_nor_lost(void)
+{
+    unsigned fl;
+    CU_ASSERT_EQUAL(withdrawn_touches(1, &fl), 0);
+    CU_ASSERT_FALSE(fl & KR_EVENT_FLAG_HAND_UNSEEN);
+    CU_ASSERT_EQUAL(withdrawn_touches(0, &fl), 1);
+    CU_ASSERT_TRUE(fl & KR_EVENT_FLAG_HAND_UNSEEN);
+}
+
+/* After play A takes hold of its card 5, carries it across and puts it down in B's lower
+ * row, its leading point at rest rest_y, then goes home; the tracker never finds the card
+ * at rest again (lost after it was carried). At 262 (8 mm past B's line: the fingertips
+ * past the card's far edge, full_match at 30 fps with contacts half a frame off, card 83)
+ * it is a send seen by the hand (before: the hand past the line was not in B's territory,
+ * the card was taken as let go, no send and HANDLED). At 330, well past B's line, the hand
+ * is not putting a card in the field: let go, HANDLED as before. Returns the sends;
+ * *flags the reading's flags. */
+static int far_row_sends(double rest_y, unsigned *flags)
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    const key_pt path[] = {
+        {250000, -100, -330, 0}, {500000, -100, 60, 0}, {900000, -100, 60, 0}, {1200000, -100, -330, 0}, /* press 64 */
+        {1300000, 1e9, 0, 0},                                                                   /* gone */
+        {1600000, -380, -330, 0}, {1900000, -380, -60, 0}, {2300000, -380, -60, 0},                   /* holds 5 */
+        {2700000, -300, rest_y, 0}, {3200000, -300, rest_y, 0}, {3600000, -300, -330, 0}, {3700000, 1e9, 0, 0},
+    };
+    const int np = (int)(sizeof path / sizeof path[0]);
+    for (int64_t t = 0; t < 5500000; t += DT) {
+        kr_track_card *c = &f.cards[1];
+        if (t >= 2300000) { /* carried, then never found at rest */
+            c->displaced = c->moving = 1;
+            c->visible = 0.2;
+            c->change = 1;
+            c->lost = t >= 3200000;
+        }
+        fake_frame(&f, t, path, np);
+    }
+    int sends = fake_count(&f, KR_REC_SEND);
+    *flags = kr_event_reading_flags(f.ev, 1);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("far row (rest at %.0f): sends %d, flags %x\n", rest_y, sends, *flags);
+    kr_event_destroy(f.ev);
+    return sends;
+}
+
+static void test_send_to_the_far_row_reaches_past_the_line(void)
+{
+    unsigned fl;
+    CU_ASSERT_EQUAL(far_row_sends(262, &fl), 1);
+    CU_ASSERT_FALSE(fl & KR_EVENT_FLAG_HANDLED);
+    CU_ASSERT_EQUAL(far_row_sends(330, &fl), 0);
+    CU_ASSERT_TRUE(fl & KR_EVENT_FLAG_HANDLED);
+}
+
 int main(void)
 {
     draw_mat();
@@ -2594,6 +2693,9 @@ int main(void)
     CU_add_test(s, "sliding_card_is_timed_with_its_friction", test_sliding_card_is_timed_with_its_friction);
     /* retreat session 10 */
     CU_add_test(s, "retreat_pause_is_no_press", test_retreat_pause_is_no_press);
+    /* flags session 10 */
+    CU_add_test(s, "arm_drawing_back_is_no_press_nor_lost", test_arm_drawing_back_is_no_press_nor_lost);
+    CU_add_test(s, "send_to_the_far_row_reaches_past_the_line", test_send_to_the_far_row_reaches_past_the_line);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

@@ -4,6 +4,7 @@
 #include "kr_core.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct {
@@ -31,6 +32,8 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     kr_log_set_program("karuta-ref");
+    if (getenv("KR_DEBUG")) /* the modules' decision lines (KR_DEBUG; not in release builds) */
+        kr_log_set_level(KR_LOG_DEBUG);
     if (argc < 2) {
         usage(stderr);
         return 2;

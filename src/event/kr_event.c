@@ -66,6 +66,9 @@
 #define SHADOW_MIN_PX 3      /* ... or at least this many of its pixels beside the hand near it (fewer: noise) */
 #define SHADOW_ALONE_MM 150.0 /* ... read only with the other hand's box this far off (its shadow is not this one's) */
 #define BACK_SPAN_US 150000 /* a press's way there: where its hand was this long before its rest */
+#define WITHDRAW_SHARE 0.85  /* a hand's blob below this share of its largest since its leading point last
+                                moved: the arm drawing back from under that point (see withdrawing) */
+#define STILL_MM 4.0         /* a leading point that moved less than this between frames stayed (its noise) */
 
 /* Contact-time derivation (sweeps). Let the leading point move with speed v and
  * s(t) be its signed distance to the card outline (> 0 outside). Between frames
@@ -194,6 +197,8 @@ struct kr_event {
     int     ghost[2];        /* present as a still blob with no shadow since the hand was last absent */
     int     on_blob[2];      /* its leading point jumped onto a still blob deep in the field (the arm's
                                 print the background has not caught up with) and stays on it */
+    double  still_area[2];   /* the hand's largest area since its leading point last moved (withdrawing) */
+    int     withdrawing[2];  /* this frame: the arm drawing back from under a leading point left behind */
     /* after play settled, until the next reading: a card taken hold of, carried */
     int     settled;         /* this reading's play settled */
     int     carry_k[2];      /* card index held by the player's hand after play; -1 none */
@@ -796,6 +801,28 @@ static void despike(kr_event_t *ev, int p)
     }
 }
 
+/* The arm drawing back from under a leading point the tracker left behind: as a hand goes
+ * home fast, the tracker may keep its leading point on what the arm passed over (the
+ * picture there not yet caught up: a print) while the arm leaves the view, so the point
+ * stays and the blob shrinks frame by frame, with no shadow beside the point (a hand on
+ * or over the mat casts one). A hand lying on a card keeps its blob: the arm behind it
+ * lies still too. Sets ev->withdrawing[p] when, since the leading point last moved more
+ * than its noise (STILL_MM), the blob fell below WITHDRAW_SHARE of its largest and no
+ * shadow pixels lie beside the point now. WITHDRAW_SHARE lies between the renders' (30
+ * fps, both phases): presses at least 0.89 of their largest area when decided, the prints
+ * 0.68 (v_mix_30 card 7 at 13.6 s, A's hand going home at 1.3 m/s read as a press of
+ * card 7 at confidence 0.5, a fault of A's) and 0.82 (full_match card 100 at 80.1 s). */
+static void withdrawing(kr_event_t *ev, int p, const kr_track_hand *h)
+{
+    const kr_track_hand *ph = &ev->prev_hand[p];
+    if (!h->present || !ph->present ||
+        sqrt(sqr(h->lead_x_mm - ph->lead_x_mm) + sqr(h->lead_y_mm - ph->lead_y_mm)) > STILL_MM)
+        ev->still_area[p] = 0;
+    if (h->present && h->area_mm2 > ev->still_area[p])
+        ev->still_area[p] = h->area_mm2;
+    ev->withdrawing[p] = h->present && h->shadow_px <= 0 && h->area_mm2 < WITHDRAW_SHARE * ev->still_area[p];
+}
+
 /* The leading point's speed over the last SPEED_SPAN_US (speed_upto the newest frame).
  * Sets ev->lspeed[p] (1e9 unknown) and ev->lwin_t[p]. */
 static void lead_speed(kr_event_t *ev, int p)
@@ -1236,14 +1263,17 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * (hand_contact_fault: A's press of card 45 while B's hand went by, its point put 35 mm
      * off by the merge) */
     int split_only = cps->rest_merged && jumped && measured <= 0 && in_contact_elsewhere(ev, fr, k, 1 - p);
+    /* the arm drawing back from under the leading point (withdrawing) and no shadow met:
+     * the hand is on its way home, the point on what it left behind */
+    int withdrawn = ev->withdrawing[p] && !shadow_met;
     KR_DEBUG("event %.3f: press of card %d by %c: rest %lld stop %lld (jumped %d) %s %d force %d -> %lld +- %lld; "
-             "other %d near %d merged %d back %d shadow seen %d met %d none %d obx %.0f split_only %d",
+             "other %d near %d merged %d back %d shadow seen %d met %d none %d obx %.0f split_only %d withdrawn %d",
              fr->t_us / 1e6, c->id, p ? 'B' : 'A', (long long)rest_t, (long long)stop, jumped,
              near ? "race_landing" : "landing", measured, force, (long long)tp, (long long)ep, other, near,
-             cps->rest_merged, back, shadow_seen, shadow_met, no_shadow, obx, split_only);
+             cps->rest_merged, back, shadow_seen, shadow_met, no_shadow, obx, split_only, withdrawn);
     int n0 = ev->n_out;
     touch(ev, fr, k, p, tp, ep,
-          shadow_off || (jumped && no_shadow) || split_only ? 0.25 /* not a hand on the mat: below min_confidence */
+          shadow_off || (jumped && no_shadow) || split_only || withdrawn ? 0.25 /* not a hand on the mat: below min_confidence */
           : (no_shadow || jumped) && !shadow_met ? 0.5
           : (near ? cps->race_weak && measured <= 0 : other || fr->hand_contact) || back ? 0.6
                                               : 0.92,
@@ -1450,6 +1480,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         ev->ly[p][0] = fr->hands[p].lead_y_mm;
         ev->lt[p][0] = fr->t_us;
         ev->lpresent[p][0] = fr->hands[p].present;
+        withdrawing(ev, p, &fr->hands[p]);
         despike(ev, p);
         lead_speed(ev, p);
     }
@@ -1948,8 +1979,10 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 } else if (jump && ev->seen_deep[p] && !deep && !behind)
                     ev->jump_t[p] = fr->t_us;
                 else if (!(fr->t_us - ev->jump_t[p] < 300000 && !deep && !behind)) {
+                    /* an arm drawing back from under its leading point (withdrawing) is a
+                     * hand on its way home, wherever the point was left */
                     ev->seen_t[p] = fr->t_us;
-                    ev->seen_deep[p] = deep;
+                    ev->seen_deep[p] = deep && !ev->withdrawing[p];
                 }
             }
         } else {
@@ -2012,7 +2045,14 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         int k = ev->carry_k[p];
         if (ev->settled && k >= 0 && k < fr->n_cards) {
             card_state *cs = &ev->cards[k];
-            int other = h->present && h->in_field && (p == 0 ? h->lead_y_mm > 15 : h->lead_y_mm < -15);
+            /* in the other territory: a hand putting a card down in its lower row reaches over
+             * the far line, its fingertips past the card's far edge (full_match at 30 fps, contacts
+             * half a frame off: A's leading point at rest 3 to 9 mm past B's line, card 83 put
+             * down at 217.5 and its send missed); a fingertip holding a card from above is
+             * less than half the card's depth past its edge */
+            int other = h->present && fabs(h->lead_x_mm) <= KR_TRACK_FIELD_HALF_W_MM &&
+                        fabs(h->lead_y_mm) <= KR_TRACK_FIELD_HALF_H_MM + KR_TRACK_CARD_H_MM / 2 &&
+                        (p == 0 ? h->lead_y_mm > 15 : h->lead_y_mm < -15);
             if (cs->moved_after)
                 ev->carry_k[p] = -1;
             else if (other && s3[p] < cfg->rest_speed_mm_s) {
