@@ -2506,8 +2506,9 @@ static int retreat_touches(int how, double *conf)
         {1133000, -100, -110, !lit}, {1166000, -100, -125, !lit}, {1183000, -100, -128, down || !lit},
         {1500000, -100, -128, down || !lit}, {1600000, 1e9, 0, 0},
     };
+    const int np = (int)(sizeof path / sizeof path[0]);
     for (int64_t t = 0; t < 1800000; t += DT) /* the picture around the tip changes while the hand moves */
-        fake_frame_chg(&f, t, path, 13, (t > 250000 && t <= 700000) || (t > 1000000 && t <= 1183000) ? 3000 : 0);
+        fake_frame_chg(&f, t, path, np, (t > 250000 && t <= 700000) || (t > 1000000 && t <= 1183000) ? 3000 : 0);
     int n = fake_count(&f, KR_REC_TOUCH);
     *conf = -1;
     for (int i = 0; i < f.n_obs; i++)

@@ -306,6 +306,13 @@ static double card_sd(const kr_track_card *c, double x, double y)
     return dx > dy ? dx : dy;
 }
 
+/* The hand's shadow met its leading point in history frame j: shadow pixels beside the hand
+ * near it (SHADOW_MIN_PX) or the shadow's own leading point within SHADOW_MEET_MM. */
+static int shadow_meets(const kr_event_t *ev, int p, int j)
+{
+    return ev->lshpx[p][j] >= SHADOW_MIN_PX || (ev->lshd[p][j] >= 0 && ev->lshd[p][j] < SHADOW_MEET_MM);
+}
+
 /* How far a card centred at (x, y) has its whole outline past the field's lines, mm
  * (<= 0: some of it is inside). */
 static double out_over(double x, double y)
@@ -1228,7 +1235,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
          j++) {
         if (ev->lshd[p][j] >= 0)
             shadow_seen = 1;
-        if (ev->lshpx[p][j] >= SHADOW_MIN_PX || (ev->lshd[p][j] >= 0 && ev->lshd[p][j] < SHADOW_MEET_MM))
+        if (shadow_meets(ev, p, j))
             shadow_met = 1;
     }
     /* ... unless the same hand's shadow met its leading point on its way there (the
@@ -1239,8 +1246,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * take, the hand at 1.3 m/s and 56 mm up while its point rested over the card). Taken
      * as a shadow seen that did not meet it. */
     for (int j = 0; j < LHIST && ev->lpresent[p][j] && ev->lt[p][j] >= rest_t - BACK_SPAN_US && !shadow_seen; j++)
-        if (ev->lt[p][j] < rest_t &&
-            (ev->lshpx[p][j] >= SHADOW_MIN_PX || (ev->lshd[p][j] >= 0 && ev->lshd[p][j] < SHADOW_MEET_MM)))
+        if (ev->lt[p][j] < rest_t && shadow_meets(ev, p, j))
             shadow_seen = 1;
     double obx = 1e9; /* the other hand's box from the leading point */
     if (oh->present) {
@@ -1267,10 +1273,12 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * the hand is on its way home, the point on what it left behind */
     int withdrawn = ev->withdrawing[p] && !shadow_met;
     KR_DEBUG("event %.3f: press of card %d by %c: rest %lld stop %lld (jumped %d) %s %d force %d -> %lld +- %lld; "
-             "other %d near %d merged %d back %d shadow seen %d met %d none %d obx %.0f split_only %d withdrawn %d",
+             "other %d near %d merged %d back %d shadow seen %d met %d none %d obx %.0f split_only %d withdrawn %d "
+             "(area share %.2f)",
              fr->t_us / 1e6, c->id, p ? 'B' : 'A', (long long)rest_t, (long long)stop, jumped,
              near ? "race_landing" : "landing", measured, force, (long long)tp, (long long)ep, other, near,
-             cps->rest_merged, back, shadow_seen, shadow_met, no_shadow, obx, split_only, withdrawn);
+             cps->rest_merged, back, shadow_seen, shadow_met, no_shadow, obx, split_only, withdrawn,
+             ev->still_area[p] > 0 ? h->area_mm2 / ev->still_area[p] : 1.0);
     int n0 = ev->n_out;
     touch(ev, fr, k, p, tp, ep,
           shadow_off || (jumped && no_shadow) || split_only || withdrawn ? 0.25 /* not a hand on the mat: below min_confidence */
