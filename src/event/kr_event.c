@@ -54,6 +54,7 @@
 #define LANDING_TAIL_ALONE_US 11000 /* ... contact this long after the picture is last seen moving (the last mm) */
 #define LANDING_TAIL_US 8000 /* ... the same read from the hand's own change (race_landing; not re-measured) */
 #define LANDING_TAIL_ERR_US 5000 /* ... give or take this */
+#define LANDING_DROP_SHARE 0.5 /* ... a change below this share of the frame before ends the descent (a drop, see landing) */
 #define TIP_OWN_MIN_SHARE 0.3 /* a racing press's landing: read from its own change (race_landing) when
                                  the other hand's mask leaves at least this share of the tip's circle */
 #define LEAK_SHARE 0.5       /* ... an own change at most this share of the other hand's may be its leak */
@@ -1017,13 +1018,44 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
         if (share > 1)
             share = 1;
     }
+    const int64_t tail = rule == TIP_RULE_OWN ? LANDING_TAIL_US : LANDING_TAIL_ALONE_US;
     int64_t per = ev->lt[p][L] - (L + 1 < LHIST && ev->lpresent[p][L + 1] ? ev->lt[p][L + 1] : ev->lt[p][L] - dt);
-    int64_t tc = ev->lt[p][L] - per + (int64_t)(share * per) +
-                 (rule == TIP_RULE_OWN ? LANDING_TAIL_US : LANDING_TAIL_ALONE_US);
+    int64_t tc = ev->lt[p][L] - per + (int64_t)(share * per) + tail;
     if (tc > ev->lt[p][j])
         tc = ev->lt[p][j];
     *t = tc;
     *err = (int64_t)sqrt(sqr(per / 3.0) + sqr(LANDING_TAIL_ERR_US)) + 1000;
+    /* A drop, then a rest of change before the quiet run: the descent's change (the frames
+     * since the hand's stop) fell below LANDING_DROP_SHARE of its peak at frame D, older than
+     * L, and stayed below it to L. The fingertip's arrival ends the descent (the drop); what
+     * follows is the fingers and palm settling on the card, or the picture changing on its
+     * own (soft light, a pale sleeve beside the tip), and it delayed the quiet run: timed from
+     * the rest's end, open-set presses came late on an error of 8.5 ms (v2_diffuse_60 card 18
+     * +63.7 ms, v3_bodies_flicker_60 card 31 +43.6 ms; at 120 fps by a period, v2_diffuse_120
+     * +6.5 to +13.2 ms). Then the same model is put at the drop instead (those seven presses:
+     * -6.8 to +9.2 ms), and the error grows by half the way to the rest's end: the rest may
+     * still be the last of the descent. On the 30 and 60 fps scenarios no press has such a
+     * rest. */
+    int peak = -1, D = -1;
+    for (int i = L; i < n && ev->lt[p][i] >= stop; i++)
+        if (peak < 0 || chg[i] > chg[peak])
+            peak = i;
+    if (peak > L + 1) {
+        D = peak - 1;
+        while (D > L && chg[D] >= LANDING_DROP_SHARE * chg[peak])
+            D--;
+        for (int i = D; i >= L; i--)
+            if (chg[i] >= LANDING_DROP_SHARE * chg[peak])
+                D = -1;
+    }
+    if (D > L) {
+        int64_t pd = ev->lt[p][D] - ev->lt[p][D + 1];
+        int64_t td = ev->lt[p][D + 1] + (int64_t)(chg[D] / chg[D + 1] * (double)pd) + tail;
+        if (td < tc) {
+            *t = td;
+            *err += (tc - td) / 2;
+        }
+    }
     return 1;
 }
 
