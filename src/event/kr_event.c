@@ -1027,15 +1027,16 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
     *err = (int64_t)sqrt(sqr(per / 3.0) + sqr(LANDING_TAIL_ERR_US)) + 1000;
     /* A drop, then a rest of change before the quiet run: the descent's change (the frames
      * since the hand's stop) fell below LANDING_DROP_SHARE of its peak at frame D, older than
-     * L, and stayed below it to L. The fingertip's arrival ends the descent (the drop); what
+     * L, and stayed below it to L, for SETTLED_US or more (a rest of a frame or two at 90 and
+     * 120 fps is as often the descent's own last frames: timed at the drop, v_mix_90's three
+     * presses came 8 to 14 ms early). The fingertip's arrival ends the descent (the drop); what
      * follows is the fingers and palm settling on the card, or the picture changing on its
      * own (soft light, a pale sleeve beside the tip), and it delayed the quiet run: timed from
      * the rest's end, open-set presses came late on an error of 8.5 ms (v2_diffuse_60 card 18
-     * +63.7 ms, v3_bodies_flicker_60 card 31 +43.6 ms; at 120 fps by a period, v2_diffuse_120
-     * +6.5 to +13.2 ms). Then the same model is put at the drop instead (those seven presses:
-     * -6.8 to +9.2 ms), and the error grows by half the way to the rest's end: the rest may
-     * still be the last of the descent. On the 30 and 60 fps scenarios no press has such a
-     * rest. */
+     * +63.7 ms, v3_bodies_flicker_60 card 31 +43.6 ms, rests of 50 and 33 ms). Then the same
+     * model is put at the drop instead (+0.3 and +9.2 ms), and the error grows by half the way
+     * to the rest's end: the rest may still be the last of the descent. On the 30 and 60 fps
+     * scenarios no press has such a rest. */
     int peak = -1, D = -1;
     for (int i = L; i < n && ev->lt[p][i] >= stop; i++)
         if (peak < 0 || chg[i] > chg[peak])
@@ -1048,7 +1049,7 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
             if (chg[i] >= LANDING_DROP_SHARE * chg[peak])
                 D = -1;
     }
-    if (D > L) {
+    if (D > L && ev->lt[p][L] - ev->lt[p][D] >= SETTLED_US) {
         int64_t pd = ev->lt[p][D] - ev->lt[p][D + 1];
         int64_t td = ev->lt[p][D + 1] + (int64_t)(chg[D] / chg[D + 1] * (double)pd) + tail;
         if (td < tc) {
