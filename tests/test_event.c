@@ -2436,32 +2436,6 @@ static void test_landing_tail_of_the_renders(void)
 
 /* ---- session 11: a drop, then a rest of change ---- */
 
-/* One press fed alone at 60 fps: A's hand comes over card 64 and stops at 600 ms (frame
- * 36), the picture around its tip changing by chg[0..n-1] on frames 36, 37, ... (oldest
- * first; 40000 before, on the approach; nothing after). Returns the touch minus contact
- * (us), *t_err its reported error. */
-static double landing_series_case(const double *chg, int n, int64_t contact, int64_t *t_err)
-{
-    fake fk;
-    fake_start(&fk, 64, 150000);
-    const key_pt path[] = {
-        {250000, -100, -200, 0}, {550000, -100, 45, 0}, {600000, -100, 49, 0}, {1300000, -100, 49, 0},
-        {1500000, -100, -330, 0}, {1600000, 1e9, 0, 0},
-    };
-    for (int k = 0; k * DT < 1700000; k++)
-        fake_frame_chg(&fk, (int64_t)k * DT, path, 6, k < 36 ? 40000 : k - 36 < n ? chg[k - 36] : 0);
-    double err = 1e9;
-    *t_err = 0;
-    CU_ASSERT_EQUAL(fake_count(&fk, KR_REC_TOUCH), 1);
-    for (int i = 0; i < fk.n_obs; i++)
-        if (fk.obs[i].rec.type == KR_REC_TOUCH) {
-            err = (double)(fk.obs[i].rec.t_us - contact);
-            *t_err = fk.obs[i].rec.t_err_us;
-        }
-    kr_event_destroy(fk.ev);
-    return err;
-}
-
 /* A press whose change drops to under half its descent's and stays there for frames before
  * the quiet run (open set v3_bodies_flicker_60 card 31, a pale sleeve: 11802, 13821, 12141,
  * then 5232, 4803, 2373 before going quiet; the contact lay 0.54 of a period after the
@@ -2471,12 +2445,12 @@ static double landing_series_case(const double *chg, int n, int64_t contact, int
  * period and the tail's spread (under 10 ms). */
 static void test_landing_drop_then_rest(void)
 {
-    const double rest[] = {11802, 13821, 12141, 5232, 4803, 2373, 729, 474};
-    const double plain[] = {11802, 13821, 12141, 5232, 474};
-    const int64_t contact = 38 * (int64_t)DT + (int64_t)(0.54 * DT);
+    /* newest first, up to the last changing frame; then the frames after it */
+    const double rest[] = {2373, 4803, 5232, 12141, 13821, 11802}, rest_after[] = {729, 474, 0, 0};
+    const double plain[] = {5232, 12141, 13821, 11802}, plain_after[] = {474, 0, 0, 0};
     int64_t e_rest, e_plain;
-    double d_rest = landing_series_case(rest, 8, contact, &e_rest);
-    double d_plain = landing_series_case(plain, 5, contact, &e_plain);
+    double d_rest = landing_seq_case_dt(rest, 6, rest_after, 4, -2 + 0.54, DT, &e_rest);
+    double d_plain = landing_seq_case_dt(plain, 4, plain_after, 4, 0.54, DT, &e_plain);
     if (getenv("KR_TEST_VERBOSE"))
         printf("drop then rest: error %.0f us on t_err %lld; no rest: %.0f us on %lld\n", d_rest, (long long)e_rest,
                d_plain, (long long)e_plain);

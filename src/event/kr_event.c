@@ -55,7 +55,7 @@
 #define LANDING_TAIL_ALONE_US 11000 /* ... contact this long after the picture is last seen moving (the last mm) */
 #define LANDING_TAIL_US 8000 /* ... the same read from the hand's own change (race_landing; not re-measured) */
 #define LANDING_TAIL_ERR_US 5000 /* ... give or take this */
-#define LANDING_DROP_SHARE 0.5 /* ... a change below this share of the frame before ends the descent (a drop, see landing) */
+#define LANDING_DROP_SHARE 0.5 /* ... a change below this share of the descent's peak ends it (a drop, see landing) */
 #define TIP_OWN_MIN_SHARE 0.3 /* a racing press's landing: read from its own change (race_landing) when
                                  the other hand's mask leaves at least this share of the tip's circle */
 #define LEAK_SHARE 0.5       /* ... an own change at most this share of the other hand's may be its leak */
