@@ -973,6 +973,26 @@ static int tip_still(const kr_event_t *ev, const double *chg, tip_rule rule, int
     return i + 1 < LHIST && ev->lpresent[p][i + 1] && chg[i + 1] <= quiet && e <= 2 * TIP_SETTLE_SHARE * prev;
 }
 
+/* The drop of a descent whose last changing frame is L (landing): over the frames since
+ * the hand's stop (n present samples, index 0 the newest), the first frame D after the
+ * largest change that is below LANDING_DROP_SHARE of it, when every frame from D to L is
+ * too and D is older than L; else -1. */
+static int landing_drop(const kr_event_t *ev, const double *chg, int p, int L, int n, int64_t stop)
+{
+    int peak = L;
+    for (int i = L + 1; i < n && ev->lt[p][i] >= stop; i++)
+        if (chg[i] > chg[peak])
+            peak = i;
+    const double lim = LANDING_DROP_SHARE * chg[peak];
+    int D = peak - 1;
+    while (D > L && chg[D] >= lim)
+        D--;
+    for (int i = D; i >= L; i--)
+        if (chg[i] >= lim)
+            return -1;
+    return D > L ? D : -1;
+}
+
 /* Press contact, measured: seen from above a hand stops over the card and then comes down
  * onto it; while it comes down the picture around its tip keeps changing (the hand shrinks
  * in the view as it nears the mat, its shadow slides under it and sharpens, it covers the
@@ -1052,19 +1072,8 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
      * scenarios no press has such a rest. Not for a race's own change (rule TIP_RULE_OWN):
      * with the other hand masked the last 10 mm of a descent change it by little, and at
      * 120 fps race_20ms A's press came 41 ms early (-5.9 ms without). */
-    int peak = -1, D = -1;
-    for (int i = L; i < n && ev->lt[p][i] >= stop; i++)
-        if (peak < 0 || chg[i] > chg[peak])
-            peak = i;
-    if (peak > L + 1) {
-        D = peak - 1;
-        while (D > L && chg[D] >= LANDING_DROP_SHARE * chg[peak])
-            D--;
-        for (int i = D; i >= L; i--)
-            if (chg[i] >= LANDING_DROP_SHARE * chg[peak])
-                D = -1;
-    }
-    if (rule == TIP_RULE_ALL && D > L && ev->lt[p][L] - ev->lt[p][D] >= SETTLED_US) {
+    const int D = rule == TIP_RULE_ALL ? landing_drop(ev, chg, p, L, n, stop) : -1;
+    if (D > L && ev->lt[p][L] - ev->lt[p][D] >= SETTLED_US) {
         int64_t pd = ev->lt[p][D] - ev->lt[p][D + 1];
         int64_t td = ev->lt[p][D + 1] + (int64_t)(chg[D] / chg[D + 1] * (double)pd) + tail;
         if (td < tc) {
