@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+# eval_press_err.py - every press decision of analyze beside the true touch: how it was timed
+# (landing alone, race_landing measured or modelled), the hand's fitted stop, the time and the
+# t_err it claims, and its signed error; then, per way of timing, how many lie further from
+# the truth than 1 and 2 t_err. Answers "does a press's claimed error hold?", which decides
+# whether a near-simultaneous race is flagged.
+# SPDX-License-Identifier: MIT
+#   tools/eval_press_err.py SCENARIO_DIR DEBUG_LOG [SCENARIO_DIR DEBUG_LOG ...] [--all]
+# DEBUG_LOG: the stderr of `KR_DEBUG=1 karuta-ref analyze SCENARIO_DIR/video.mp4 ...` (its
+# "press of card" lines). A decision is paired with the same player's true touch of the same
+# card within 100 ms. --all prints every pair (default: only those beyond 2 t_err).
+import json
+import re
+import sys
+
+LINE = re.compile(r"press of card (\d+) by ([AB]): rest (-?\d+) stop (-?\d+) \(jumped (\d)\) (\w+) (-?\d+) "
+                  r"force (\d) -> (-?\d+) \+- (\d+);.*?near (\d)")
+
+
+def load(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def decisions(log):
+    out = []
+    with open(log, errors="replace") as f:
+        for line in f:
+            m = LINE.search(line)
+            if m:
+                card, pl, rest, stop, jumped, how, measured, force, t, err, near = m.groups()
+                kind = how if how == "landing" else ("race_measured" if int(measured) > 0 else "race_model")
+                if how == "landing" and int(measured) <= 0:
+                    kind = "model"
+                out.append({"card": int(card), "player": pl, "stop": int(stop), "t": int(t), "err": int(err),
+                            "kind": kind})
+    return out
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a != "--all"]
+    if len(args) < 2 or len(args) % 2:
+        sys.exit("usage: tools/eval_press_err.py SCENARIO_DIR DEBUG_LOG [SCENARIO_DIR DEBUG_LOG ...] [--all]")
+    stats = {}
+    for sd, log in zip(args[0::2], args[1::2]):
+        truth = [r for r in load(sd + "/truth.jsonl") if r["type"] == "touch"]
+        for d in decisions(log):
+            c = [t for t in truth if t.get("card") == d["card"] and t["player"] == d["player"]
+                 and abs(t["t_us"] - d["t"]) < 100000]
+            if not c:
+                continue
+            t = min(c, key=lambda r: abs(r["t_us"] - d["t"]))
+            e = (d["t"] - t["t_us"]) / 1000.0
+            s = stats.setdefault(d["kind"], [0, 0, 0, []])
+            s[0] += 1
+            s[1] += abs(e) > d["err"] / 1000.0
+            s[2] += abs(e) > 2 * d["err"] / 1000.0
+            s[3].append(abs(e) / (d["err"] / 1000.0))
+            if "--all" in sys.argv or abs(e) > 2 * d["err"] / 1000.0:
+                print("%-28s %s card %-3d %-13s true-stop %+6.1f ms  err %+7.1f on %5.1f ms" % (
+                    sd.rstrip("/").split("/")[-1][:28], d["player"], d["card"], d["kind"],
+                    (t["t_us"] - d["stop"]) / 1000.0, e, d["err"] / 1000.0))
+    for k, (n, b1, b2, r) in sorted(stats.items()):
+        r.sort()
+        print("%-13s %3d presses: beyond t_err %d, beyond 2 t_err %d; |err|/t_err median %.2f, max %.2f" % (
+            k, n, b1, b2, r[len(r) // 2], r[-1]))
+
+
+if __name__ == "__main__":
+    main()
