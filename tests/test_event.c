@@ -2193,6 +2193,59 @@ static void test_race_quiet_run_cut_short_widens_the_error(void)
     CU_ASSERT_TRUE(llabs(t[1] - 710000) < 15000);
 }
 
+/* A race read frame by frame at period per: both hands come to their stops (A at 500 ms,
+ * B at 520 ms) with an own change of 60000 and a whole change of 20000; from 533 ms on,
+ * frame i has own change own[i] (both hands alike) and whole change whole[i]; noise (40)
+ * after the n given. Writes A's touch time and error (t -1: none). */
+static void race_own_seq(int64_t per, const double *own, const double *whole, int n, int64_t *t, int64_t *err)
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    for (int64_t tt = 0; tt < 1300000; tt += per) {
+        int i = tt < 533000 ? -1 : (int)((tt - 533000) / per);
+        double o = tt < 300000 ? 0 : i < 0 ? 60000 : i < n ? own[i] : 40;
+        double w = tt < 300000 ? 0 : i < 0 ? 20000 : i < n ? whole[i] : 40;
+        const double ow[2] = {o, o};
+        race_frame(&f, tt, ow, w, 0.6);
+    }
+    *t = -1;
+    for (int i = 0; i < f.n_obs; i++)
+        if (f.obs[i].rec.type == KR_REC_TOUCH && f.obs[i].rec.card == 64 && f.obs[i].rec.player == KR_SIDE_A) {
+            *t = f.obs[i].rec.t_us;
+            *err = f.obs[i].rec.t_err_us;
+        }
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("race own seq at %lld us: A %lld +- %lld\n", (long long)per, (long long)*t, (long long)*err);
+    kr_event_destroy(f.ev);
+}
+
+/* At 30 fps a racing hand's own change after its large descent (80000 a frame) is 12000
+ * over the interval that holds the contact (640 ms, in 633-667 ms), then 3600 (over the own
+ * change's quiet level: the hand settling, or the picture catching up), then noise, while
+ * the whole change around the tip is already quiet on that frame (880): read from the own
+ * change alone the landing is 685 ms +- 15 ms, the truth beyond two errors
+ * (v3_bodies_1080_30 card 14 B with the light's change taken out: +37.5 ms on 15.4). Read
+ * with the whole change's quiet frames too it is 646 ms: the landing is between, with an
+ * error that spans both. A hand still coming down whose own change falls small under the
+ * mask (1300 with its last 20 mm to go, race_20ms at 60 fps B) while the whole change keeps
+ * moving (5000) keeps its own reading (contact 605 ms: within 15 ms, error under a frame;
+ * counting the own change's shares as still instead, tip_still's settle and residue rules,
+ * put it at 568 ms +- 41.5). */
+static void test_race_own_residue_widens_the_error(void)
+{
+    const double own[] = {80000, 80000, 80000, 80000, 12000, 3600};
+    const double whole[] = {80000, 80000, 80000, 80000, 35000, 880};
+    int64_t t, err;
+    race_own_seq(33333, own, whole, 6, &t, &err);
+    CU_ASSERT_TRUE(t >= 0 && llabs(t - 640000) <= 2 * err);
+    CU_ASSERT_TRUE(err > 20000);
+    const double own2[] = {13000, 1300, 1300, 950, 1080};
+    const double whole2[] = {5000, 5000, 5000, 5000, 5000};
+    race_own_seq(DT, own2, whole2, 5, &t, &err);
+    CU_ASSERT_TRUE(t >= 0 && llabs(t - 605000) < 15000);
+    CU_ASSERT_TRUE(err < DT);
+}
+
 /* ---- presses session 9 ---- */
 
 /* A presses card 64, then its hand goes off beside the field (x = -520, its leading point
@@ -2707,6 +2760,7 @@ int main(void)
         return 1;
     CU_pSuite s = CU_add_suite("event", NULL, NULL);
     CU_add_test(s, "sweep_is_timed_between_frames", test_sweep_is_timed_between_frames);
+    CU_add_test(s, "race_own_residue_widens_the_error", test_race_own_residue_widens_the_error);
     CU_add_test(s, "press_counts_once", test_press_counts_once);
     CU_add_test(s, "hover_is_not_a_touch", test_hover_is_not_a_touch);
     CU_add_test(s, "two_presses_count_twice", test_two_presses_count_twice);
