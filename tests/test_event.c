@@ -2760,7 +2760,6 @@ int main(void)
         return 1;
     CU_pSuite s = CU_add_suite("event", NULL, NULL);
     CU_add_test(s, "sweep_is_timed_between_frames", test_sweep_is_timed_between_frames);
-    CU_add_test(s, "race_own_residue_widens_the_error", test_race_own_residue_widens_the_error);
     CU_add_test(s, "press_counts_once", test_press_counts_once);
     CU_add_test(s, "hover_is_not_a_touch", test_hover_is_not_a_touch);
     CU_add_test(s, "two_presses_count_twice", test_two_presses_count_twice);
@@ -2808,6 +2807,7 @@ int main(void)
     CU_add_test(s, "race_presses_timed_from_own_landing", test_race_presses_timed_from_own_landing); /* race session 8 */
     CU_add_test(s, "race_leak_widens_the_error", test_race_leak_widens_the_error); /* race session 8 */
     CU_add_test(s, "race_quiet_run_cut_short_widens_the_error", test_race_quiet_run_cut_short_widens_the_error);
+    CU_add_test(s, "race_own_residue_widens_the_error", test_race_own_residue_widens_the_error);
     /* presses session 9 */
     CU_add_test(s, "jump_onto_a_print_from_beside_is_no_sighting", test_jump_onto_a_print_from_beside_is_no_sighting);
     CU_add_test(s, "rest_on_the_other_arm_is_no_press", test_rest_on_the_other_arm_is_no_press);

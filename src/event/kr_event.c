@@ -1189,13 +1189,13 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
      * after the landing the own change can stay over the quiet level on a frame where nothing
      * around the tip moved by more than the picture's noise (varied v_mix_30 card 16 A: read
      * from the own change alone +29.1 ms on 15.4, now +12.6 on 22.5; v3_bodies_1080_30 card
-     * 14 B with the light's change taken out of the tip change, branch s12-light: own change
-     * 12330, 3630, then quiet, whole change 34872, 882, the contact inside the 12330, +37.5 ms
-     * on 15.4, now +18.4 on 24.6). Which of the two says the hand still came down cannot be told: the
-     * landing is anywhere between the two readings, and the span widens the error the same
-     * way. The shares of the whole change (tip_still) are not taken: at 30 fps the residue
-     * rule took race_20ms B's last interval of descent (13 mm to 0.2, 4587 after 32265) for
-     * settled, 25 ms early */
+     * 14 B with the light's change taken out of the tip change, 29665ef and f638959, not
+     * landed: own change 12330, 3630, then quiet, whole change 34872, 882, the contact
+     * inside the 12330, +37.5 ms on 15.4, now +18.4 on 24.6). Which of the two says the hand
+     * still came down cannot be told: the landing is anywhere between the two readings, and
+     * the span widens the error the same way. The shares of the whole change (tip_still) are
+     * not taken: at 30 fps the residue rule took race_20ms B's last interval of descent
+     * (13 mm to 0.2, 4587 after 32265) for settled, 25 ms early */
     int64_t ts, es;
     int Ls;
     if (landing(ev, ev->lchg_own[p], TIP_RULE_OWN_WHOLE, p, start, stop, dt, &ts, &es, &Ls) && Ls >= 0 && ts < lo)
