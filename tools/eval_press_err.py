@@ -6,15 +6,20 @@
 # whether a near-simultaneous race is flagged.
 # SPDX-License-Identifier: MIT
 #   tools/eval_press_err.py SCENARIO_DIR DEBUG_LOG [SCENARIO_DIR DEBUG_LOG ...] [--all]
-# DEBUG_LOG: the stderr of `KR_DEBUG=1 karuta-ref analyze SCENARIO_DIR/video.mp4 ...` (its
-# "press of card" lines). A decision is paired with the same player's true touch of the same
-# card within 100 ms. --all prints every pair (default: only those beyond 2 t_err).
+# DEBUG_LOG: the stderr of `KR_DEBUG=1 karuta-ref analyze SCENARIO_DIR/video.mp4 --out OUT ...` (its
+# "press of card" lines), kept in OUT: only decisions that became a touch of OUT/events.jsonl
+# are counted (not those outside play or dropped as weak). A decision is paired with the same
+# player's true touch of the same card within 100 ms. --all prints every pair (default: only
+# those beyond 2 t_err).
 import json
+import os
 import re
 import sys
 
-LINE = re.compile(r"press of card (\d+) by ([AB]): rest (-?\d+) stop (-?\d+) \(jumped (\d)\) (\w+) (-?\d+) "
-                  r"force (\d) -> (-?\d+) \+- (\d+);.*?near (\d)")
+LINE = re.compile(r"press of card (\d+) by ([AB]): rest -?\d+ stop (-?\d+) \(jumped \d\) (\w+) (-?\d+) "
+                  r"force \d -> (-?\d+) \+- (\d+);")
+KINDS = {("landing", True): "landing", ("landing", False): "model",
+         ("race_landing", True): "race_measured", ("race_landing", False): "race_model"}
 
 
 def load(path):
@@ -23,17 +28,21 @@ def load(path):
 
 
 def decisions(log):
+    """The press decisions of a debug log that became touches of the events.jsonl beside it."""
+    ev = os.path.join(os.path.dirname(log) or ".", "events.jsonl")
+    touches = [r for r in load(ev) if r["type"] == "touch"] if os.path.exists(ev) else None
     out = []
     with open(log, errors="replace") as f:
         for line in f:
             m = LINE.search(line)
-            if m:
-                card, pl, rest, stop, jumped, how, measured, force, t, err, near = m.groups()
-                kind = how if how == "landing" else ("race_measured" if int(measured) > 0 else "race_model")
-                if how == "landing" and int(measured) <= 0:
-                    kind = "model"
-                out.append({"card": int(card), "player": pl, "stop": int(stop), "t": int(t), "err": int(err),
-                            "kind": kind})
+            if not m:
+                continue
+            card, pl, stop, how, measured, t, err = m.groups()
+            d = {"card": int(card), "player": pl, "stop": int(stop), "t": int(t), "err": int(err),
+                 "kind": KINDS[(how, int(measured) > 0)]}
+            if touches is None or any(r.get("card") == d["card"] and r["player"] == pl and
+                                      abs(r["t_us"] - d["t"]) <= 1 for r in touches):
+                out.append(d)
     return out
 
 
