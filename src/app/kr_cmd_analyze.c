@@ -45,6 +45,7 @@ static void usage(FILE *f)
             "                   live); -1: all at the end (a check that the order is the same)\n"
             "  --debug-dir D    write tracker overlay PNGs to D (every --debug-every frames)\n"
             "  --debug-every N  default 10\n"
+            "  --debug-span A[,B] only frames from A (to B) seconds\n"
             "  --mm-per-px X    tracker resolution in mm per mat pixel (default 3)\n"
             "  --trace FILE     per-frame tracker state as JSON lines (for tools/eval_track.py)\n");
 }
@@ -145,6 +146,7 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
 {
     const char *video = NULL, *match = NULL, *calib_path = NULL, *out_dir = NULL, *debug_dir = NULL;
     const char *trace_path = NULL;
+    double debug_from = -1e30, debug_to = 1e30; /* --debug-span, s */
     int debug_every = 10, threads = 0, bgr_frames = 0, track_yuv = 0, decode_ahead = 16;
     kr_pipe_config pcfg;
     kr_pipe_config_default(&pcfg);
@@ -169,6 +171,15 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
             debug_every = atoi(argv[++i]);
             if (debug_every < 1) {
                 kr_log(KR_LOG_ERROR, "analyze: --debug-every needs a positive integer");
+                return 2;
+            }
+        } else if (!strcmp(a, "--debug-span") && has) {
+            char *end;
+            debug_from = strtod(argv[++i], &end);
+            if (*end == ',')
+                debug_to = strtod(end + 1, &end);
+            if (*end || end == argv[i] || !(debug_to >= debug_from)) {
+                kr_log(KR_LOG_ERROR, "analyze: --debug-span needs FROM[,TO] in seconds (FROM <= TO)");
                 return 2;
             }
         } else if (!strcmp(a, "--mm-per-px") && has) {
@@ -428,7 +439,8 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
         }
         if (of_tr.fp)
             kr_track_write_trace(of_tr.fp, tf);
-        if (debug_dir && kr_pipe_get_stats(pipe)->frames % debug_every == 0) {
+        if (debug_dir && kr_pipe_get_stats(pipe)->frames % debug_every == 0 && f.t_us >= debug_from * 1e6 &&
+            f.t_us <= debug_to * 1e6) {
             kr_image_t ov;
             if (kr_track_draw_overlay(kr_pipe_tracker(pipe), tf, 2, &ov) == KR_OK) {
                 snprintf(path, sizeof path, "%s/f%06lld.png", debug_dir, (long long)f.index);
