@@ -1102,6 +1102,7 @@ typedef struct fake {
     kr_event_t    *ev;
     kr_event_obs   obs[64];
     int            n_obs;
+    double         near;  /* the hand's near_area_mm2 on the next frames (0: not given) */
 } fake;
 
 /* The fake's two cards where lay puts them (NULL: 64 in B's territory, 5 in A's, apart). */
@@ -1161,6 +1162,7 @@ static void fake_frame_area(fake *f, int64_t t, const key_pt *path, int n, doubl
         h->shadow_px = path[i].blob ? 0 : 20;
         h->shadow_dist_mm = path[i].blob ? -1 : 5;
         h->tip_change = chg;
+        h->near_area_mm2 = f->near;
     }
     f->fr.t_us = t;
     const kr_event_obs *o;
@@ -2620,7 +2622,7 @@ static int retreat_touches(int how, double *conf)
     static const kr_track_card_init lay[2] = {{64, KR_TRACK_B, -100, 51.5}, {5, KR_TRACK_A, -100, -134.5}};
     fake f;
     fake_start_with(&f, lay, 64, 150000);
-    const int lit = how != 1, down = how == 2 ? 0 : 1;
+    const int lit = how != 1, down = how >= 2 ? 0 : 1;
     const key_pt path[] = {
         {250000, -100, -250, !lit}, {583000, -100, 15, !lit}, {600000, -100, 22, !lit}, {633000, -100, 40, !lit},
         {666000, -100, 48, !lit},   {700000, -100, 50, !lit}, {1000000, -100, 50, !lit}, {1100000, -100, -70, !lit},
@@ -2628,8 +2630,12 @@ static int retreat_touches(int how, double *conf)
         {1500000, -100, -128, down || !lit}, {1600000, 1e9, 0, 0},
     };
     const int np = (int)(sizeof path / sizeof path[0]);
-    for (int64_t t = 0; t < 1800000; t += DT) /* the picture around the tip changes while the hand moves */
+    for (int64_t t = 0; t < 1800000; t += DT) { /* the picture around the tip changes while the hand moves */
+        /* case 3: the hand goes on from 1.2 s, its point left where it rested: the hand's
+         * pixels near the point fall from 6000 to 400 mm^2 by 1.25 s */
+        f.near = how < 2 ? 0 : how == 3 && t > 1200000 ? (t >= 1250000 ? 400 : 6000 - 5600 * (t - 1200000) / 50000.0) : 6000;
         fake_frame_chg(&f, t, path, np, (t > 250000 && t <= 700000) || (t > 1000000 && t <= 1183000) ? 3000 : 0);
+    }
     int n = fake_count(&f, KR_REC_TOUCH);
     *conf = -1;
     for (int i = 0; i < f.n_obs; i++)
@@ -2644,7 +2650,9 @@ static int retreat_touches(int how, double *conf)
 /* The rest on the way home with the shadow gone from the tip is no press (before: a touch
  * at 0.5, A's fault on its own card 5); with no shadow to be seen anywhere it stays one at
  * 0.5 (the light says nothing), and with the shadow meeting the tip it is a press (0.6:
- * drawing back, a judge looks). */
+ * drawing back, a judge looks), unless the hand went on and left the point where it
+ * rested, its pixels near the point falling under half of the most (case 3: full_match
+ * card 100 at 120 fps, a shadow met at the rest's start; before, a touch at 0.6). */
 static void test_retreat_pause_is_no_press(void)
 {
     double conf;
@@ -2654,6 +2662,8 @@ static void test_retreat_pause_is_no_press(void)
     CU_ASSERT_DOUBLE_EQUAL(conf, 0.5, 1e-9);
     CU_ASSERT_EQUAL(retreat_touches(2, &conf), 2);
     CU_ASSERT_DOUBLE_EQUAL(conf, 0.6, 1e-9);
+    CU_ASSERT_EQUAL(retreat_touches(3, &conf), 1);
+    CU_ASSERT_TRUE(conf >= 0.9);
 }
 
 /* ---- flags session 10 ---- */

@@ -807,6 +807,49 @@ static void test_own_tip_change_masks_the_other_hand(void)
     kr_track_destroy(t);
 }
 
+/* ---- session 13: the hands' pixels near the leading point ---- */
+
+/* A's hand lies still on the card (tip at 10, 45): near_area_mm2 is the arm's last 100 mm
+ * around the tip, steady frame to frame. B's arm then comes down from the other side, over
+ * A's fingertips (its tip from 200 to 40 mm, drawn over A's): A's own pixels there are
+ * hidden, but the hands' pixels near A's point are not fewer (a hand coming over another
+ * is not that hand leaving its point). */
+static void test_near_area_counts_both_hands(void)
+{
+    kr_track_t *t = make_tracker();
+    int64_t ts = 0;
+    warm(t, &ts);
+    const double atx = 10, aty = 45;
+    const kr_track_frame *fr = a_arrives(t, &ts, atx, aty, 8, -8);
+    double alone = fr->hands[0].near_area_mm2;
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("near area: A alone %.0f\n", alone);
+    CU_ASSERT_TRUE(alone > 3000 && alone < 3.1416 * 100 * 100);
+    for (int i = 0; i < 3; i++) {
+        still_scene(frame, 1.0);
+        draw_arm(frame, 100, atx, aty, 8, -8, 1);
+        fr = feed(t, ts);
+        ts += 16667;
+        CU_ASSERT_DOUBLE_EQUAL(fr->hands[0].near_area_mm2, alone, 0.05 * alone);
+    }
+    for (int i = 0; i < 12; i++) { /* B's tip from 200 down to -20, 20 mm a frame */
+        double by = 200 - 20 * i;
+        still_scene(frame, 1.0);
+        draw_arm(frame, 100, atx, aty, 8, -8, 1);
+        draw_arm_from(frame, -60, 420, atx, by, 8, -8, 1); /* B's arm, drawn over A's */
+        fr = feed(t, ts);
+        ts += 16667;
+        const kr_track_hand *a = &fr->hands[0], *b = &fr->hands[1];
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("near area: B's tip at %.0f: A %.0f at (%.0f, %.0f), B present %d contact %d\n", by,
+                   a->near_area_mm2, a->lead_x_mm, a->lead_y_mm, b->present, fr->hand_contact);
+        CU_ASSERT_TRUE_FATAL(a->present && b->present);
+        CU_ASSERT_DOUBLE_EQUAL(a->lead_y_mm, aty, 10);
+        CU_ASSERT_TRUE(a->near_area_mm2 >= 0.9 * alone);
+    }
+    kr_track_destroy(t);
+}
+
 /* ---- races session 9: each hand's own tip change, the other hand's shadow left out ---- */
 
 /* A's hand lies still on the card (tip at 10, 45); B's hangs beside it, its tip 80 mm to
@@ -941,6 +984,7 @@ int main(void)
     CU_add_test(s, "hands_followed_through_contact", test_hands_followed_through_contact); /* race session 7 */
     CU_add_test(s, "knocked_card_keeps_its_id", test_knocked_card_keeps_its_id); /* precision session 8 */
     CU_add_test(s, "own_tip_change_masks_the_other_hand", test_own_tip_change_masks_the_other_hand); /* race session 8 */
+    CU_add_test(s, "near_area_counts_both_hands", test_near_area_counts_both_hands); /* session 13 */
     CU_add_test(s, "own_tip_change_leaves_out_the_other_shadow", /* races session 9 */
                 test_own_tip_change_leaves_out_the_other_shadow);
     /* presses session 9 */

@@ -70,6 +70,8 @@
 #define BACK_SPAN_US 150000 /* a press's way there: where its hand was this long before its rest */
 #define WITHDRAW_SHARE 0.85  /* a hand's blob below this share of its largest since its leading point last
                                 moved: the arm drawing back from under that point (see withdrawing) */
+#define NEAR_LEFT_SHARE 0.5  /* a rest's leading point left by its hand: fewer hand pixels near it than this
+                                share of the most during the rest (press_touch) */
 #define STILL_MM 4.0         /* a leading point that moved less than this between frames stayed (its noise) */
 
 /* Contact-time derivation (sweeps). Let the leading point move with speed v and
@@ -231,6 +233,7 @@ struct kr_event {
     double  lshare[2][LHIST];   /* ... its tip_own_share */
     double  lshd[2][LHIST];  /* ... its shadow_dist_mm (-1 no shadow near) */
     double  lshpx[2][LHIST]; /* ... its shadow_px */
+    double  lnear[2][LHIST]; /* ... its near_area_mm2 */
     double  lspeed[2];       /* leading point's speed over the last SPEED_SPAN_US (mm/s); 1e9 unknown */
     int64_t lwin_t[2];       /* start of that window */
     unsigned flags[MAX_MARKS];     /* review reasons of reading flag_seq[i], i = seq % MAX_MARKS */
@@ -1347,15 +1350,29 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * off by the merge) */
     int split_only = cps->rest_merged && jumped && measured <= 0 && in_contact_elsewhere(ev, fr, k, 1 - p);
     /* the arm drawing back from under the leading point (withdrawing) and no shadow met:
-     * the hand is on its way home, the point on what it left behind */
-    int withdrawn = ev->withdrawing[p] && !shadow_met;
+     * the hand is on its way home, the point on what it left behind. So is a leading point
+     * that the hand left: fewer than half of the hand pixels that lay within 100 mm of it
+     * during the rest are there now (either player's: a hand coming over this one hides
+     * it, it does not take it away). A hand on a card keeps its pixels around its
+     * fingertip; the tracker's point left on a print (the picture where the arm lay, not
+     * yet caught up) keeps only the print's few (full_match card 100 at 120 fps, 80.0 s:
+     * A's hand going home at 1.4 m/s and 50 mm up, its point held on a print at a card's
+     * corner: 396 of 5895 mm^2, a shadow met at the rest's start; on the open sets'
+     * presses, true ones keep 0.60 and more, the 56 with no true touch are spread from
+     * 0.02 up) */
+    double near_max = ev->lnear[p][0];
+    for (int j = 1; j < LHIST && ev->lpresent[p][j] && ev->lt[p][j] >= rest_t; j++)
+        if (ev->lnear[p][j] > near_max)
+            near_max = ev->lnear[p][j];
+    int left = ev->lnear[p][0] < NEAR_LEFT_SHARE * near_max;
+    int withdrawn = (ev->withdrawing[p] && !shadow_met) || left;
     KR_DEBUG("event %.3f: press of card %d by %c: rest %lld stop %lld (jumped %d) %s %d force %d -> %lld +- %lld; "
              "other %d near %d merged %d back %d shadow seen %d met %d none %d obx %.0f split_only %d withdrawn %d "
-             "(area share %.2f)",
+             "(area share %.2f) hand by the point %.0f of %.0f",
              fr->t_us / 1e6, c->id, p ? 'B' : 'A', (long long)rest_t, (long long)stop, jumped,
              near ? "race_landing" : "landing", measured, force, (long long)tp, (long long)ep, other, near,
              cps->rest_merged, back, shadow_seen, shadow_met, no_shadow, obx, split_only, withdrawn,
-             ev->still_area[p] > 0 ? h->area_mm2 / ev->still_area[p] : 1.0);
+             ev->still_area[p] > 0 ? h->area_mm2 / ev->still_area[p] : 1.0, ev->lnear[p][0], near_max);
     int n0 = ev->n_out;
     touch(ev, fr, k, p, tp, ep,
           shadow_off || (jumped && no_shadow) || split_only || withdrawn ? 0.25 /* not a hand on the mat: below min_confidence */
@@ -1561,6 +1578,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         ev->lshd[p][0] = fr->hands[p].shadow_dist_mm;
         memmove(ev->lshpx[p] + 1, ev->lshpx[p], (LHIST - 1) * sizeof(double));
         ev->lshpx[p][0] = fr->hands[p].shadow_px;
+        memmove(ev->lnear[p] + 1, ev->lnear[p], (LHIST - 1) * sizeof(double));
+        ev->lnear[p][0] = fr->hands[p].near_area_mm2;
         ev->lx[p][0] = fr->hands[p].lead_x_mm;
         ev->ly[p][0] = fr->hands[p].lead_y_mm;
         ev->lt[p][0] = fr->t_us;

@@ -133,6 +133,11 @@ typedef struct kr_track_hand {
      * (in view) that are left to it (0..1; 1 when nothing is masked). */
     double  tip_change_own;
     double  tip_own_share;
+    /* added in the thirteenth session: the pixels of either player's hand within 100 mm
+     * of the leading point (mm^2). A hand lying on a card keeps it (the other hand coming
+     * over it covers what it hides); when the tracker leaves the leading point on a print
+     * the arm left behind, it falls as the hand goes on. */
+    double  near_area_mm2;
 } kr_track_hand;
 
 typedef struct kr_track_frame {

@@ -22,6 +22,7 @@
 #define SNAP_HAND_FRAMES 600
 #define GHOST_FRAMES 30     /* still mat-coloured hand pixels absorbed after this long */
 #define GHOST_FAST_FRAMES 6 /* the same where non-hand, non-shadow foreground was learned (t->learned) */
+#define NEAR_MM 100.0       /* kr_track_hand.near_area_mm2: within this of the leading point */
 #define DETACHED_STILL 6.0  /* a detached piece unchanged this long on average is not a hand */
 #define TIP_CHANGE_MM 60.0 /* tip_change is summed within this of the leading point */
 #define TIP_CHANGE_NOISE 6 /* |BGR| change between frames up to this is noise (tip_change) ... */
@@ -701,6 +702,7 @@ static double sqr(double a) { return a * a; }
 static void hand_from_pixels(kr_track_t *t, int p, double dt_s);
 static void split_contacts(kr_track_t *t, double dt_s);
 static void tip_change_own(kr_track_t *t, int p);
+static void near_area(kr_track_t *t, int p);
 
 static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, int64_t gap_us, double si,
                         double sb, const kr_track_frame **out);
@@ -909,8 +911,10 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
     split_contacts(t, dt_s);
     for (int p = 0; p < 2; p++)
         hand_from_pixels(t, p, dt_s);
-    for (int p = 0; p < 2; p++)
+    for (int p = 0; p < 2; p++) {
         tip_change_own(t, p);
+        near_area(t, p);
+    }
     t->hand_cur ^= 1; /* this frame's hand map is the next one's last */
     /* cards */
     t->frames++;
@@ -1275,6 +1279,28 @@ static void chess_dt(int32_t *d, int ww, int wh)
             }
             *c = b;
         }
+}
+
+/* kr_track_hand.near_area_mm2 of hand p: the pixels of either hand (this frame's hand
+ * map) within NEAR_MM of its leading point. */
+static void near_area(kr_track_t *t, int p)
+{
+    kr_track_hand *h = &t->fr.hands[p];
+    h->near_area_mm2 = 0;
+    if (!h->present)
+        return;
+    const double mmpp = t->cfg.mm_per_px;
+    const uint8_t *cur = t->hmap + (size_t)t->hand_cur * (size_t)t->n;
+    double lu, lv;
+    kr_track_mm_to_mat(t, h->lead_x_mm, h->lead_y_mm, &lu, &lv);
+    const double r = NEAR_MM / mmpp;
+    const int v0 = (int)floor(lv - r), v1 = (int)ceil(lv + r), u0 = (int)floor(lu - r), u1 = (int)ceil(lu + r);
+    long count = 0;
+    for (int v = v0 < 0 ? 0 : v0; v <= v1 && v < t->h; v++)
+        for (int u = u0 < 0 ? 0 : u0; u <= u1 && u < t->w; u++)
+            if (cur[v * t->w + u] && sqr(u + 0.5 - lu) + sqr(v + 0.5 - lv) <= r * r)
+                count++;
+    h->near_area_mm2 = count * mmpp * mmpp;
 }
 
 /* The tip change of hand p's own descent (kr_track_hand.tip_change_own): in a race both
