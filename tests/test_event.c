@@ -1658,6 +1658,62 @@ static int knock_case(double knock_at, int *t78)
     return t77;
 }
 
+/* A's hand sweeps card 64 at 1 m/s, contact on the frame at 500 ms (the card seen at rest
+ * there); from the next frame the card is not found (flung off faster than the follower
+ * finds it blurred, at 30 fps), the hand over its place for 50 ms; it is given up 250 ms
+ * after it was last seen, and found at rest out of the field at 1.1 s. One push-out, half
+ * a period after the card was last seen, t_err half a period, never before the horizon
+ * promised (before: at the frame it was given up, 250 ms late on a t_err of 4.8 ms, and a
+ * second push-out when it was found out of the field; own_take, demo and others at 30 fps,
+ * full_match and match_b at 60). */
+static void test_flung_card_pushed_out_when_last_seen(void)
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    const int64_t tc = 30 * DT;
+    const key_pt path[] = {{250000, -100, 15 - 0.001 * 1000 * 250000, 0}, {900000, -100, 15 + 0.001 * 1000 * 400000, 0},
+                           {900001, 1e9, 0, 0}};
+    kr_track_card *c = &f.cards[0];
+    int late = 0;
+    for (int64_t t = 0; t < 1500000; t += DT) {
+        c->found = 0;
+        if (t <= tc)
+            c->last_seen_us = t;
+        else if (t < 1100000) {
+            c->moving = c->displaced = 1;
+            c->hand_cover[0] = t < tc + 50000 ? 0.3 : 0;
+            c->lost = t - c->last_seen_us > 250000;
+        } else { /* at rest beyond B's line */
+            c->moving = c->lost = 0;
+            c->found = c->out_of_field = 1;
+            c->x_mm = -100;
+            c->y_mm = 300;
+            c->last_seen_us = t;
+        }
+        int64_t h = kr_event_horizon(f.ev);
+        int n0 = f.n_obs;
+        fake_frame(&f, t, path, 3);
+        for (int i = n0; i < f.n_obs; i++)
+            late += f.obs[i].rec.t_us < h;
+    }
+    const kr_event_obs *po = NULL;
+    int n = 0;
+    for (int i = 0; i < f.n_obs; i++)
+        if (f.obs[i].rec.type == KR_REC_PUSH_OUT && f.obs[i].rec.card == 64) {
+            po = &f.obs[i];
+            n++;
+        }
+    if (getenv("KR_TEST_VERBOSE") && po)
+        printf("flung card: %d push-outs, at %lld +- %lld (last seen %lld)\n", n, (long long)po->rec.t_us,
+               (long long)po->rec.t_err_us, (long long)tc);
+    CU_ASSERT_EQUAL(n, 1);
+    CU_ASSERT_EQUAL(late, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(po);
+    CU_ASSERT_TRUE(llabs(po->rec.t_us - (tc + DT / 2)) <= 1);
+    CU_ASSERT_TRUE(llabs(po->rec.t_err_us - DT / 2) <= 1);
+    kr_event_destroy(f.ev);
+}
+
 /* A card set moving before the hand's path reached its outline (its motion, fitted from its
  * first frames, starts 7 ms before the tip crosses its edge) with the card the same hand
  * touched lying against it: knocked, no touch of it (its push-out is the hand's). Before:
@@ -2800,6 +2856,7 @@ int main(void)
     CU_add_test(s, "sweep_off_the_side_is_timed_from_its_edge", test_sweep_off_the_side_is_timed_from_its_edge); /* sweep session 7 */
     CU_add_test(s, "card_knocked_by_its_neighbour_is_flagged", test_card_knocked_by_its_neighbour_is_flagged);
     CU_add_test(s, "sweep_error_grows_with_its_residuals", test_sweep_error_grows_with_its_residuals);
+    CU_add_test(s, "flung_card_pushed_out_when_last_seen", test_flung_card_pushed_out_when_last_seen); /* session 13 */
     /* precision session 7 */
     CU_add_test(s, "merged_hands_do_not_end_a_contact", test_merged_hands_do_not_end_a_contact);
     CU_add_test(s, "dead_stop_is_not_a_press", test_dead_stop_is_not_a_press);

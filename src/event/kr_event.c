@@ -37,6 +37,7 @@
                                 is inside its outline, a change of 5 % passes): its last still frame
                                 bounds contact from below within this travel */
 #define UNBLAMED_WAIT_US 70000 /* a card moving with no hand near: a hand seen on it this soon is blamed */
+#define PUSH_BACK_MAX_US 400000 /* a lost card's push-out: at most this long before the frame it was given up */
 #define SWEEP_BACK_US 100000 /* a card seen moving: its contact is at most this long before (when
                                 no path entry dates it; a long-covered card's midpoint is no time) */
 #define LATE_OWN_US 1000000   /* an own-card touch this long after play began: judged (see touch) */
@@ -159,6 +160,8 @@ typedef struct card_state {
     int64_t unblamed_lo;     /* ... the window's start (last still, at most SWEEP_BACK_US before) */
     double  px, py;          /* previous centre */
     int64_t pt;
+    int     pushed;          /* a push-out of it was emitted and it has not been seen at rest in the
+                                field since: it cannot leave the field again */
     double  vx, vy;
     cp_state cp[2];
     int64_t bare_t;          /* last frame it was seen still with no hand over it: a hand pushing a
@@ -1413,7 +1416,8 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
  *   (a moving card must come to rest, at a later frame, before it can start again);
  * - touches are never before this reading's kami_start and only come in play;
  * - push-out: back-dated at most to the previous frame, one more period when the card was
- *   already past the lines there;
+ *   already past the lines there; a card given up as lost, to when it was last seen (at
+ *   most PUSH_BACK_MAX_US before the frame it is given up);
  * - settle: at the start of the quiet window being waited out;
  * - a send seen by the hand alone: when the hand came to rest in the other territory.
  * Hand contacts, entries, sends and rearranges are timed after the previous frame. */
@@ -1476,6 +1480,10 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
             }
             if (!c->out_of_field && out_over(c->x_mm, c->y_mm) > 0)
                 h = min64(h, T - ev->last_dt);
+            /* a moved card not found now may be given up as lost: its push-out half a period
+             * after it was last seen, at most PUSH_BACK_MAX_US before the frame it is given up */
+            if (c->displaced && !c->found && !c->lost && !cs->pushed)
+                h = min64(h, c->last_seen_us > T - PUSH_BACK_MAX_US ? c->last_seen_us : T - PUSH_BACK_MAX_US);
         }
         h = min64(h, tb > ev->kami_t ? tb : ev->kami_t);
         if (ev->played && ev->quiet_t >= 0)
@@ -1859,9 +1867,11 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             cs->bare_t = fr->t_us;
         }
         cs->was_moving = c->moving || c->displaced;
+        if (!c->displaced && !c->moving && !c->out_of_field && !c->lost)
+            cs->pushed = 0;
         /* push-out: the whole outline beyond the field */
         cs->out_push = -1;
-        if ((c->out_of_field && !cs->was_out) || (c->lost && !cs->was_lost && !c->out_of_field)) {
+        if (((c->out_of_field && !cs->was_out) || (c->lost && !cs->was_lost && !c->out_of_field)) && !cs->pushed) {
             double over = out_over(c->x_mm, c->y_mm);
             double v = sqrt(sqr(cs->vx) + sqr(cs->vy));
             int64_t t = fr->t_us;
@@ -1874,6 +1884,26 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             int64_t t_lo = cs->pt - (out_over(cs->px, cs->py) > 0 ? ev->last_dt : 0);
             if (t < t_lo)
                 t = t_lo;
+            /* lost: not seen since c->last_seen_us (the tracker gives a card up once it has not
+             * been found for a while with no hand over it). A card that vanishes while moving
+             * was flung (a sweep throws it off faster than the follower finds it blurred, at 30
+             * fps): it left within the period after it was last seen (the contact's frame, in
+             * the sweeps of the 30 and 60 fps scenarios: the true push-out 15-20 ms later; the
+             * frame it was given up 200-300 ms after). Half a period after that sighting, no
+             * earlier than PUSH_BACK_MAX_US before now (what the horizon counts on), t_err
+             * from the sighting */
+            int64_t e = (int64_t)(dt / sqrt(12.0));
+            if (c->lost && !c->found) {
+                t = c->last_seen_us + dt / 2;
+                if (t < fr->t_us - PUSH_BACK_MAX_US)
+                    t = fr->t_us - PUSH_BACK_MAX_US;
+                if (t < ev->horizon) /* (missing since before play: not held for) */
+                    t = ev->horizon;
+                e = t - c->last_seen_us > dt / 2 ? t - c->last_seen_us : dt / 2;
+            }
+            KR_DEBUG("event %.3f: card %d left the field: out %d lost %d found %d last seen %lld -> %lld +- %lld",
+                     fr->t_us / 1e6, c->id, c->out_of_field, c->lost, c->found, (long long)c->last_seen_us,
+                     (long long)t, (long long)e);
             int p = cs->last_toucher, guessed = p < 0;
             if (p < 0) {
                 double best = 1e9;
@@ -1892,8 +1922,9 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     o->rec.territory = cs->territory ? KR_SIDE_B : KR_SIDE_A;
                     /* no hand was blamed for its motion: the nearest one is a guess */
                     o->rec.confidence = c->out_of_field && !guessed ? 0.95 : 0.7;
-                    o->rec.t_err_us = (int64_t)(dt / sqrt(12.0));
+                    o->rec.t_err_us = e;
                     o->line_margin_mm = over;
+                    cs->pushed = 1;
                     if (!ev->played)
                         ev->first_play_t = t;
                     ev->played = 1;
