@@ -1513,6 +1513,49 @@ static void test_slow_approach_waits_for_the_landing(void)
     kr_event_destroy(f.ev);
 }
 
+/* A's hand comes over card 64 and stops on it at 500 ms; the picture around its tip never
+ * goes quiet (a flickering light), so no landing is read and the contact is put on the
+ * model. From 600 ms the hand rises straight up, its point wobbling by 6 mm (under the
+ * rest speed) until it leaves at 800 ms, before the wait for a landing ran out: fitted at
+ * the rest's end, the stop moves onto the wobble (817 ms; 493 at the first look). The
+ * contact is put midway between the two stops, with half the span in its error: the model
+ * on the first stop (543 ms) lies within it (before: 50 ms after the stop fitted at the
+ * end, 867 +- 29 ms; v2_flicker_60 B card 43 and v3_dim_flicker_60 A card 71, 278 and 274
+ * ms late). Returns the touch's time, *err its t_err. */
+static int64_t rising_wobble_press(int64_t *err)
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    const key_pt path[] = {
+        {250000, -100, -200, 0}, {450000, -100, 40, 0}, {500000, -100, 50, 0}, {600000, -100, 50, 0},
+        {650000, -106, 50, 0},   {700000, -100, 44, 0}, {750000, -94, 50, 0},  {800000, -100, 56, 0},
+        {900000, -100, -330, 0}, {1000000, 1e9, 0, 0},
+    };
+    const int np = (int)(sizeof path / sizeof path[0]);
+    for (int64_t t = 0; t < 1500000; t += DT)
+        fake_frame_chg(&f, t, path, np, 50000);
+    int64_t tt = -1;
+    *err = -1;
+    for (int i = 0; i < f.n_obs; i++)
+        if (f.obs[i].rec.type == KR_REC_TOUCH && f.obs[i].rec.card == 64) {
+            tt = f.obs[i].rec.t_us;
+            *err = f.obs[i].rec.t_err_us;
+        }
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("rising wobble: %d touches, at %lld +- %lld\n", fake_count(&f, KR_REC_TOUCH), (long long)tt,
+               (long long)*err);
+    CU_ASSERT_EQUAL(fake_count(&f, KR_REC_TOUCH), 1);
+    kr_event_destroy(f.ev);
+    return tt;
+}
+
+static void test_stop_moved_by_a_rising_hand_widens_the_model(void)
+{
+    int64_t e, t = rising_wobble_press(&e);
+    CU_ASSERT_TRUE_FATAL(t > 0 && e > 0);
+    CU_ASSERT_TRUE(llabs(t - 543000) <= e);
+}
+
 /* Card 5 put beside card 64 (its left edge on 64's right edge). A's hand comes over card
  * 64 and drifts slowly towards card 5 while it comes down (the picture around its tip
  * changing: it never lies still on 64), then moves on onto card 5 and lands there. One
@@ -2861,6 +2904,7 @@ int main(void)
     CU_add_test(s, "merged_hands_do_not_end_a_contact", test_merged_hands_do_not_end_a_contact);
     CU_add_test(s, "dead_stop_is_not_a_press", test_dead_stop_is_not_a_press);
     CU_add_test(s, "slow_approach_waits_for_the_landing", test_slow_approach_waits_for_the_landing);
+    CU_add_test(s, "stop_moved_by_a_rising_hand_widens_the_model", test_stop_moved_by_a_rising_hand_widens_the_model); /* session 13 */
     CU_add_test(s, "hand_going_on_to_the_next_card", test_hand_going_on_to_the_next_card);
     /* precision session 8 */
     CU_add_test(s, "card_moving_before_the_hand_reached_it_is_knocked", test_card_moving_before_the_hand_reached_it_is_knocked);
