@@ -811,7 +811,7 @@ static void test_own_tip_change_masks_the_other_hand(void)
 
 /* A's hand lies still on the card (tip at 10, 45): near_area_mm2 is the arm's last 100 mm
  * around the tip, steady frame to frame. B's arm then comes down from the other side, over
- * A's fingertips (its tip from 200 to 40 mm, drawn over A's): A's own pixels there are
+ * A's fingertips (its tip from 200 to -20 mm, drawn over A's): A's own pixels there are
  * hidden, but the hands' pixels near A's point are not fewer (a hand coming over another
  * is not that hand leaving its point). */
 static void test_near_area_counts_both_hands(void)

@@ -100,9 +100,8 @@ typedef struct cp_state {    /* per card and player */
     int64_t away_t;          /* since when the hand is away; -1 none */
     int64_t free_t;          /* the horizon when its last contact ended: a new one is not earlier */
     int     rest_merged;     /* the two hands' blobs touched on a frame of that rest */
-    int64_t race_key;        /* a press with the other hand near, at its first look (press_touch): rest_t + 1
-                                (0 none), ... */
-    int64_t race_stop;       /* ... its stop then, ... */
+    int64_t race_key;        /* a press at its first look (press_touch): rest_t + 1 (0 none), ... */
+    int64_t race_stop;       /* ... its stop then (a race's model; a single press's with a later stop), ... */
     int     race_weak;       /* ... the other hand at the card or touching this one then, ... */
     int     race_hidden;     /* ... the card too little visible to judge then (kr_track_card.occluded) */
 } cp_state;
@@ -1372,9 +1371,9 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * fingertip; the tracker's point left on a print (the picture where the arm lay, not
      * yet caught up) keeps only the print's few (full_match card 100 at 120 fps, 80.0 s:
      * A's hand going home at 1.4 m/s and 50 mm up, its point held on a print at a card's
-     * corner: 396 of 5895 mm^2, a shadow met at the rest's start; on the open sets'
-     * presses, true ones keep 0.60 and more, the 56 with no true touch are spread from
-     * 0.02 up) */
+     * corner: 387 of 5814 mm^2, a shadow met at the rest's start; over the open sets'
+     * press decisions, true ones keep 0.61 and more, the 56 with no true touch are spread
+     * from 0.02 up) */
     double near_max = ev->lnear[p][0];
     for (int j = 1; j < LHIST && ev->lpresent[p][j] && ev->lt[p][j] >= rest_t; j++)
         if (ev->lnear[p][j] > near_max)
