@@ -1714,8 +1714,7 @@ static void test_flung_card_pushed_out_when_last_seen(void)
     fake f;
     fake_start(&f, 64, 150000);
     const int64_t tc = 30 * DT;
-    const key_pt path[] = {{250000, -100, 15 - 0.001 * 1000 * 250000, 0}, {900000, -100, 15 + 0.001 * 1000 * 400000, 0},
-                           {900001, 1e9, 0, 0}};
+    const key_pt path[] = {{250000, -100, 15 - 250, 0}, {900000, -100, 15 + 400, 0}, {900001, 1e9, 0, 0}};
     kr_track_card *c = &f.cards[0];
     int late = 0;
     for (int64_t t = 0; t < 1500000; t += DT) {
