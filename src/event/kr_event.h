@@ -103,6 +103,12 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
  * point beside the field's side lines: the tracker may have put the fingertip off a card
  * the hand is pressing, so a touch may be missing. */
 #define KR_EVENT_FLAG_BESIDE 128u
+/* The flags that doubt play's touches (a touch may be missing or be another's). A reading
+ * that is not established (voided before its kimariji) has no take and no fault for them to
+ * change: kr_pipe leaves them out of its ruling's review reasons. */
+#define KR_EVENT_FLAGS_PLAY                                                                               \
+    (KR_EVENT_FLAG_HAND_UNSEEN | KR_EVENT_FLAG_UNBLAMED | KR_EVENT_FLAG_OBSCURED | KR_EVENT_FLAG_KNOCK_ORDER | \
+     KR_EVENT_FLAG_BESIDE)
 unsigned kr_event_reading_flags(const kr_event_t *ev, int32_t seq);
 
 /* The review reason in words for one flag bit (static string), NULL for an unknown bit.

@@ -200,6 +200,8 @@ static void review_reasons(const kr_pipe_t *p, kr_ruling *ru, bool with_queue)
         add_review(ru, "the event detector could not follow this reading (more reading records than it holds): "
                        "touches were not looked for");
     unsigned fl = kr_event_reading_flags(p->evd, ru->seq);
+    if (!ru->established)
+        fl &= ~KR_EVENT_FLAGS_PLAY; /* no take, no fault: a missing touch changes nothing */
     for (unsigned b = 1; b; b <<= 1)
         if ((fl & b) && kr_event_flag_reason(b))
             add_review(ru, kr_event_flag_reason(b));
