@@ -106,6 +106,24 @@ static void add_header(kr_pipe_t *p)
     add_json(p, js);
 }
 
+/* A pipe on the drawn camera with the match and layout records, sinking into s (cleared),
+ * and the drawn mat (the same noise on every run). Destroyed by the caller. */
+static kr_pipe_t *start_drawn(const kr_pipe_config *cfg, seen *s)
+{
+    static kr_calib_t calib;
+    scene_calib(&calib);
+    memset(s, 0, sizeof *s);
+    kr_pipe_sink sink = {s, on_record, on_output, on_refused};
+    kr_pipe_t *p = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_pipe_create(cfg, &sink, &p), KR_OK);
+    add_header(p);
+    CU_ASSERT_TRUE(kr_pipe_has_layout(p));
+    CU_ASSERT_EQUAL_FATAL(kr_pipe_start_video(p, &calib, FW, FH), KR_OK);
+    rng = 12345;
+    draw_mat();
+    return p;
+}
+
 static const char *readings[] = {
     "{\"type\":\"kami_start\",\"seq\":1,\"card\":64,\"t_us\":150000}",
     "{\"type\":\"kimariji\",\"seq\":1,\"t_us\":180000}",
@@ -122,17 +140,7 @@ static uint8_t yp[FW * FH], up[(FW / 2) * (FH / 2)], vp[(FW / 2) * (FH / 2)];
  * the frame index before which the reading records are added (0: before the frames). */
 static void run(const kr_pipe_config *cfg, int readings_at, seen *s)
 {
-    static kr_calib_t calib;
-    scene_calib(&calib);
-    memset(s, 0, sizeof *s);
-    kr_pipe_sink sink = {s, on_record, on_output, on_refused};
-    kr_pipe_t *p = NULL;
-    CU_ASSERT_EQUAL_FATAL(kr_pipe_create(cfg, &sink, &p), KR_OK);
-    add_header(p);
-    CU_ASSERT_TRUE(kr_pipe_has_layout(p));
-    CU_ASSERT_EQUAL_FATAL(kr_pipe_start_video(p, &calib, FW, FH), KR_OK);
-    rng = 12345; /* the same mat noise on every run */
-    draw_mat();
+    kr_pipe_t *p = start_drawn(cfg, s);
     const int64_t tc = 400000;
     const double v = 2000, vc = 2500;
     int i = 0;
@@ -230,8 +238,8 @@ static void test_sweep_gives_a_ruling_in_order(void)
 }
 
 /* A's arm reaches deep into B's half (tip at 250, 100: no card there) and vanishes there at
- * 460 ms, still moving (so no print of it stays), during play of reading 1: the detector flags the reading (a hand lost from view
- * inside the field: a touch may be missing). With the reading established (its kimariji at
+ * 460 ms, still moving (so no print of it stays), during play of reading 1: the detector
+ * flags the reading (a hand lost from view inside the field: a touch may be missing). With the reading established (its kimariji at
  * 180 ms) the ruling gives that reason; voided before its kimariji (reading_void at 1.3 s)
  * it has no take and no fault a missing touch could change, and gives none (before: the
  * reason on both; reading_void at 120 fps, contacts half a frame off, flagged without
@@ -239,24 +247,16 @@ static void test_sweep_gives_a_ruling_in_order(void)
  * established. */
 static int unseen_reason(int voided, int *established)
 {
-    static kr_calib_t calib;
-    scene_calib(&calib);
-    seen *s = calloc(1, sizeof *s);
+    seen *s = malloc(sizeof *s);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     kr_pipe_config cfg;
     kr_pipe_config_default(&cfg);
     cfg.hold_us = -1;
-    kr_pipe_sink sink = {s, on_record, on_output, on_refused};
-    kr_pipe_t *p = NULL;
-    CU_ASSERT_EQUAL_FATAL(kr_pipe_create(&cfg, &sink, &p), KR_OK);
-    add_header(p);
-    CU_ASSERT_EQUAL_FATAL(kr_pipe_start_video(p, &calib, FW, FH), KR_OK);
+    kr_pipe_t *p = start_drawn(&cfg, s);
     add_json(p, "{\"type\":\"kami_start\",\"seq\":1,\"card\":64,\"t_us\":150000}");
     add_json(p, voided ? "{\"type\":\"reading_void\",\"seq\":1,\"t_us\":1300000}"
                        : "{\"type\":\"kimariji\",\"seq\":1,\"t_us\":180000}");
     add_json(p, "{\"type\":\"shimo_start\",\"seq\":1,\"t_us\":1700000}");
-    rng = 12345;
-    draw_mat();
     for (int64_t t = 0; t < 2500000; t += DT) {
         memcpy(frame, base, sizeof base);
         for (int k = 0; k < NCARDS; k++)
