@@ -5,7 +5,7 @@
 # the truth than 1 and 2 t_err. Answers "does a press's claimed error hold?", which decides
 # whether a near-simultaneous race is flagged.
 # SPDX-License-Identifier: MIT
-#   tools/eval_press_err.py SCENARIO_DIR DEBUG_LOG [SCENARIO_DIR DEBUG_LOG ...] [--all]
+#   tools/eval_press_err.py SCENARIO_DIR DEBUG_LOG [SCENARIO_DIR DEBUG_LOG ...] [--all] [--near]
 # DEBUG_LOG: the stderr of `KR_DEBUG=1 karuta-ref analyze SCENARIO_DIR/video.mp4 --out OUT ...` (its
 # "press of card" lines), kept in OUT: only decisions that became a touch of OUT/events.jsonl
 # are counted (not those outside play or dropped as weak). A decision is paired with the same
@@ -13,6 +13,10 @@
 # descent put on a stop fitted late can be 300 ms off, and must count, not fall out of the
 # table), and those with none are counted apart. --all prints every pair (default: only
 # those beyond 2 t_err).
+# --near: instead, the share of hand pixels still near the leading point when each press was
+# decided ("hand by the point N of M", the NEAR_LEFT_SHARE rule of src/event/kr_event.c), for
+# every press decision (also those ruled no press): its lowest among decisions with a true
+# touch of the same player and card within 150 ms, and the shares of those with none.
 import json
 import os
 import re
@@ -21,6 +25,8 @@ import sys
 LINE = re.compile(r"press of card (\d+) by ([AB]): rest -?\d+ stop (-?\d+) \(jumped \d\) (\w+) (-?\d+) "
                   r"force \d -> (-?\d+) \+- (\d+);")
 PAIR_US = 500000
+NEAR = re.compile(r"press of card (\d+) by ([AB]):.* -> (-?\d+) \+-.*hand by the point (\d+) of (\d+)")
+NEAR_PAIR_US = 150000
 KINDS = {("landing", True): "landing", ("landing", False): "model",
          ("race_landing", True): "race_measured", ("race_landing", False): "race_model"}
 
@@ -49,7 +55,35 @@ def decisions(log):
     return out
 
 
+def near_shares(pairs):
+    """--near: the hand's share near its point at each press decision, true touches apart."""
+    true, other = [], []
+    for sd, log in pairs:
+        truth = [r for r in load(sd + "/truth.jsonl") if r["type"] == "touch"]
+        with open(log, errors="replace") as f:
+            for line in f:
+                m = NEAR.search(line)
+                if not m:
+                    continue
+                card, pl, t, n, most = int(m.group(1)), m.group(2), int(m.group(3)), int(m.group(4)), int(m.group(5))
+                share = n / most if most > 0 else 1.0
+                hit = any(r.get("card") == card and r["player"] == pl and abs(r["t_us"] - t) < NEAR_PAIR_US
+                          for r in truth)
+                (true if hit else other).append(share)
+    true.sort()
+    other.sort()
+    print("press decisions: %d with a true touch within %d ms, lowest share %.2f; %d without, shares %s" % (
+        len(true), NEAR_PAIR_US // 1000, true[0] if true else float("nan"), len(other),
+        " ".join("%.2f" % x for x in other)))
+
+
 def main():
+    if "--near" in sys.argv:
+        args = [a for a in sys.argv[1:] if a != "--near"]
+        if len(args) < 2 or len(args) % 2:
+            sys.exit("usage: tools/eval_press_err.py SCENARIO_DIR DEBUG_LOG [...] --near")
+        near_shares(list(zip(args[0::2], args[1::2])))
+        return
     args = [a for a in sys.argv[1:] if a != "--all"]
     if len(args) < 2 or len(args) % 2:
         sys.exit("usage: tools/eval_press_err.py SCENARIO_DIR DEBUG_LOG [SCENARIO_DIR DEBUG_LOG ...] [--all]")

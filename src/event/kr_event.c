@@ -1371,9 +1371,10 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * fingertip; the tracker's point left on a print (the picture where the arm lay, not
      * yet caught up) keeps only the print's few (full_match card 100 at 120 fps, 80.0 s:
      * A's hand going home at 1.4 m/s and 50 mm up, its point held on a print at a card's
-     * corner: 387 of 5814 mm^2, a shadow met at the rest's start; over the open sets'
-     * press decisions, true ones keep 0.61 and more, the 56 with no true touch are spread
-     * from 0.02 up) */
+     * corner: 387 of 5814 mm^2, a shadow met at the rest's start). Over the open sets' 354
+     * press decisions (tools/eval_press_err.py --near) the true ones keep 0.53 and more (the
+     * lowest, varied3 v3_dim_flicker_60 B card 9, a pick-up after play decided as the hand
+     * rose off: a thin margin), the 53 with no true touch are spread from 0.02 up */
     double near_max = ev->lnear[p][0];
     for (int j = 1; j < LHIST && ev->lpresent[p][j] && ev->lt[p][j] >= rest_t; j++)
         if (ev->lnear[p][j] > near_max)
