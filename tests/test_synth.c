@@ -489,6 +489,54 @@ static void test_deterministic(void)
     CU_ASSERT_NOT_EQUAL(h, 0);
 }
 
+/* --look-seed draws the look anew (the pixels change) and keeps the layout and the play:
+ * every card lies where it did and every record of the truth comes at the same time. */
+static void test_look_seed(void)
+{
+    kr_synth_opts o;
+    kr_synth_opts_default(&o);
+    o.w = 320; o.h = 180; o.fps_num = 30;
+    kr_synth_t *s[2] = {NULL, NULL};
+    uint64_t h[2];
+    CU_ASSERT_EQUAL_FATAL(kr_synth_create("samples/scenarios/dead_fault.json", &o, &s[0], NULL, 0), KR_OK);
+    o.look_seed = 7001;
+    o.look_seed_set = true;
+    CU_ASSERT_EQUAL_FATAL(kr_synth_create("samples/scenarios/dead_fault.json", &o, &s[1], NULL, 0), KR_OK);
+    for (int k = 0; k < 2; k++) {
+        kr_image_t img;
+        CU_ASSERT_EQUAL_FATAL(kr_synth_render_frame(s[k], 0, &img), KR_OK);
+        h[k] = 0xcbf29ce484222325ull;
+        for (int y = 0; y < img.h; y++)
+            h[k] = fnv(img.px + (size_t)y * img.stride, (size_t)img.w * 3, h[k]);
+    }
+    CU_ASSERT_NOT_EQUAL(h[0], h[1]);
+    const kr_synth_event *e[2];
+    int n[2], touches = 0, cards = 0;
+    kr_synth_events(s[0], &e[0], &n[0]);
+    kr_synth_events(s[1], &e[1], &n[1]);
+    CU_ASSERT_EQUAL_FATAL(n[0], n[1]);
+    for (int i = 0; i < n[0]; i++) {
+        CU_ASSERT_EQUAL(e[0][i].type, e[1][i].type);
+        CU_ASSERT_EQUAL(e[0][i].t_us, e[1][i].t_us);
+        CU_ASSERT_EQUAL(e[0][i].card, e[1][i].card);
+        touches += e[0][i].type == KR_SYNTH_EV_TOUCH;
+    }
+    CU_ASSERT(touches >= 2);
+    for (int id = 1; id <= 100; id++) {
+        double mm[2][8], px[8];
+        kr_status st0 = kr_synth_card_outline(s[0], id, 0, mm[0], px);
+        CU_ASSERT_EQUAL(kr_synth_card_outline(s[1], id, 0, mm[1], px), st0);
+        if (st0 != KR_OK)
+            continue;
+        cards++;
+        for (int k = 0; k < 8; k++)
+            CU_ASSERT_DOUBLE_EQUAL(mm[0][k], mm[1][k], 1e-9);
+    }
+    CU_ASSERT_EQUAL(cards, 50);
+    kr_synth_destroy(s[0]);
+    kr_synth_destroy(s[1]);
+}
+
 /* A fractional rate (59.94 = 60000/1001) gives its own frame times; rates outside 1..480
  * frames per second are refused by name. */
 static void test_fractional_rate(void)
@@ -623,6 +671,7 @@ int main(void)
     CU_add_test(s, "scenarios_rulings", test_scenarios_rulings);
     CU_add_test(s, "hand_over_card_at_touch", test_hand_over_card_at_touch);
     CU_add_test(s, "deterministic", test_deterministic);
+    CU_add_test(s, "look_seed", test_look_seed);
     CU_add_test(s, "fractional_rate", test_fractional_rate);
     CU_add_test(s, "phase", test_phase);
     CU_add_test(s, "card_sent_back", test_card_sent_back);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tools/eval_events.sh [--fps "30 60 120"] [--work DIR] [--holdout] [--no-render] [--results FILE]
-#                      [--lag] [--phase F] [--skip NAME]... [NAME...]
+#                      [--lag] [--phase F] [--look-seed N] [--skip NAME]... [NAME...]
 #   Renders synthetic scenarios (karuta-synth, cached in WORK/FPS/NAME), runs
 #   `karuta-ref analyze` on each, compares with the truth (tools/eval_events.py) and
 #   prints a markdown table per frame rate (held-out scenarios in their own table), then
@@ -12,6 +12,9 @@
 #   each observation was released (newest frame's time minus its t_us), all scenarios pooled.
 #   --phase F: render with every action moved F (0..1) of a frame period later (karuta-synth
 #   --phase), so contacts written on round times fall between frames; use its own WORK.
+#   --look-seed N: render with karuta-synth --look-seed N: the same layout and actions under
+#   the skins, sleeves, camera, light and tatami the seed N draws for what each scenario
+#   leaves unset; use its own WORK.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${KR_BUILD:-build}
@@ -34,7 +37,8 @@ while [ $# -gt 0 ]; do
     --results) resname=$2; shift 2 ;;
     --skip) skip+=("$2"); shift 2 ;;
     --phase) synth_args+=(--phase "$2"); shift 2 ;;
-    -h|--help) sed -n 2,14p "$0"; exit 0 ;;
+    --look-seed) synth_args+=(--look-seed "$2"); shift 2 ;;
+    -h|--help) sed -n 2,17p "$0"; exit 0 ;;
     -*) echo "eval_events.sh: unknown option $1" >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
   esac

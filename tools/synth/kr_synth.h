@@ -29,6 +29,10 @@ typedef struct kr_synth_opts {
     int         fps_den;       /* frame rate denominator; 0 = 1                        */
     uint64_t    seed;          /* PRNG seed, used only if seed_set                     */
     bool        seed_set;
+    uint64_t    look_seed;     /* seed of what the scenario leaves unset of skins,     */
+    bool        look_seed_set; /* sleeves, camera and look, and of the picture's       */
+                               /* texture and noise, used only if look_seed_set        */
+                               /* (default: seed; the truth does not change with it)   */
     double      max_duration_s;/* > 0: cut the clip after this many seconds            */
     const char *poems_path;    /* hyakunin-isshu.json; NULL = models/ (cwd or source) */
     double      phase;         /* 0..1: every action is moved this share of a frame period

@@ -21,6 +21,10 @@ static void usage(FILE *f)
             "  --fps N[/D]          frame rate (default: the scenario's, else 60)\n"
             "  --size WxH           frame size (default: the scenario's, else 1280x720)\n"
             "  --seed N             PRNG seed (default: the scenario's)\n"
+            "  --look-seed N        seed of the look alone: what the scenario leaves unset of\n"
+            "                       skins, sleeves, camera and look, the tatami's texture and the\n"
+            "                       noise (default: the seed); layout, hand sizes and motion keep\n"
+            "                       the seed's, so the truth is the same\n"
             "  --duration S         render at most S seconds\n"
             "  --phase F            move every action F (0..1) of a frame period later, so that\n"
             "                       contacts written on round times fall between frames\n"
@@ -93,13 +97,20 @@ int main(int argc, char **argv)
             char x;
             if (sscanf(v, "%d%c%d", &w, &x, &h) != 3 || x != 'x' || w <= 0 || h <= 0) goto bad;
             o.w = w; o.h = h; i++;
-        } else if (!strcmp(a, "--seed")) {
+        } else if (!strcmp(a, "--seed") || !strcmp(a, "--look-seed")) {
             if (!v) goto missing;
             char *e;
             errno = 0;
             unsigned long long sd = strtoull(v, &e, 10);
             if (errno || *e || e == v) goto bad;
-            o.seed = sd; o.seed_set = true; i++;
+            if (a[2] == 's') {
+                o.seed = sd;
+                o.seed_set = true;
+            } else {
+                o.look_seed = sd;
+                o.look_seed_set = true;
+            }
+            i++;
         } else if (!strcmp(a, "--duration")) {
             if (!v) goto missing;
             char *e;

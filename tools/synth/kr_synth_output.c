@@ -164,6 +164,7 @@ static kr_status write_meta(const kr_synth_t *s, const char *path)
     cJSON_AddStringToObject(o, "description", s->description);
     cJSON_AddBoolToObject(o, "holdout", s->holdout);
     cJSON_AddNumberToObject(o, "seed", (double)s->seed);
+    cJSON_AddNumberToObject(o, "look_seed", (double)s->look_seed);
     cJSON *fps = cJSON_AddArrayToObject(o, "fps");
     cJSON_AddItemToArray(fps, cJSON_CreateNumber(s->fps_num));
     cJSON_AddItemToArray(fps, cJSON_CreateNumber(s->fps_den));

@@ -96,11 +96,11 @@ static inline void canvas_of_mm(const kr_synth_render *r, double x, double y, do
 static void make_tatami(kr_synth_t *s, kr_synth_render *r)
 {
     const kr_synth_look *lk = &s->look;
-    uint32_t seed = (uint32_t)(s->seed * 2654435761u);
+    uint32_t seed = (uint32_t)(s->look_seed * 2654435761u);
     double ca = cos(lk->strand_angle), sa = sin(lk->strand_angle);
     double pitch = lk->strand_pitch, warp = 14.0;
     kr_synth_rng rng;
-    kr_synth_rng_seed(&rng, s->seed, 5);
+    kr_synth_rng_seed(&rng, s->look_seed, 5);
     for (int Y = 0; Y < r->ch; Y++) {
         double y = r->y1 - (Y + 0.5) / r->ppm;
         uint8_t *row = r->tatami + (size_t)Y * r->cw * 3;
@@ -780,7 +780,7 @@ kr_status kr_synth_render_init(kr_synth_t *s, char *err, size_t errlen)
         goto fail;
     }
     kr_synth_rng nr;
-    kr_synth_rng_seed(&nr, s->seed, 7);
+    kr_synth_rng_seed(&nr, s->look_seed, 7);
     for (size_t i = 0; i < (size_t)s->w * s->h * 3 + NOISE_PAD; i++) {
         double g = kr_synth_rng_gauss(&nr) * s->look.noise;
         r->noise[i] = (int8_t)clampd(lround(g), -127, 127);
@@ -823,7 +823,7 @@ void kr_synth_render_free(kr_synth_render *r)
 double kr_synth_frame_gain(const kr_synth_t *s, int frame)
 {
     double t = (double)kr_synth_frame_t_us(s, frame) / 1e6;
-    double ph = (double)(s->seed % 1000) / 1000.0 * 2 * KR_PI;
+    double ph = (double)(s->look_seed % 1000) / 1000.0 * 2 * KR_PI;
     /* mains flicker sampled by the shutter + slow auto-exposure drift */
     return s->look.exposure * (1 + s->look.flicker * sin(2 * KR_PI * s->look.flicker_hz * t + ph) +
                                0.01 * sin(2 * KR_PI * 0.13 * t + ph * 0.7));
@@ -1019,7 +1019,7 @@ kr_status kr_synth_render_do(kr_synth_t *s, int frame, kr_image_t *out)
     /* exposure (flicker, white balance), vignetting, sensor noise */
     int g8 = (int)lround(kr_synth_frame_gain(s, frame) * 256);
     kr_synth_rng fr;
-    kr_synth_rng_seed(&fr, s->seed, 1000 + (uint64_t)frame);
+    kr_synth_rng_seed(&fr, s->look_seed, 1000 + (uint64_t)frame);
     size_t off = (size_t)(kr_synth_rng_u64(&fr) % NOISE_PAD);
     photometric(r->frame, r->vig, r->noise + off, (size_t)s->w * s->h * 3, g8);
     *out = img;

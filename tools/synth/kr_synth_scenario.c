@@ -361,6 +361,7 @@ kr_status kr_synth_scenario_parse(kr_synth_t *s, const char *path, const kr_synt
     if (bad_type(root, "seed", 1) || bad_type(root, "mora_ms", 1))
         FAIL("%s: seed and mora_ms must be numbers", fn);
     s->seed = o->seed_set ? o->seed : (uint64_t)num(root, "seed", 1);
+    s->look_seed = o->look_seed_set ? o->look_seed : s->seed;
     s->fps_num = 60;
     s->fps_den = 1;
     if ((v = cJSON_GetObjectItemCaseSensitive(root, "fps"))) { /* N or [N, D] (59.94: [60000, 1001]) */
@@ -395,8 +396,9 @@ kr_status kr_synth_scenario_parse(kr_synth_t *s, const char *path, const kr_synt
         FAIL("%s: fps %d/%d: need 1..480 frames per second", fn, s->fps_num, s->fps_den);
     s->mora = num(root, "mora_ms", 250) / 1000.0;
 
-    kr_synth_rng rng;
-    kr_synth_rng_seed(&rng, s->seed, 1);
+    kr_synth_rng rng, prng; /* the look's; the play's (hand sizes: they decide which cards a hand touches) */
+    kr_synth_rng_seed(&rng, s->look_seed, 1);
+    kr_synth_rng_seed(&prng, s->seed, 1); /* drawn in step with rng: the same as it without --look-seed */
 
     /* players */
     const cJSON *jpl = cJSON_GetObjectItemCaseSensitive(root, "players");
@@ -409,7 +411,10 @@ kr_status kr_synth_scenario_parse(kr_synth_t *s, const char *path, const kr_synt
         memcpy(pl->skin, sk, sizeof pl->skin);
         static const double sleeves[4][3] = {{235, 235, 238}, {70, 45, 35}, {40, 40, 42}, {150, 120, 95}};
         memcpy(pl->sleeve, sleeves[kr_synth_rng_u64(&rng) % 4], sizeof pl->sleeve);
-        pl->size = kr_synth_rng_range(&rng, 0.93, 1.05);
+        kr_synth_rng_u64(&prng);
+        kr_synth_rng_u64(&prng);
+        kr_synth_rng_range(&rng, 0.93, 1.05);
+        pl->size = kr_synth_rng_range(&prng, 0.93, 1.05);
         const cJSON *jp = cJSON_GetObjectItemCaseSensitive(jpl, p ? "B" : "A");
         if (!jp)
             continue;
