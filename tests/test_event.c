@@ -786,6 +786,47 @@ static void test_late_own_card_touch_is_weak(void)
     run_end(&r);
 }
 
+/* A sweeps card 64 at 400 ms; from 700 ms its leading point goes on past B's line to
+ * y = 330 (where B kneels: the tracker's point at the wrong end of merged blobs) and stays
+ * there till 1.2 s, then the hand goes back behind A's line (y = -254) at 2 m/s. A point
+ * past the other player's line is not a hand back home: play settles only once it is back
+ * (before: settled at 0.8 s, as soon as the point left the field, as if behind its line). */
+static void test_point_past_the_other_line_is_not_back(void)
+{
+    run r;
+    run_start(&r);
+    const int64_t tc = 400000;
+    for (int64_t t = 0; t < 2000000; t += DT) {
+        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        double dtc = (t - tc) / 1e6;
+        if (t > 250000) {
+            double y = 15 + 2000 * dtc;
+            if (y > 60)
+                y = 60;
+            if (t > 700000)
+                y = fmin(330, 60 + 2000 * (t - 700000) / 1e6);
+            if (t > 1200000)
+                y = 330 - 2000 * (t - 1200000) / 1e6;
+            s.arm = y > -330;
+            s.tx = -100;
+            s.ty = y;
+            s.sx = 4;
+            s.sy = -4;
+        }
+        if (dtc > 0)
+            s.c64y = 51.5 + 2500 * dtc;
+        run_frame(&r, t, &s);
+    }
+    /* the tip crosses y = -254 at 1200 + (330 + 254) / 2 = 1492 ms */
+    CU_ASSERT_EQUAL(count(&r, KR_REC_SETTLE), 1);
+    const kr_event_obs *o = first(&r, KR_REC_SETTLE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("settle t %lld\n", (long long)o->rec.t_us);
+    CU_ASSERT_DOUBLE_EQUAL((double)o->rec.t_us, 1492000.0, 80000);
+    run_end(&r);
+}
+
 /* A hand lost from view deep in the field is not back: no settle for a second, and the
  * reading gets a reason for the judge. */
 static void test_hand_lost_in_field_is_not_back(void)
@@ -2882,6 +2923,7 @@ int main(void)
     CU_add_test(s, "horizon_holds_for_early_entry", test_horizon_holds_for_early_entry);
     CU_add_test(s, "early_entry_withdrawn", test_early_entry_withdrawn);
     CU_add_test(s, "settle_soon_after_hands_back", test_settle_soon_after_hands_back);
+    CU_add_test(s, "point_past_the_other_line_is_not_back", test_point_past_the_other_line_is_not_back);
     CU_add_test(s, "hand_lost_in_field_is_not_back", test_hand_lost_in_field_is_not_back);
     CU_add_test(s, "handled_needs_a_possible_send", test_handled_needs_a_possible_send);
     CU_add_test(s, "late_own_card_touch_is_weak", test_late_own_card_touch_is_weak);

@@ -68,6 +68,7 @@
 #define SHADOW_MEET_MM 25.0  /* a press: the hand's shadow seen this near its leading point (on the mat) ... */
 #define SHADOW_MIN_PX 3      /* ... or at least this many of its pixels beside the hand near it (fewer: noise) */
 #define SHADOW_ALONE_MM 150.0 /* ... read only with the other hand's box this far off (its shadow is not this one's) */
+#define BEYOND_MM 40.0 /* a leading point this far past the other player's line is not a hand back home (settle) */
 #define BACK_SPAN_US 150000 /* a press's way there: where its hand was this long before its rest */
 #define WITHDRAW_SHARE 0.85  /* a hand's blob below this share of its largest since its leading point last
                                 moved: the arm drawing back from under that point (see withdrawing) */
@@ -2086,10 +2087,16 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
          * picture; this is what the arm left behind (the background not yet caught up) */
         int still_blob = h->present && h->shadow_px <= 0 && h->shadow_dist_mm < 0 && h->tip_change <= TIP_QUIET;
         if (h->present) {
-            /* deep in the field, or beside it; behind: out of the field past its own line */
+            /* deep in the field, or beside it, or past the other player's line (BEYOND_MM out:
+             * where the other player kneels; no hand goes home there, a leading point there
+             * is the tracker's, put at the wrong end of two hands' merged blobs: v5_crf_540_25
+             * at 2.32 s, A's point 93 mm past B's line while A's hand left the card it
+             * pressed and B's hovered by, and play was taken as settled 0.7 s early); behind:
+             * out of the field past its own line */
             double ay = fabs(h->lead_y_mm), ax = fabs(h->lead_x_mm);
+            int beyond = ay > KR_TRACK_FIELD_HALF_H_MM + BEYOND_MM && (h->lead_y_mm > 0) != (p == 1);
             int deep = (h->in_field && ay < KR_TRACK_FIELD_HALF_H_MM - 90) ||
-                       (ax > KR_TRACK_FIELD_HALF_W_MM - 10 && ay < KR_TRACK_FIELD_HALF_H_MM + 20);
+                       (ax > KR_TRACK_FIELD_HALF_W_MM - 10 && ay < KR_TRACK_FIELD_HALF_H_MM + 20) || beyond;
             int behind = !h->in_field && ay > KR_TRACK_FIELD_HALF_H_MM && (h->lead_y_mm > 0) == (p == 1);
             const kr_track_hand *ph = &ev->prev_hand[p];
             int jump = ph->present && is_jump(cfg, h->lead_x_mm, h->lead_y_mm, ph->lead_x_mm, ph->lead_y_mm, dt);
