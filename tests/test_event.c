@@ -2686,6 +2686,34 @@ static void test_landing_residue_after_the_contact(void)
     }
 }
 
+/* ---- session 14: a lone change between quiet frames ---- */
+
+/* Single presses of the 60 fps renders under another look (tools/eval_events.sh --look-seed
+ * 7001: a light from the side, +0.19 mm per mm of height across), as the tracker saw them:
+ * the descent's last frames (newest first), then the contact frame, already quiet (the
+ * last 3 mm), a lone change of a frame the picture took to catch up with the hand lying
+ * still (0.27 and 0.24 of the descent's largest), and quiet. That frame read as the
+ * descent's last, and the landing went on the quiet frame after it, 27.7 ms late on a t_err
+ * of 8.5 (demo A card 5, reading_void A card 14). A lone change with a quiet frame on either
+ * side, under TIP_LONE_SHARE of the largest before it, is the hand lying still. */
+static void test_landing_lone_change_after_the_contact(void)
+{
+    static const struct {
+        double chg[4], after[4];
+    } seq[] = {
+        {{4419, 3696, 3399, 6240}, {744, 1215, 84, 42}}, /* demo A card 5 */
+        {{5355, 5463, 5067, 5829}, {858, 1293, 72, 0}},  /* reading_void A card 14 */
+    };
+    for (int i = 0; i < 2; i++) {
+        int64_t t_err;
+        double e = landing_seq_case_dt(seq[i].chg, 4, seq[i].after, 4, 2.0, DT, &t_err);
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("landing lone change %d: error %.0f us, t_err %lld\n", i, e, (long long)t_err);
+        CU_ASSERT_TRUE(fabs(e) <= (double)t_err);
+        CU_ASSERT_TRUE(fabs(e) <= 0.5 * DT);
+    }
+}
+
 /* A's fingertip crosses card 64's near edge at te still in the air; the card is sent
  * sliding at contact (te + 5 ms) at 2 m/s and slows by its friction, 3.7 m/s^2 (as a card
  * on a mat does, 0.38 g). Frames every dt_us. Returns the touch's error (us), *t_err its
@@ -2974,6 +3002,7 @@ int main(void)
     CU_add_test(s, "arm_drawing_back_is_no_press_nor_lost", test_arm_drawing_back_is_no_press_nor_lost);
     CU_add_test(s, "send_to_the_far_row_reaches_past_the_line", test_send_to_the_far_row_reaches_past_the_line);
     CU_add_test(s, "landing_residue_after_the_contact", test_landing_residue_after_the_contact); /* timing session 11 */
+    CU_add_test(s, "landing_lone_change_after_the_contact", test_landing_lone_change_after_the_contact);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();
