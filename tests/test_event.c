@@ -1144,6 +1144,7 @@ typedef struct fake {
     kr_event_obs   obs[64];
     int            n_obs;
     double         near;  /* the hand's near_area_mm2 on the next frames (0: not given) */
+    double         near_own; /* ... its near_own_mm2 (0: the same as near) */
 } fake;
 
 /* The fake's two cards where lay puts them (NULL: 64 in B's territory, 5 in A's, apart). */
@@ -1204,6 +1205,7 @@ static void fake_frame_area(fake *f, int64_t t, const key_pt *path, int n, doubl
         h->shadow_dist_mm = path[i].blob ? -1 : 5;
         h->tip_change = chg;
         h->near_area_mm2 = f->near;
+        h->near_own_mm2 = f->near_own > 0 ? f->near_own : f->near;
     }
     f->fr.t_us = t;
     const kr_event_obs *o;
@@ -2782,8 +2784,9 @@ static void test_sliding_card_is_timed_with_its_friction(void)
  * card 5 on its way home. how 0: the shadow met the tip on the way there and none is seen
  * near it at rest (the hand risen, its point left on the arm's print: v_mix_30 card 7 at
  * 30 fps); 1: no shadow anywhere, on the take either (diffuse light); 2: the shadow meets
- * the tip at rest too (a hand down on card 5 on its way back: a fault). Returns the number
- * of touches; *conf the last one's confidence. */
+ * the tip at rest too (a hand down on card 5 on its way back: a fault); 3: as 2, but the
+ * hand goes on, its point left behind; 4: as 2, with the other hand by the point for a
+ * while. Returns the number of touches; *conf the last one's confidence. */
 static int retreat_touches(int how, double *conf)
 {
     static const kr_track_card_init lay[2] = {{64, KR_TRACK_B, -100, 51.5}, {5, KR_TRACK_A, -100, -134.5}};
@@ -2801,6 +2804,11 @@ static int retreat_touches(int how, double *conf)
         /* case 3: the hand goes on from 1.2 s, its point left where it rested: the hand's
          * pixels near the point fall from 6000 to 400 mm^2 by 1.25 s */
         f.near = how < 2 ? 0 : how == 3 && t > 1200000 ? (t >= 1250000 ? 400 : 6000 - 5600 * (t - 1200000) / 50000.0) : 6000;
+        /* case 4: the other hand by the point from 1.19 to 1.25 s, then gone: both hands'
+         * pixels near it 13000 mm^2, this one's 6000 throughout */
+        f.near_own = how == 4 ? 6000 : 0;
+        if (how == 4 && t >= 1190000 && t < 1250000)
+            f.near = 13000;
         fake_frame_chg(&f, t, path, np, (t > 250000 && t <= 700000) || (t > 1000000 && t <= 1183000) ? 3000 : 0);
     }
     int n = fake_count(&f, KR_REC_TOUCH);
@@ -2819,7 +2827,9 @@ static int retreat_touches(int how, double *conf)
  * 0.5 (the light says nothing), and with the shadow meeting the tip it is a press (0.6:
  * drawing back, a judge looks), unless the hand went on and left the point where it
  * rested, its pixels near the point falling under half of the most (case 3: full_match
- * card 100 at 120 fps, a shadow met at the rest's start; before, a touch at 0.6). */
+ * card 100 at 120 fps, a shadow met at the rest's start; before, a touch at 0.6). With the
+ * other hand by the point for a while and gone, this hand's own pixels still there, it is
+ * a press (case 4: hand_contact_fault at 30 fps under --look-seed 7002; before, no touch). */
 static void test_retreat_pause_is_no_press(void)
 {
     double conf;
@@ -2831,6 +2841,8 @@ static void test_retreat_pause_is_no_press(void)
     CU_ASSERT_DOUBLE_EQUAL(conf, 0.6, 1e-9);
     CU_ASSERT_EQUAL(retreat_touches(3, &conf), 1);
     CU_ASSERT_TRUE(conf >= 0.9);
+    CU_ASSERT_EQUAL(retreat_touches(4, &conf), 2);
+    CU_ASSERT_DOUBLE_EQUAL(conf, 0.6, 1e-9);
 }
 
 /* ---- flags session 10 ---- */

@@ -813,7 +813,8 @@ static void test_own_tip_change_masks_the_other_hand(void)
  * around the tip, steady frame to frame. B's arm then comes down from the other side, over
  * A's fingertips (its tip from 200 to -20 mm, drawn over A's): A's own pixels there are
  * hidden, but the hands' pixels near A's point are not fewer (a hand coming over another
- * is not that hand leaving its point). */
+ * is not that hand leaving its point). near_own_mm2 counts A's alone: it stays as B's arm
+ * comes (fourteenth session). */
 static void test_near_area_counts_both_hands(void)
 {
     kr_track_t *t = make_tracker();
@@ -822,6 +823,7 @@ static void test_near_area_counts_both_hands(void)
     const double atx = 10, aty = 45;
     const kr_track_frame *fr = a_arrives(t, &ts, atx, aty, 8, -8);
     double alone = fr->hands[0].near_area_mm2;
+    CU_ASSERT_DOUBLE_EQUAL(fr->hands[0].near_own_mm2, alone, 1e-9); /* alone: all of it its own */
     if (getenv("KR_TEST_VERBOSE"))
         printf("near area: A alone %.0f\n", alone);
     CU_ASSERT_TRUE(alone > 3000 && alone < 3.1416 * 100 * 100);
@@ -841,11 +843,16 @@ static void test_near_area_counts_both_hands(void)
         ts += 16667;
         const kr_track_hand *a = &fr->hands[0], *b = &fr->hands[1];
         if (getenv("KR_TEST_VERBOSE"))
-            printf("near area: B's tip at %.0f: A %.0f at (%.0f, %.0f), B present %d contact %d\n", by,
-                   a->near_area_mm2, a->lead_x_mm, a->lead_y_mm, b->present, fr->hand_contact);
+            printf("near area: B's tip at %.0f: A %.0f (own %.0f) at (%.0f, %.0f), B present %d contact %d\n", by,
+                   a->near_area_mm2, a->near_own_mm2, a->lead_x_mm, a->lead_y_mm, b->present, fr->hand_contact);
         CU_ASSERT_TRUE_FATAL(a->present && b->present);
         CU_ASSERT_DOUBLE_EQUAL(a->lead_y_mm, aty, 10);
         CU_ASSERT_TRUE(a->near_area_mm2 >= 0.9 * alone);
+        /* A's own pixels stay while both hands' grow with B's arm by the point (the
+         * event's near rule asks both to fall: B going again is not A leaving) */
+        CU_ASSERT_DOUBLE_EQUAL(a->near_own_mm2, alone, 0.05 * alone);
+        if (by <= 60)
+            CU_ASSERT_TRUE(a->near_area_mm2 > 1.5 * a->near_own_mm2);
     }
     kr_track_destroy(t);
 }

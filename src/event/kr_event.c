@@ -238,6 +238,7 @@ struct kr_event {
     double  lshd[2][LHIST];  /* ... its shadow_dist_mm (-1 no shadow near) */
     double  lshpx[2][LHIST]; /* ... its shadow_px */
     double  lnear[2][LHIST]; /* ... its near_area_mm2 */
+    double  lnown[2][LHIST]; /* ... its near_own_mm2 */
     double  lspeed[2];       /* leading point's speed over the last SPEED_SPAN_US (mm/s); 1e9 unknown */
     int64_t lwin_t[2];       /* start of that window */
     unsigned flags[MAX_MARKS];     /* review reasons of reading flag_seq[i], i = seq % MAX_MARKS */
@@ -1385,20 +1386,29 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * corner: 387 of 5814 mm^2, a shadow met at the rest's start). Over the open sets' 354
      * press decisions (tools/eval_press_err.py --near) the true ones keep 0.53 and more (the
      * lowest, varied3 v3_dim_flicker_60 B card 9, a pick-up after play decided as the hand
-     * rose off: a thin margin), the 53 with no true touch are spread from 0.02 up */
-    double near_max = ev->lnear[p][0];
-    for (int j = 1; j < LHIST && ev->lpresent[p][j] && ev->lt[p][j] >= rest_t; j++)
+     * rose off: a thin margin), the 53 with no true touch are spread from 0.02 up. This hand's
+     * own pixels must have gone too: the other hand passing by raises the count of both and
+     * takes it down as it goes while this one lies on the card (hand_contact_fault at 30 fps
+     * under --look-seed 7002: A's press of card 45 with B's hand by it at the contact,
+     * decided as the rest ended: 6003 of the 12366 mm^2 of both hands still there, 6003 of
+     * its own 6984; a fault missed, the ruling wrong and not flagged) */
+    double near_max = ev->lnear[p][0], own_max = ev->lnown[p][0];
+    for (int j = 1; j < LHIST && ev->lpresent[p][j] && ev->lt[p][j] >= rest_t; j++) {
         if (ev->lnear[p][j] > near_max)
             near_max = ev->lnear[p][j];
-    int left = ev->lnear[p][0] < NEAR_LEFT_SHARE * near_max;
+        if (ev->lnown[p][j] > own_max)
+            own_max = ev->lnown[p][j];
+    }
+    int left = ev->lnear[p][0] < NEAR_LEFT_SHARE * near_max && ev->lnown[p][0] < NEAR_LEFT_SHARE * own_max;
     int withdrawn = (ev->withdrawing[p] && !shadow_met) || left;
     KR_DEBUG("event %.3f: press of card %d by %c: rest %lld stop %lld (jumped %d) %s %d force %d -> %lld +- %lld; "
              "other %d near %d merged %d back %d shadow seen %d met %d none %d obx %.0f split_only %d withdrawn %d "
-             "(area share %.2f) hand by the point %.0f of %.0f",
+             "(area share %.2f) hand by the point %.0f of %.0f, its own %.0f of %.0f",
              fr->t_us / 1e6, c->id, p ? 'B' : 'A', (long long)rest_t, (long long)stop, jumped,
              near ? "race_landing" : "landing", measured, force, (long long)tp, (long long)ep, other, near,
              cps->rest_merged, back, shadow_seen, shadow_met, no_shadow, obx, split_only, withdrawn,
-             ev->still_area[p] > 0 ? h->area_mm2 / ev->still_area[p] : 1.0, ev->lnear[p][0], near_max);
+             ev->still_area[p] > 0 ? h->area_mm2 / ev->still_area[p] : 1.0, ev->lnear[p][0], near_max,
+             ev->lnown[p][0], own_max);
     int n0 = ev->n_out;
     touch(ev, fr, k, p, tp, ep,
           shadow_off || (jumped && no_shadow) || split_only || withdrawn ? 0.25 /* not a hand on the mat: below min_confidence */
@@ -1611,6 +1621,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         ev->lshpx[p][0] = fr->hands[p].shadow_px;
         memmove(ev->lnear[p] + 1, ev->lnear[p], (LHIST - 1) * sizeof(double));
         ev->lnear[p][0] = fr->hands[p].near_area_mm2;
+        memmove(ev->lnown[p] + 1, ev->lnown[p], (LHIST - 1) * sizeof(double));
+        ev->lnown[p][0] = fr->hands[p].near_own_mm2;
         ev->lx[p][0] = fr->hands[p].lead_x_mm;
         ev->ly[p][0] = fr->hands[p].lead_y_mm;
         ev->lt[p][0] = fr->t_us;

@@ -138,6 +138,9 @@ typedef struct kr_track_hand {
      * over it covers what it hides); when the tracker leaves the leading point on a print
      * the arm left behind, it falls as the hand goes on. */
     double  near_area_mm2;
+    /* added in the fourteenth session: the same of this player's hand alone. With the other
+     * hand passing by, near_area_mm2 rises and falls with it while this one's stays. */
+    double  near_own_mm2;
 } kr_track_hand;
 
 typedef struct kr_track_frame {

@@ -1282,11 +1282,12 @@ static void chess_dt(int32_t *d, int ww, int wh)
 }
 
 /* kr_track_hand.near_area_mm2 of hand p: the pixels of either hand (this frame's hand
- * map) within NEAR_MM of its leading point. */
+ * map) within NEAR_MM of its leading point; near_own_mm2: those of hand p alone. */
 static void near_area(kr_track_t *t, int p)
 {
     kr_track_hand *h = &t->fr.hands[p];
     h->near_area_mm2 = 0;
+    h->near_own_mm2 = 0;
     if (!h->present)
         return;
     const double mmpp = t->cfg.mm_per_px;
@@ -1295,12 +1296,17 @@ static void near_area(kr_track_t *t, int p)
     kr_track_mm_to_mat(t, h->lead_x_mm, h->lead_y_mm, &lu, &lv);
     const double r = NEAR_MM / mmpp;
     const int v0 = (int)floor(lv - r), v1 = (int)ceil(lv + r), u0 = (int)floor(lu - r), u1 = (int)ceil(lu + r);
-    long count = 0;
+    long count = 0, own = 0;
     for (int v = v0 < 0 ? 0 : v0; v <= v1 && v < t->h; v++)
-        for (int u = u0 < 0 ? 0 : u0; u <= u1 && u < t->w; u++)
-            if (cur[v * t->w + u] && sqr(u + 0.5 - lu) + sqr(v + 0.5 - lv) <= r * r)
+        for (int u = u0 < 0 ? 0 : u0; u <= u1 && u < t->w; u++) {
+            const uint8_t c = cur[v * t->w + u];
+            if (c && sqr(u + 0.5 - lu) + sqr(v + 0.5 - lv) <= r * r) {
                 count++;
+                own += c == p + 1;
+            }
+        }
     h->near_area_mm2 = count * mmpp * mmpp;
+    h->near_own_mm2 = own * mmpp * mmpp;
 }
 
 /* The tip change of hand p's own descent (kr_track_hand.tip_change_own): in a race both
