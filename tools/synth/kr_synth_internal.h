@@ -180,7 +180,7 @@ struct kr_synth {
     char   description[512];
     bool   holdout;
     uint64_t seed;
-    uint64_t look_seed;        /* players, camera, look, texture and noise (--look-seed; default seed) */
+    uint64_t look_seed;        /* skins, sleeves, camera, look, texture, noise (--look-seed; default seed) */
     int    w, h, fps_num, fps_den;
     int    n_frames;
     double duration;           /* s */

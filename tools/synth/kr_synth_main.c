@@ -103,7 +103,7 @@ int main(int argc, char **argv)
             errno = 0;
             unsigned long long sd = strtoull(v, &e, 10);
             if (errno || *e || e == v) goto bad;
-            if (a[2] == 's') {
+            if (!strcmp(a, "--seed")) {
                 o.seed = sd;
                 o.seed_set = true;
             } else {
