@@ -1227,6 +1227,17 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
     return 1;
 }
 
+/* A contact anywhere from lo to *t (two readings that cannot be told apart): put midway,
+ * half the span in quadrature with *err. Nothing when lo is not earlier. */
+static void put_midway(int64_t lo, int64_t *t, int64_t *err)
+{
+    if (lo >= *t)
+        return;
+    int64_t half = (*t - lo) / 2;
+    *t -= half;
+    *err = (int64_t)sqrt(sqr((double)*err) + sqr((double)half));
+}
+
 /* The last time before rest_t that player p's leading point lay within SEEN_NEAR_MM of
  * (x, y) with a sighting farther off after it and before rest_t (the hand lost there and
  * found again: its point put elsewhere between), or -1. */
@@ -1319,11 +1330,8 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * flickering light kept the landing from being read, were put 278 and 274 ms late on
      * 29.2). Which cannot be told: the contact is anywhere between the two, and the span
      * widens the error the same way as a leak (midway, half the span in quadrature) */
-    if (!near && stop > cps->race_stop) {
-        int64_t half = (stop - cps->race_stop) / 2;
-        tp -= half;
-        ep = (int64_t)sqrt(sqr((double)ep) + sqr((double)half));
-    }
+    if (!near && stop > cps->race_stop)
+        put_midway(tp - (stop - cps->race_stop), &tp, &ep);
     /* ... a rest whose leading point jumped in (the tracker lost the hand and found it
      * again there) with its hand seen at this point before it was lost: the hand may have
      * come down while it was lost, anywhere from that sighting on. A single press is put
@@ -1331,26 +1339,20 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * A's hand over card 9 until 2.667 s, lost for 150 ms to a small blob at its guard
      * while it pressed at 2.700, found again at 2.833: +183 ms on a t_err of 29.2; midway
      * is before the rest's start, so it is put there, +133 ms on 166). A racing press keeps
-     * its time, the sighting within its error: moved, it decides the race on a guess
-     * (v4_race_dim_flicker_60 B card 67, second by 30 ms, came first; v5_blur_side_120 B
-     * card 23, first by 51 ms, came first too) */
+     * its time, the sighting within its error (below): moved, it decided races on a guess
+     * (v4_race_dim_flicker_60 B card 67, second by 30 ms, and v5_blur_side_120 B card 23,
+     * first by 51 ms, both came first) */
     int64_t t_seen = jumped && measured <= 0 ? seen_before_loss(ev, p, rest_t, h->lead_x_mm, h->lead_y_mm) : -1;
-    if (t_seen >= 0 && t_seen < tp && near) {
-        if (tp - t_seen > ep)
-            ep = tp - t_seen;
-    } else if (t_seen >= 0 && t_seen < tp) {
-        int64_t half = (tp - t_seen) / 2;
-        tp -= half;
-        ep = (int64_t)sqrt(sqr((double)ep) + sqr((double)half));
-    }
+    if (!near && t_seen >= 0)
+        put_midway(t_seen, &tp, &ep);
     if (measured > 0) {
         tp = t_land;
         ep = e_land;
     }
     if (tp < rest_t)
         tp = rest_t; /* (the horizon counts on it) */
-    if (t_seen >= 0 && measured <= 0 && tp - t_seen > ep)
-        ep = tp - t_seen; /* moved up to the rest's start: the sighting still within its error */
+    if (t_seen >= 0 && tp - t_seen > ep)
+        ep = tp - t_seen; /* a race's, or moved up to the rest's start: the sighting within its error */
     /* came to rest while drawing back towards its own line (the way home after play):
      * seen from above a hand settling at its guard over its own cards and one pressing one
      * look alike, so a judge decides */
