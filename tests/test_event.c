@@ -24,6 +24,7 @@ typedef struct shot {
     int    arm;
     double tx, ty, sx, sy;
     double c64x, c64y;
+    double base_dx; /* the arm's base, mm along x from x = -60 (where every scene's arm comes from) */
 } shot;
 
 typedef struct run {
@@ -63,7 +64,7 @@ static void run_frame(run *r, int64_t t_us, const shot *s)
             draw_card(frame, layout[k].x_mm, layout[k].y_mm);
     draw_card(frame, s->c64x, s->c64y);
     if (s->arm)
-        draw_arm(frame, -60, s->tx, s->ty, s->sx, s->sy, 1);
+        draw_arm(frame, -60 + s->base_dx, s->tx, s->ty, s->sx, s->sy, 1);
     kr_image_t im = {FW, FH, FW * 3, 3, frame};
     const kr_track_frame *fr;
     CU_ASSERT_EQUAL_FATAL(kr_track_update(r->t, &im, t_us, 0, &fr), KR_OK);
@@ -129,7 +130,7 @@ static void sweep_case(int64_t tc, double *err_us)
     run_start(&r);
     const double v = 2000, vc = 2500;
     for (int64_t t = 0; t < 900000; t += DT) {
-        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
         double dtc = (t - tc) / 1e6;
         if (t > 250000) {
             double y = 15 + v * dtc;
@@ -197,7 +198,7 @@ static void test_sweep_with_hand_lost_is_blamed(void)
         const double v = 2000, vc = 2500;
         const int64_t tc = 405000;
         for (int64_t t = 0; t < 900000; t += DT) {
-            shot s = {0, 0, 0, 0, 0, -100, 51.5};
+            shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
             double dtc = (t - tc) / 1e6;
             if (t > 250000 && with_hand && (t < tc - DT || t > tc + DT)) {
                 double y = 15 + v * dtc;
@@ -238,7 +239,7 @@ static void test_press_counts_once(void)
     r.lag_to = 700000;
     /* A's hand comes to card 5 (0, -51.5) and rests on it for 300 ms, then leaves */
     for (int64_t t = 0; t < 1200000; t += DT) {
-        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
         if (t > 250000 && t < 900000) {
             double f = (t - 250000) / 200000.0;
             if (f > 1)
@@ -279,7 +280,7 @@ static void test_two_presses_count_twice(void)
     run r;
     run_start(&r);
     for (int64_t t = 0; t < 1500000; t += DT) {
-        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
         if (t > 250000 && t < 1300000) {
             double x = 0, y;
             if (t < 450000)
@@ -323,7 +324,7 @@ static double press_decel_case_at(int64_t t_stop, int64_t dt, int64_t *t_err)
     run r;
     run_start(&r);
     for (int64_t t = 0; t < 1100000; t += dt) {
-        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
         double ts = (t_stop - t) / 1e6;
         if (t > 200000 && t < 900000) {
             double y = -60;
@@ -391,7 +392,7 @@ static double landing_case(int64_t dt, int64_t t_stop, int64_t *t_err)
     run r;
     run_start(&r);
     for (int64_t t = 0; t < 1100000; t += dt) {
-        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
         double ts = (t_stop - t) / 1e6;
         if (t > 200000 && t < 900000) {
             double y = -60, z = 0;
@@ -477,7 +478,7 @@ static void test_jump_onto_a_card_is_not_a_press(void)
     run r;
     run_start(&r);
     for (int64_t t = 0; t < 1100000; t += DT) {
-        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
         if (t > 250000 && t < 900000) {
             s.arm = 1;
             s.tx = 0;
@@ -514,7 +515,7 @@ static void test_hover_is_not_a_touch(void)
     run_start(&r);
     /* A's hand passes over card 5 without stopping, its shadow well away (high) */
     for (int64_t t = 0; t < 900000; t += DT) {
-        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
         if (t > 250000 && t < 700000) {
             double f = (t - 250000) / 450000.0;
             s.arm = 1;
@@ -535,7 +536,7 @@ static void test_nothing_before_the_reading(void)
     run r;
     run_start_at(&r, 5000000); /* the reading starts long after */
     for (int64_t t = 0; t < 700000; t += DT) {
-        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
         if (t > 250000) {
             s.arm = 1;
             s.tx = 0;
@@ -556,7 +557,7 @@ static void test_horizon_holds_for_early_entry(void)
     run_start_at(&r, 500000);
     int64_t h_at_kami = INT64_MIN;
     for (int64_t t = 0; t < 1100000; t += DT) {
-        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
         if (t > 250000 && t < 800000) {
             double f = (t - 250000) / 100000.0;
             if (f > 1)
@@ -589,7 +590,7 @@ static void sweep_back_scene_via(run *r, int64_t leave_t, int vanish, int64_t en
     run_start(r);
     const int64_t tc = 400000;
     for (int64_t t = 0; t < end_t; t += DT) {
-        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
         double dtc = (t - tc) / 1e6;
         if (t > 250000) {
             double y = 15 + 2000 * dtc;
@@ -642,7 +643,7 @@ static void test_settle_soon_after_hands_back(void)
 static void rest_beside(run *r)
 {
     for (int64_t t = 0; t < 1000000; t += DT) {
-        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
         if (t > 250000 && t < 900000) {
             double f = fmin(1.0, (t - 250000) / 250000.0);
             f = f * f * (3 - 2 * f);
@@ -663,7 +664,7 @@ static void test_long_session(void)
 {
     run r;
     run_start(&r);
-    shot still = {0, 0, 0, 0, 0, -100, 51.5};
+    shot still = {0, 0, 0, 0, 0, -100, 51.5, 0};
     run_frame(&r, 0, &still);
     for (int seq = 2; seq <= 400; seq++) { /* 1198 records more, a frame after each reading */
         int64_t k = 200000 + (int64_t)seq * 30000;
@@ -702,7 +703,7 @@ static unsigned handled_flags(int visit)
     run_start(&r);
     const int64_t tc = 400000;
     for (int64_t t = 0; t < 3600000; t += DT) {
-        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
         double dtc = (t - tc) / 1e6;
         if (t > 250000 && t < 1100000) { /* sweep_back_scene's play */
             double y = 15 + 2000 * dtc;
@@ -758,7 +759,7 @@ static void test_late_own_card_touch_is_weak(void)
     run_start(&r);
     const int64_t tc = 400000;
     for (int64_t t = 0; t < 2200000; t += DT) {
-        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
         double dtc = (t - tc) / 1e6;
         if (t > 250000) {
             double x = -100, y = 15 + 2000 * dtc;
@@ -834,7 +835,7 @@ static void test_early_entry_withdrawn(void)
     run r;
     run_start_at(&r, 1600000);
     for (int64_t t = 0; t < 2000000; t += DT) {
-        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
         if (t > 250000 && t < 900000) {
             double f = (t - 250000) / 100000.0;
             if (f > 1)
@@ -887,7 +888,7 @@ static void sweep_air_case(int64_t te, int64_t air_us, int64_t dt_us, double *er
     const double v = 2000, vc = 2500;
     const int64_t tc = te + air_us;
     for (int64_t t = 0; t < 900000; t += dt_us) {
-        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
         if (t > 250000) {
             double y = 15 + v * (t - te) / 1e6;
             s.arm = 1;
@@ -1007,7 +1008,7 @@ static void test_blamed_sweep_error_is_honest(void)
             run r;
             run_start(&r);
             for (int64_t t = 0; t < 900000; t += dt) {
-                shot s = {0, 0, 0, 0, 0, -100, 51.5};
+                shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
                 double dtc = (t - tc) / 1e6;
                 if (t > 250000 && (t < tc - 16667 || t > tc + 16667)) {
                     double y = 15 + v * dtc;
@@ -1046,7 +1047,7 @@ static void test_sweep_with_lead_jump_is_blamed(void)
     const double v = 2000, vc = 2500;
     const int64_t tc = 405000;
     for (int64_t t = 0; t < 900000; t += DT) {
-        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
         double dtc = (t - tc) / 1e6;
         if (t > 250000) {
             double y = 15 + v * dtc;
@@ -1084,7 +1085,7 @@ static int jump_press(double sx, double sy, double *conf)
     run r;
     run_start(&r);
     for (int64_t t = 0; t < 1100000; t += DT) {
-        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
         if (t > 250000 && t < 900000) {
             s.arm = 1;
             s.tx = 0;
@@ -2749,7 +2750,7 @@ static double sweep_slide_case(int64_t te, int64_t dt_us, int64_t *t_err)
     const double v = 2000, vc = 2000, dec = 3700;
     const int64_t tc = te + 5000;
     for (int64_t t = 0; t < 900000; t += dt_us) {
-        shot s = {0, 0, 0, 0, 0, -100, 51.5};
+        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
         if (t > 250000) {
             double y = 15 + v * (t - te) / 1e6;
             s.arm = 1;
@@ -2962,6 +2963,54 @@ static void test_send_to_the_far_row_reaches_past_the_line(void)
     CU_ASSERT_TRUE(fl & KR_EVENT_FLAG_HANDLED);
 }
 
+/* The hand a touch names is the side A's arm came from on most frames, not on the touch's
+ * own: A's arm (its base left of A's middle, left hand) lies at rest by A's left knee for
+ * a second, leaves, and sweeps card 64 reaching across, its base now right of the middle
+ * (v5_blur_side_120: left-handed B named right on every touch). Without the rest first
+ * the touch's frames are all there is: right. */
+static kr_rules_hand hand_after_rest(int rest)
+{
+    run r;
+    run_start_at(&r, 1100000);
+    const int64_t tc = 1405000;
+    for (int64_t t = 0; t < 1900000; t += DT) {
+        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
+        double dtc = (t - tc) / 1e6;
+        if (rest && t < 900000) {
+            s.arm = 1;
+            s.base_dx = -190; /* base at x = -250 */
+            s.tx = -300;
+            s.ty = -300;
+            s.sx = 4;
+            s.sy = -4;
+        } else if (t > tc - 150000) {
+            double y = 15 + 2000 * dtc;
+            s.arm = 1;
+            s.base_dx = 180; /* base at x = +120 */
+            s.tx = -100;
+            s.ty = y > 60 ? 60 : y;
+            s.sx = 4;
+            s.sy = -4;
+        }
+        if (dtc > 0)
+            s.c64y = 51.5 + 2500 * dtc;
+        run_frame(&r, t, &s);
+    }
+    const kr_event_obs *o = first(&r, KR_REC_TOUCH);
+    CU_ASSERT_PTR_NOT_NULL(o);
+    kr_rules_hand hand = o ? o->rec.hand : KR_HAND_NONE;
+    if (o)
+        CU_ASSERT_EQUAL(o->rec.card, 64);
+    run_end(&r);
+    return hand;
+}
+
+static void test_hand_named_from_the_arm_seen_most(void)
+{
+    CU_ASSERT_EQUAL(hand_after_rest(1), KR_HAND_LEFT);
+    CU_ASSERT_EQUAL(hand_after_rest(0), KR_HAND_RIGHT);
+}
+
 int main(void)
 {
     draw_mat();
@@ -3038,6 +3087,7 @@ int main(void)
     CU_add_test(s, "send_to_the_far_row_reaches_past_the_line", test_send_to_the_far_row_reaches_past_the_line);
     CU_add_test(s, "landing_residue_after_the_contact", test_landing_residue_after_the_contact); /* timing session 11 */
     CU_add_test(s, "landing_lone_change_after_the_contact", test_landing_lone_change_after_the_contact);
+    CU_add_test(s, "hand_named_from_the_arm_seen_most", test_hand_named_from_the_arm_seen_most); /* session 15 */
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

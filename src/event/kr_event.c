@@ -185,6 +185,7 @@ struct kr_event {
     int     n_out;
     int     next_id;
     kr_rules_hand hand[2];   /* reported hand per player (fixed once known) */
+    long    side_n[2][2];    /* frames the tracker saw player p's arm come from the left [0], right [1] */
     /* reading context */
     int     in_play;         /* after kami_start, before settle / shimo_start */
     int     any_kami;
@@ -403,14 +404,22 @@ static void decide_lost(kr_event_t *ev, card_state *cs)
     cs->lost_t = -1;
 }
 
-/* The hand a player's observations name. Seen from above, left and right cannot be told
- * apart reliably, so the first estimate (or right, when there is none yet) is kept for
- * the whole match: naming a different hand later would make the rules engine void a
- * take for the invalid hand (rule 2) on no real evidence. */
+/* The hand a player's observations name: the side the arm came from on most frames so
+ * far (the tracker's side, per frame, ev->side_n), decided at the first observation and
+ * kept for the whole match: naming a different hand later would make the rules engine
+ * void a take for the invalid hand (rule 2) on no real evidence. One frame's side is no
+ * ground: a hand reaching across the body brings the arm's base near the player's middle
+ * (v5_blur_side_120: left-handed B's first touch, on a card to B's right, read right on
+ * its frame, left on 6605 of the 6710 frames B's arm was seen). Right when no frame says. */
 static kr_rules_hand hand_of(kr_event_t *ev, int p, const kr_track_hand *h)
 {
-    if (ev->hand[p] == KR_HAND_NONE)
-        ev->hand[p] = h->side < 0 ? KR_HAND_LEFT : KR_HAND_RIGHT;
+    if (ev->hand[p] == KR_HAND_NONE) {
+        long l = ev->side_n[p][0], r = ev->side_n[p][1];
+        if (l == r)
+            ev->hand[p] = h->side < 0 ? KR_HAND_LEFT : KR_HAND_RIGHT;
+        else
+            ev->hand[p] = l > r ? KR_HAND_LEFT : KR_HAND_RIGHT;
+    }
     return ev->hand[p];
 }
 
@@ -1646,6 +1655,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         ev->in_field[p] = in;
     }
     for (int p = 0; p < 2; p++) {
+        if (fr->hands[p].present && fr->hands[p].side != 0)
+            ev->side_n[p][fr->hands[p].side > 0]++;
         memmove(ev->lx[p] + 1, ev->lx[p], (LHIST - 1) * sizeof(double));
         memmove(ev->ly[p] + 1, ev->ly[p], (LHIST - 1) * sizeof(double));
         memmove(ev->lt[p] + 1, ev->lt[p], (LHIST - 1) * sizeof(int64_t));
