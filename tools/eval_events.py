@@ -130,6 +130,10 @@ def main():
     # t_err honesty: matched touches whose error is within 1 and 2 of the t_err they report
     terr = [d_touch[j].get("t_err_us", 0) for _, j in pairs]
     within_terr = [sum(1 for e, s in zip(errs, terr) if e <= k * s) for k in (1, 2)]
+    # the hand a matched touch names, against the truth's (when both name one)
+    named = [(t_touch[i].get("hand"), d_touch[j].get("hand")) for i, j in pairs]
+    named = [(a, b) for a, b in named if a and b]
+    hand_same = [sum(1 for a, b in named if a == b), len(named)]
     t_push = [r for r in truth if r.get("type") == "push_out" and in_windows(r["t_us"], wins)]
     d_push = [r for r in events if r.get("type") == "push_out" and r.get("id", "").startswith("v")]
     ppairs = match(t_push, d_push, lambda r: r.get("card"))
@@ -196,7 +200,7 @@ def main():
         "worst_ms": max(errs) / 1000.0 if errs else None,
         "frame_ms": frame_us / 1000.0,
         "readings": len(t_rul), "rulings": len(rulings), "same": same,
-        "within_terr": within_terr,
+        "within_terr": within_terr, "hand_same": hand_same,
         "wrong_unflagged": wrong_unflagged, "wrong_carried": wrong_carried, "flag_no_need": flag_no_need,
         "flagged": flagged,
         "wrong_details": details, "flag_no_need_details": flag_details,

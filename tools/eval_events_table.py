@@ -76,6 +76,10 @@ def table(rows, title):
         out.append("")
         out.append("Matched touches within their own t_err: %d of %d; within 2 t_err: %d of %d." % (
             sum(x[0] for x in w), tot["m"], sum(x[1] for x in w), tot["m"]))
+    h = [r["hand_same"] for r in rows if "hand_same" in r]
+    if h:
+        out.append("")
+        out.append("Matched touches naming the truth's hand: %d of %d." % (sum(x[0] for x in h), sum(x[1] for x in h)))
     return out
 
 
