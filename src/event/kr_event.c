@@ -70,6 +70,8 @@
 #define SHADOW_MIN_PX 3      /* ... or at least this many of its pixels beside the hand near it (fewer: noise) */
 #define SHADOW_ALONE_MM 150.0 /* ... read only with the other hand's box this far off (its shadow is not this one's) */
 #define SEEN_NEAR_MM 30.0 /* a modelled press after a jump: its hand seen this near its point before it was lost */
+#define SIDE_AREA_MM2 2000.0 /* a hand's side is read only from a blob this large (a hand from above,
+                                palm and fingers, is some 7000 mm^2: a speck is no arm) */
 #define BEYOND_MM 40.0 /* a leading point this far past the other player's line is not a hand back home (settle) */
 #define BACK_SPAN_US 150000 /* a press's way there: where its hand was this long before its rest */
 #define WITHDRAW_SHARE 0.85  /* a hand's blob below this share of its largest since its leading point last
@@ -410,7 +412,10 @@ static void decide_lost(kr_event_t *ev, card_state *cs)
  * void a take for the invalid hand (rule 2) on no real evidence. One frame's side is no
  * ground: a hand reaching across the body brings the arm's base near the player's middle
  * (v5_blur_side_120: left-handed B's first touch, on a card to B's right, read right on
- * its frame, left on 6605 of the 6710 frames B's arm was seen). Right when no frame says. */
+ * its frame, left on 6605 of the 6710 frames B's arm was seen). Frames whose blob is
+ * smaller than SIDE_AREA_MM2 do not count (v4_race_dim_flicker_60: a 315 mm^2 speck by
+ * A's knee, taken for A's hand on 50 frames, read left before A's right arm came in).
+ * Right when no frame says. */
 static kr_rules_hand hand_of(kr_event_t *ev, int p, const kr_track_hand *h)
 {
     if (ev->hand[p] == KR_HAND_NONE) {
@@ -1655,7 +1660,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         ev->in_field[p] = in;
     }
     for (int p = 0; p < 2; p++) {
-        if (fr->hands[p].present && fr->hands[p].side != 0)
+        if (fr->hands[p].present && fr->hands[p].side != 0 && fr->hands[p].area_mm2 >= SIDE_AREA_MM2)
             ev->side_n[p][fr->hands[p].side > 0]++;
         memmove(ev->lx[p] + 1, ev->lx[p], (LHIST - 1) * sizeof(double));
         memmove(ev->ly[p] + 1, ev->ly[p], (LHIST - 1) * sizeof(double));
