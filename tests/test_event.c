@@ -74,7 +74,8 @@ static void run_frame(run *r, int64_t t_us, const shot *s)
     CU_ASSERT_EQUAL_FATAL(kr_event_update(r->ev, fr, &o, &n), KR_OK);
     if (getenv("KR_TEST_TRACE"))
         printf("%lld A %d a%.0f s%d (%.0f,%.0f) f%d chg %.0f B %d c64 (%.0f,%.0f) m%d d%d o%d l%d\n", (long long)t_us,
-               fr->hands[0].present, fr->hands[0].area_mm2, fr->hands[0].side, fr->hands[0].lead_x_mm, fr->hands[0].lead_y_mm, fr->hands[0].in_field,
+               fr->hands[0].present, fr->hands[0].area_mm2, fr->hands[0].side, fr->hands[0].lead_x_mm,
+               fr->hands[0].lead_y_mm, fr->hands[0].in_field,
                fr->hands[0].tip_change, fr->hands[1].present,
                fr->cards[3].x_mm, fr->cards[3].y_mm, fr->cards[3].moving, fr->cards[3].displaced,
                fr->cards[3].out_of_field, fr->cards[3].lost);
@@ -2965,7 +2966,7 @@ static void test_send_to_the_far_row_reaches_past_the_line(void)
 
 /* The hand a touch names is the side A's arm came from on most frames, not on the touch's
  * own: A's arm (its base left of A's middle, left hand) lies at rest by A's left knee for
- * a second, leaves, and sweeps card 64 reaching across, its base now right of the middle
+ * 0.6 s, leaves, and sweeps card 64 reaching across, its base now right of the middle
  * (v5_blur_side_120: left-handed B named right on every touch). Without the rest first
  * the touch's frames are all there is: right. rest_y: where the resting arm's tip lies
  * (0: no rest); at -340 only a speck of it is in view (under SIDE_AREA_MM2), which does
