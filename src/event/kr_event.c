@@ -1300,7 +1300,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * was hidden is also taken at the first look, near the landing: after the wait both
      * hands lie on it (match_b card 9 at 30 fps was flagged so) */
     int64_t t_land = 0, e_land = 0;
-    int near = osd < LANDING_ALONE_MM || c->hand_cover[1 - p] > 0, last;
+    int near = osd < LANDING_ALONE_MM || c->hand_cover[1 - p] > 0, last = -1;
     int64_t from = rest_t < stop ? rest_t : stop;
     int measured = near ? race_landing(ev, p, from, stop, dt, &t_land, &e_land)
                         : landing(ev, ev->lchg[p], TIP_RULE_ALL, p, from, stop, dt, &t_land, &e_land, &last);
@@ -1456,6 +1456,10 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     }
     int left = ev->lnear[p][0] < NEAR_LEFT_SHARE * near_max && ev->lnown[p][0] < NEAR_LEFT_SHARE * own_max;
     int withdrawn = (ev->withdrawing[p] && !shadow_met) || left;
+    if (!near && measured > 0 && last >= 0 && last + 1 < LHIST)
+        KR_DEBUG("event %.3f: landing of card %d by %c: last change at %lld (%.0f, after %.0f), then quiet at %lld (%.0f)",
+                 fr->t_us / 1e6, c->id, p ? 'B' : 'A', (long long)ev->lt[p][last], ev->lchg[p][last],
+                 ev->lchg[p][last + 1], (long long)ev->lt[p][last - 1], ev->lchg[p][last - 1]);
     KR_DEBUG("event %.3f: press of card %d by %c: rest %lld stop %lld (jumped %d) %s %d force %d -> %lld +- %lld; "
              "other %d near %d merged %d back %d shadow seen %d met %d none %d obx %.0f split_only %d withdrawn %d "
              "(area share %.2f) hand by the point %.0f of %.0f, its own %.0f of %.0f",
