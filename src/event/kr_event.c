@@ -415,16 +415,12 @@ static void decide_lost(kr_event_t *ev, card_state *cs)
  * its frame, left on 6605 of the 6710 frames B's arm was seen). Frames whose blob is
  * smaller than SIDE_AREA_MM2 do not count (v4_race_dim_flicker_60: a 315 mm^2 speck by
  * A's knee, taken for A's hand on 50 frames, read left before A's right arm came in).
- * Right when no frame says. */
-static kr_rules_hand hand_of(kr_event_t *ev, int p, const kr_track_hand *h)
+ * Right when no frame says, or as many say each (the frame being observed is counted
+ * already: kr_event_update counts before it looks for observations). */
+static kr_rules_hand hand_of(kr_event_t *ev, int p)
 {
-    if (ev->hand[p] == KR_HAND_NONE) {
-        long l = ev->side_n[p][0], r = ev->side_n[p][1];
-        if (l == r)
-            ev->hand[p] = h->side < 0 ? KR_HAND_LEFT : KR_HAND_RIGHT;
-        else
-            ev->hand[p] = l > r ? KR_HAND_LEFT : KR_HAND_RIGHT;
-    }
+    if (ev->hand[p] == KR_HAND_NONE)
+        ev->hand[p] = ev->side_n[p][0] > ev->side_n[p][1] ? KR_HAND_LEFT : KR_HAND_RIGHT;
     return ev->hand[p];
 }
 
@@ -445,7 +441,7 @@ static void apply_marks(kr_event_t *ev, const kr_track_frame *fr)
                     kr_event_obs *o = emit(ev, KR_REC_EARLY_ENTRY, e);
                     if (o) {
                         o->rec.player = p ? KR_SIDE_B : KR_SIDE_A;
-                        o->rec.hand = hand_of(ev, p, &fr->hands[p]);
+                        o->rec.hand = hand_of(ev, p);
                         o->rec.confidence = 0.9;
                     }
                 }
@@ -1146,7 +1142,7 @@ static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_
     if (!o)
         return;
     o->rec.player = p ? KR_SIDE_B : KR_SIDE_A;
-    o->rec.hand = hand_of(ev, p, &fr->hands[p]);
+    o->rec.hand = hand_of(ev, p);
     o->rec.card = c->id;
     o->rec.territory = cs->territory ? KR_SIDE_B : KR_SIDE_A;
     o->rec.t_err_us = err;
