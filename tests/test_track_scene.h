@@ -128,7 +128,8 @@ static inline void scene_to_yuv(int full, int bt709, uint8_t *yuv_y, uint8_t *yu
 
 /* An arm entering at (ax, ay) mm (a player's edge: y = -420 A, +420 B) with its fingertip at
  * (tx, ty), its shadow drawn first offset by (sx, sy); with_arm 0 shadow only, 2 a light
- * sleeve over the first 60 % of it. */
+ * sleeve over the first 60 % of it, 3 that sleeve and pale skin beyond it (BGR 140, 212,
+ * 252: over the pale tatami of draw_mat_colour(106, 207, 251) its colour is 0.087 off). */
 static inline void draw_arm_from(uint8_t *img, double ax, double ay, double tx, double ty, double sx, double sy,
                                  int with_arm)
 {
@@ -151,8 +152,10 @@ static inline void draw_arm_from(uint8_t *img, double ax, double ay, double tx, 
                 uint8_t *p = img + ((size_t)y * FW + x) * 3;
                 if (pass == 0)
                     put(img, x, y, p[0] * 0.62, p[1] * 0.62, p[2] * 0.62);
-                else if (with_arm == 2 && s < 0.6)
+                else if (with_arm >= 2 && s < 0.6)
                     put(img, x, y, 224 + 4 * (rnd() - 0.5), 231 + 4 * (rnd() - 0.5), 236 + 4 * (rnd() - 0.5));
+                else if (with_arm == 3)
+                    put(img, x, y, 140 + 3 * (rnd() - 0.5), 212 + 3 * (rnd() - 0.5), 252 + 3 * (rnd() - 0.5));
                 else
                     put(img, x, y, 120 + 5 * (rnd() - 0.5), 140 + 5 * (rnd() - 0.5), 215 + 5 * (rnd() - 0.5));
             }

@@ -19,6 +19,7 @@ void kr_track_config_default(kr_track_config *cfg)
     cfg->bg_rate = 0.03;
     cfg->warmup_frames = 3;
     cfg->chroma_thresh = 0.11;
+    cfg->chroma_join = 0.07;
     cfg->bright_hi = 1.30;
     cfg->shadow_lo = 0.35;
     cfg->shadow_hi = 0.86;

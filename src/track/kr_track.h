@@ -37,6 +37,8 @@ typedef struct kr_track_config {
     double bg_rate;     /* background adaptation per frame where nothing moves (0..1); default 0.03 */
     int    warmup_frames; /* frames used to settle the background before results; default 3 */
     double chroma_thresh; /* normalised colour distortion above which a pixel is foreground; default 0.11 */
+    double chroma_join; /* weaker distortion (below chroma_thresh) that joins foreground pieces into one
+                         * arm without being hand itself: skin over pale tatami; default 0.07, 0 off */
     double bright_hi;   /* brightness ratio above which a pixel is foreground (brighter); default 1.30 */
     double shadow_lo;   /* brightness ratio range of a shadow: [shadow_lo, shadow_hi); defaults 0.35, 0.86 */
     double shadow_hi;

@@ -37,7 +37,8 @@ kr_status kr_track_draw_overlay(kr_track_t *t, const kr_track_frame *fr, int sca
     kr_status s = kr_cv_track_upscale(&small, &big, scale);
     if (s != KR_OK)
         return s;
-    /* tint classes: A's arm blue, B's arm red, shadow dark violet, other fg yellow */
+    /* tint classes: A's arm blue, B's arm red, shadow dark violet, other fg yellow,
+     * card-like green, joining pixels of an arm cyan */
     for (int v = 0; v < t->h; v++)
         for (int u = 0; u < t->w; u++) {
             uint8_t c = t->cls[v * t->w + u];
@@ -47,6 +48,7 @@ kr_status kr_track_draw_overlay(kr_track_t *t, const kr_track_frame *fr, int sca
             else if (c == 4) { tb = 120; tr = 60; }
             else if (c == 5 || c == 3) { tg = 220; tr = 220; }
             else if (c == 6) { tg = 255; }
+            else if (c == 7) { tb = 220; tg = 220; }
             else continue;
             for (int y = 0; y < scale; y++)
                 for (int x = 0; x < scale; x++) {

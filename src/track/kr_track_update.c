@@ -316,6 +316,8 @@ static int label_class(kr_track_t *t, unsigned want)
             int i = v * W + u;
             int c = -par[lab[i]] - 1;
             lab[i] = c;
+            if (t->cls[i] == KR_CLS_JOIN)
+                continue; /* joins pieces; not counted as one of their pixels */
             kr_track_comp *cp = &t->comp[c];
             cp->area++;
             cp->still_sum += t->still[i];
@@ -343,6 +345,7 @@ static int label_class(kr_track_t *t, unsigned want)
 typedef struct cls_par {
     float    gf;                 /* global gain */
     float    cc0, cc1;           /* squared chroma thresholds: bright, dark pixels */
+    float    cj0, cj1;           /* the same for joining pixels (chroma_join) */
     float    bh, sl, shh;        /* bright_hi, shadow_lo, shadow_hi */
     int      coherent;           /* unchanged background pixels may keep their class */
     unsigned phase;              /* pixels with i & 3 == phase are tested afresh anyway */
@@ -358,8 +361,8 @@ static inline int cls_keeps(const kr_track_t *t, const cls_par *cp, int i)
 }
 
 /* The class of one pixel: branch-free (the same tests as kr_track_compare_px_ and the
- * skin test, combined with bit operations). FG 5, SHADOW 4, BG 0; OUT (255) where the
- * lut has no camera pixel. */
+ * skin test, combined with bit operations). FG 5, SHADOW 4, JOIN 7 (neither, but its
+ * chroma moved past chroma_join), BG 0; OUT (255) where the lut has no camera pixel. */
 static inline uint8_t cls_of_px(const cls_par *cp, const uint8_t *I, const float *b, int32_t lut)
 {
     float r0 = cp->gf * b[0], r1 = cp->gf * b[1], r2 = cp->gf * b[2];
@@ -367,17 +370,21 @@ static inline uint8_t cls_of_px(const cls_par *cp, const uint8_t *I, const float
     float rr = r0 * r0 + r1 * r1 + r2 * r2 + 1.0f;
     float d = i0 * r0 + i1 * r1 + i2 * r2;
     float ii = i0 * i0 + i1 * i1 + i2 * i2;
-    float cc = I[0] + I[1] + I[2] < 150 ? cp->cc1 : cp->cc0; /* dark pixels: wider chroma test */
-    int fg = (ii * rr - d * d > cc * rr * rr) | (d > cp->bh * rr) | (d < cp->sl * rr);
+    const int dark = I[0] + I[1] + I[2] < 150; /* dark pixels: wider chroma tests */
+    float cc = dark ? cp->cc1 : cp->cc0, cj = dark ? cp->cj1 : cp->cj0;
+    float dist = ii * rr - d * d;
+    int fg = (dist > cc * rr * rr) | (d > cp->bh * rr) | (d < cp->sl * rr);
     int sh = d < cp->shh * rr;
     /* skin is redder than tatami or paper: (R - G) / sum rises by more than 0.03 even
      * where a blurred hand is mixed with the mat (multiplied out) */
     float is = (float)(I[0] + I[1] + I[2]) + 1.0f, bs = b[0] + b[1] + b[2] + 1.0f;
     fg |= ((float)I[2] - (float)I[1]) * bs - (b[2] - b[1]) * is > 0.03f * is * bs;
-    return (uint8_t)((4 * (fg | sh) + fg) | (lut >> 31));
+    int join = (dist > cj * rr * rr) & !(fg | sh);
+    return (uint8_t)((4 * (fg | sh) + fg + 7 * join) | (lut >> 31));
 }
 
-/* Classifies mat pixels [i0, i1) into t->cls and t->raw; returns 1 if any is foreground. */
+/* Classifies mat pixels [i0, i1) into t->cls and t->raw; returns 1 if any is foreground
+ * or joining. */
 static int classify_span(kr_track_t *t, const cls_par *cp, int i0, int i1)
 {
     int any = 0;
@@ -388,7 +395,7 @@ static int classify_span(kr_track_t *t, const cls_par *cp, int i0, int i1)
         }
         uint8_t c = cls_of_px(cp, t->mat + (size_t)i * 3, t->bg + (size_t)i * 3, t->lut_off[i]);
         t->cls[i] = t->raw[i] = c;
-        any |= c == KR_CLS_FG;
+        any |= c == KR_CLS_FG || c == KR_CLS_JOIN;
     }
     return any;
 }
@@ -433,8 +440,10 @@ static int classify_span_simd(kr_track_t *t, const cls_par *cp, int i0, int i1)
 {
     const __m128 gf = _mm_set1_ps(cp->gf), one = _mm_set1_ps(1.0f), c150 = _mm_set1_ps(150.0f),
                  cc0 = _mm_set1_ps(cp->cc0), cc1 = _mm_set1_ps(cp->cc1), bh = _mm_set1_ps(cp->bh),
-                 sl = _mm_set1_ps(cp->sl), shh = _mm_set1_ps(cp->shh), c003 = _mm_set1_ps(0.03f);
-    const __m128i four = _mm_set1_epi32(4), onei = _mm_set1_epi32(1), ff = _mm_set1_epi32(255);
+                 sl = _mm_set1_ps(cp->sl), shh = _mm_set1_ps(cp->shh), c003 = _mm_set1_ps(0.03f),
+                 cj0 = _mm_set1_ps(cp->cj0), cj1 = _mm_set1_ps(cp->cj1);
+    const __m128i four = _mm_set1_epi32(4), onei = _mm_set1_epi32(1), ff = _mm_set1_epi32(255),
+                  seven = _mm_set1_epi32(KR_CLS_JOIN);
     const __m128i five = _mm_set1_epi32(KR_CLS_FG), zero = _mm_setzero_si128();
     unsigned phase_free = 0; /* bit k: pixel i + k is not tested afresh this frame (i - i0 a multiple of 4) */
     for (int k = 0; k < 4; k++)
@@ -470,7 +479,9 @@ static int classify_span_simd(kr_track_t *t, const cls_par *cp, int i0, int i1)
         __m128 sum = _mm_add_ps(_mm_add_ps(i0v, i1v), i2v); /* exact: small integers */
         __m128 dark = _mm_cmplt_ps(sum, c150);
         __m128 cc = _mm_or_ps(_mm_and_ps(dark, cc1), _mm_andnot_ps(dark, cc0));
-        __m128 fg = _mm_cmpgt_ps(_mm_sub_ps(_mm_mul_ps(ii, rr), _mm_mul_ps(d, d)), _mm_mul_ps(_mm_mul_ps(cc, rr), rr));
+        __m128 cj = _mm_or_ps(_mm_and_ps(dark, cj1), _mm_andnot_ps(dark, cj0));
+        __m128 dist = _mm_sub_ps(_mm_mul_ps(ii, rr), _mm_mul_ps(d, d));
+        __m128 fg = _mm_cmpgt_ps(dist, _mm_mul_ps(_mm_mul_ps(cc, rr), rr));
         fg = _mm_or_ps(fg, _mm_cmpgt_ps(d, _mm_mul_ps(bh, rr)));
         fg = _mm_or_ps(fg, _mm_cmplt_ps(d, _mm_mul_ps(sl, rr)));
         __m128 sh = _mm_cmplt_ps(d, _mm_mul_ps(shh, rr));
@@ -479,14 +490,17 @@ static int classify_span_simd(kr_track_t *t, const cls_par *cp, int i0, int i1)
                                    _mm_mul_ps(_mm_mul_ps(c003, is), bs));
         fg = _mm_or_ps(fg, skin);
         __m128i fgi = _mm_castps_si128(fg), shi = _mm_castps_si128(sh);
+        __m128i join = _mm_andnot_si128(_mm_or_si128(fgi, shi),
+                                        _mm_castps_si128(_mm_cmpgt_ps(dist, _mm_mul_ps(_mm_mul_ps(cj, rr), rr))));
         __m128i c = _mm_or_si128(_mm_and_si128(_mm_or_si128(fgi, shi), four), _mm_and_si128(fgi, onei));
+        c = _mm_or_si128(c, _mm_and_si128(join, seven));
         __m128i out = _mm_srai_epi32(_mm_loadu_si128((const __m128i *)(t->lut_off + i)), 31);
         c = _mm_or_si128(c, _mm_and_si128(out, ff));
         /* kept pixels: their class is raw's, background (0) */
         const __m128i kv = _mm_set_epi32(-(int)(keep >> 3 & 1u), -(int)(keep >> 2 & 1u), -(int)(keep >> 1 & 1u),
                                          -(int)(keep & 1u));
         c = _mm_andnot_si128(kv, c);
-        any |= _mm_movemask_epi8(_mm_cmpeq_epi32(c, five)) != 0;
+        any |= _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi32(c, five), _mm_cmpeq_epi32(c, seven))) != 0;
         c = _mm_packs_epi32(c, c);
         c = _mm_packus_epi16(c, c);
         const uint32_t w = (uint32_t)_mm_cvtsi128_si32(c);
@@ -528,9 +542,9 @@ static inline void bg_px(kr_track_t *t, const bg_par *bp, int i)
         /* a light sleeve (card-like) on an arm is the arm: not learned quickly either
          * (learned, it would cut the hand off its player's edge, and leave a ghost of
          * itself when the arm goes) */
-        const int arm = hand || (cl == KR_CLS_CARDLIKE && t->comp[t->label[i]].owner >= 0 &&
-                                 t->comp[t->label[i]].area >= t->min_area_px && !t->fpmask[i] &&
-                                 !near_moved_card(t, i));
+        const int arm = hand || cl == KR_CLS_JOIN ||
+                        (cl == KR_CLS_CARDLIKE && t->comp[t->label[i]].owner >= 0 &&
+                         t->comp[t->label[i]].area >= t->min_area_px && !t->fpmask[i] && !near_moved_card(t, i));
         const int matlike =
             bp->refs && st > bp->ghost_fast && kr_track_near_colour_(I, t->mat_rgb, bp->g, 0.75, 1.30, 0.030);
         if ((!arm && st > bp->snap) || st > bp->snap_hand ||
@@ -831,6 +845,14 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
         cp.cc1 = cp.cc0 * 1.6f;
         cp.cc0 *= cp.cc0;
         cp.cc1 *= cp.cc1;
+        cp.cj0 = (float)cfg->chroma_join;
+        cp.cj1 = cp.cj0 * 1.6f;
+        cp.cj0 *= cp.cj0;
+        cp.cj1 *= cp.cj1;
+        if (!(cfg->chroma_join > 0 && cfg->chroma_join < cfg->chroma_thresh)) {
+            cp.cj0 = cp.cc0; /* off: a pixel past these is foreground, never joining */
+            cp.cj1 = cp.cc1;
+        }
         cp.bh = (float)cfg->bright_hi;
         cp.sl = (float)cfg->shadow_lo;
         cp.shh = (float)cfg->shadow_hi;
@@ -845,6 +867,13 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
     }
     for (int v = 0; v < t->h && refs; v++)
         for (int i = v * t->w, e = i + t->w; i < e && t->rowfg[v]; i++) {
+            if (t->cls[i] == KR_CLS_JOIN) {
+                /* a slight change to the mat's own colour is the mat (where the background
+                 * had learned something that has gone: a ghost), not pale skin */
+                if (kr_track_near_colour_(t->mat + (size_t)i * 3, t->mat_rgb, g, 0.75, 1.30, 0.030))
+                    t->cls[i] = KR_CLS_BG;
+                continue;
+            }
             if (t->cls[i] != KR_CLS_FG)
                 continue;
             const uint8_t *I = t->mat + (size_t)i * 3;
@@ -856,9 +885,10 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
         }
     /* arms */
     /* arms: foreground joined through card-coloured foreground, so that a light sleeve
-     * (card-like against the mat) still connects a hand to its player's edge; only the
-     * non-card-like pixels become the hand */
-    label_class(t, (1u << KR_CLS_FG) | (1u << KR_CLS_CARDLIKE));
+     * (card-like against the mat) still connects a hand to its player's edge, and through
+     * joining pixels, so that pale skin over pale tatami does; only the non-card-like
+     * foreground pixels become the hand */
+    label_class(t, (1u << KR_CLS_FG) | (1u << KR_CLS_CARDLIKE) | (1u << KR_CLS_JOIN));
     memset(t->fr.hands, 0, sizeof t->fr.hands);
     t->fr.hand_contact = 0;
     for (int c = 0; c < t->n_comp; c++) {
@@ -908,6 +938,13 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
             (!attached[cp->owner] || cp->still_sum > DETACHED_STILL / t->fscale * cp->area))
             cp->owner = -1;
     }
+    /* joining pixels stay so in an arm (learned as slowly as the arm: learned, a resting
+     * arm would come apart again), and are background elsewhere */
+    for (int v = 0; v < t->h; v++)
+        for (int i = v * t->w, e = i + t->w; i < e && t->rowfg[v]; i++)
+            if (t->cls[i] == KR_CLS_JOIN &&
+                (t->comp[t->label[i]].owner < 0 || t->comp[t->label[i]].area < t->min_area_px))
+                t->cls[i] = KR_CLS_BG;
     split_contacts(t, dt_s);
     for (int p = 0; p < 2; p++)
         hand_from_pixels(t, p, dt_s);
