@@ -194,7 +194,8 @@ kr_status kr_track_update_yuv(kr_track_t *t, const kr_yuv_t *frame, int64_t t_us
 int kr_track_fit_due(const kr_track_t *t);
 
 /* The current warped mat image (BGR, owned by t) and per-pixel class (owned by t;
- * 0 background, 1 hand of A, 2 hand of B, 3 other foreground, 4 shadow, 255 outside frame). */
+ * 0 background, 1 hand of A, 2 hand of B, 3 and 5 other foreground, 4 shadow, 6 card-coloured
+ * foreground, 7 pixels that only join an arm's pieces (see chroma_join), 255 outside frame). */
 kr_status kr_track_mat_view(const kr_track_t *t, kr_image_t *bgr, kr_image_t *cls);
 
 /* Mat mm <-> mat image pixel (continuous, pixel centres at +0.5). */
