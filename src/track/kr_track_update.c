@@ -883,7 +883,6 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
                 t->cls[i] = KR_CLS_OTHER; /* bare mat revealed where a card lay (it moved away);
                                              elsewhere mat-coloured change is a blurred hand */
         }
-    /* arms */
     /* arms: foreground joined through card-coloured foreground, so that a light sleeve
      * (card-like against the mat) still connects a hand to its player's edge, and through
      * joining pixels, so that pale skin over pale tatami does; only the non-card-like
