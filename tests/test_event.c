@@ -2924,9 +2924,11 @@ static void test_arm_drawing_back_is_no_press_nor_lost(void)
  * past the card's far edge, full_match at 30 fps with contacts half a frame off, card 83)
  * it is a send seen by the hand (before: the hand past the line was not in B's territory,
  * the card was taken as let go, no send and HANDLED). At 330, well past B's line, the hand
- * is not putting a card in the field: let go, HANDLED as before. Returns the sends;
- * *flags the reading's flags. */
-static int far_row_sends(double rest_y, unsigned *flags)
+ * is not putting a card in the field: let go, HANDLED as before. spikes: on every fifth
+ * frame of the rest the point jumps 45 mm to the card's corner for that frame alone (the
+ * tracker's point flipping between two fingertips: v2_diffuse_120, card 29). Returns the
+ * sends; *flags the reading's flags. */
+static int far_row_sends(double rest_y, int spikes, unsigned *flags)
 {
     fake f;
     fake_start(&f, 64, 150000);
@@ -2945,12 +2947,16 @@ static int far_row_sends(double rest_y, unsigned *flags)
             c->change = 1;
             c->lost = t >= 3200000;
         }
-        fake_frame(&f, t, path, np);
+        const key_pt jump[] = {{0, -280, rest_y - 40, 0}};
+        if (spikes && t >= 2700000 && t < 3200000 && (t / DT) % 5 == 0)
+            fake_frame(&f, t, jump, 1);
+        else
+            fake_frame(&f, t, path, np);
     }
     int sends = fake_count(&f, KR_REC_SEND);
     *flags = kr_event_reading_flags(f.ev, 1);
     if (getenv("KR_TEST_VERBOSE"))
-        printf("far row (rest at %.0f): sends %d, flags %x\n", rest_y, sends, *flags);
+        printf("far row (rest at %.0f, spikes %d): sends %d, flags %x\n", rest_y, spikes, sends, *flags);
     kr_event_destroy(f.ev);
     return sends;
 }
@@ -2958,10 +2964,20 @@ static int far_row_sends(double rest_y, unsigned *flags)
 static void test_send_to_the_far_row_reaches_past_the_line(void)
 {
     unsigned fl;
-    CU_ASSERT_EQUAL(far_row_sends(262, &fl), 1);
+    CU_ASSERT_EQUAL(far_row_sends(262, 0, &fl), 1);
     CU_ASSERT_FALSE(fl & KR_EVENT_FLAG_HANDLED);
-    CU_ASSERT_EQUAL(far_row_sends(330, &fl), 0);
+    CU_ASSERT_EQUAL(far_row_sends(330, 0, &fl), 0);
     CU_ASSERT_TRUE(fl & KR_EVENT_FLAG_HANDLED);
+}
+
+/* A point that leaves the rest for single frames (a jump and straight back) has not
+ * ended it: the send is seen (before: every jump began the rest anew, none lasted
+ * press_hold_us, the send was missed and the card taken as let go). */
+static void test_send_rest_survives_single_frame_jumps(void)
+{
+    unsigned fl;
+    CU_ASSERT_EQUAL(far_row_sends(200, 1, &fl), 1);
+    CU_ASSERT_FALSE(fl & KR_EVENT_FLAG_HANDLED);
 }
 
 /* The hand a touch names is the side A's arm came from on most frames, not on the touch's
@@ -3042,6 +3058,7 @@ int main(void)
     CU_add_test(s, "point_past_the_other_line_is_not_back", test_point_past_the_other_line_is_not_back);
     CU_add_test(s, "hand_lost_in_field_is_not_back", test_hand_lost_in_field_is_not_back);
     CU_add_test(s, "handled_needs_a_possible_send", test_handled_needs_a_possible_send);
+    CU_add_test(s, "send_rest_survives_single_frame_jumps", test_send_rest_survives_single_frame_jumps);
     CU_add_test(s, "late_own_card_touch_is_weak", test_late_own_card_touch_is_weak);
     CU_add_test(s, "long_session", test_long_session);
     CU_add_test(s, "rest_beside_the_field_is_flagged", test_rest_beside_the_field_is_flagged);

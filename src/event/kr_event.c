@@ -215,6 +215,9 @@ struct kr_event {
     int     settled;         /* this reading's play settled */
     int     carry_k[2];      /* card index held by the player's hand after play; -1 none */
     int64_t carry_rest_t[2]; /* since when that hand rests in the other territory; -1 none */
+    int     carry_off[2];    /* frames in a row that hand has not rested there since (one is
+                              * forgiven: a single-frame excursion of the point, despiked a
+                              * frame late, is no end of the rest) */
     int     pend_k[2];       /* a send seen by the hand only, waiting for the card to be seen; -1 */
     int64_t pend_t[2];       /* its time (the hand came to rest in the other territory) */
     int     let_k[2];        /* a card let go after play, not yet seen moved; -1 */
@@ -2289,6 +2292,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             if (cs->moved_after)
                 ev->carry_k[p] = -1;
             else if (other && s3[p] < cfg->rest_speed_mm_s) {
+                ev->carry_off[p] = 0;
                 if (ev->carry_rest_t[p] < 0)
                     ev->carry_rest_t[p] = fr->t_us;
                 if (fr->t_us - ev->carry_rest_t[p] >= cfg->press_hold_us) {
@@ -2297,7 +2301,11 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     ev->carry_k[p] = -1;
                 }
             } else {
-                ev->carry_rest_t[p] = -1;
+                /* (v2_diffuse_120 at 38.25 and 38.28 s: A's point, resting where it put card
+                 * 29 down, jumped 41 mm to the card's corner and back on one frame, twice;
+                 * each jump ended the rest and the send was not seen) */
+                if (!h->present || ++ev->carry_off[p] >= 2)
+                    ev->carry_rest_t[p] = -1;
                 /* let go and went back: unseen, or behind its own line (a leading point
                  * beside the side lines is a hand still at the field's edge column, lifting
                  * the card there: its fingertip is put on the arm's far edge) */

@@ -9,9 +9,9 @@
 #define KR_TRACK_MAX_COMPS 4096
 
 /* Mat pixel classes (t->cls). JOIN is background whose colour moved less than foreground's
- * but more than noise: it joins foreground pieces in the labelling (an arm of pale skin
- * over pale tatami) and is never a hand's pixel; it stays JOIN where it joined an arm (and
- * is learned as slowly as the arm), and is background again elsewhere. */
+ * but more than noise: it joins a piece no arm owns to the arm it touches (pale skin over
+ * pale tatami: kr_track_update.c, join_pieces) and is never a hand's pixel; it stays JOIN
+ * where it joins an arm (and is learned as slowly as the arm), background elsewhere. */
 enum { KR_CLS_BG = 0, KR_CLS_HAND_A = 1, KR_CLS_HAND_B = 2, KR_CLS_OTHER = 3, KR_CLS_SHADOW = 4,
        KR_CLS_FG = 5, KR_CLS_CARDLIKE = 6, KR_CLS_JOIN = 7, KR_CLS_OUT = 255 };
 

@@ -316,8 +316,6 @@ static int label_class(kr_track_t *t, unsigned want)
             int i = v * W + u;
             int c = -par[lab[i]] - 1;
             lab[i] = c;
-            if (t->cls[i] == KR_CLS_JOIN)
-                continue; /* joins pieces; not counted as one of their pixels */
             kr_track_comp *cp = &t->comp[c];
             cp->area++;
             cp->still_sum += t->still[i];
@@ -714,6 +712,7 @@ static double bg_update_simd(kr_track_t *t, const bg_par *bp)
 static double sqr(double a) { return a * a; }
 
 static void hand_from_pixels(kr_track_t *t, int p, double dt_s);
+static void join_pieces(kr_track_t *t);
 static void split_contacts(kr_track_t *t, double dt_s);
 static void tip_change_own(kr_track_t *t, int p);
 static void near_area(kr_track_t *t, int p);
@@ -884,10 +883,10 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
                                              elsewhere mat-coloured change is a blurred hand */
         }
     /* arms: foreground joined through card-coloured foreground, so that a light sleeve
-     * (card-like against the mat) still connects a hand to its player's edge, and through
-     * joining pixels, so that pale skin over pale tatami does; only the non-card-like
-     * foreground pixels become the hand */
-    label_class(t, (1u << KR_CLS_FG) | (1u << KR_CLS_CARDLIKE) | (1u << KR_CLS_JOIN));
+     * (card-like against the mat) still connects a hand to its player's edge; only the
+     * non-card-like pixels become the hand (pieces joined only through joining pixels are
+     * given an arm afterwards: join_pieces) */
+    label_class(t, (1u << KR_CLS_FG) | (1u << KR_CLS_CARDLIKE));
     memset(t->fr.hands, 0, sizeof t->fr.hands);
     t->fr.hand_contact = 0;
     for (int c = 0; c < t->n_comp; c++) {
@@ -937,13 +936,7 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
             (!attached[cp->owner] || cp->still_sum > DETACHED_STILL / t->fscale * cp->area))
             cp->owner = -1;
     }
-    /* joining pixels stay so in an arm (learned as slowly as the arm: learned, a resting
-     * arm would come apart again), and are background elsewhere */
-    for (int v = 0; v < t->h; v++)
-        for (int i = v * t->w, e = i + t->w; i < e && t->rowfg[v]; i++)
-            if (t->cls[i] == KR_CLS_JOIN &&
-                (t->comp[t->label[i]].owner < 0 || t->comp[t->label[i]].area < t->min_area_px))
-                t->cls[i] = KR_CLS_BG;
+    join_pieces(t);
     split_contacts(t, dt_s);
     for (int p = 0; p < 2; p++)
         hand_from_pixels(t, p, dt_s);
@@ -981,6 +974,69 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
     t->last_t = t_us;
     *out = &t->fr;
     return KR_OK;
+}
+
+/* Pieces of foreground joined through joining pixels (KR_CLS_JOIN: pale skin over pale
+ * tatami, less changed than foreground): a piece no arm owns (cut off from its arm, and
+ * dropped as a still detached piece when the hand lies on a card: v5_bright_5994's race)
+ * is given the one player whose arm it is joined to; joined to both, or to none, it stays
+ * no one's. The joining pixels change no piece's pixels or owner otherwise, so they make
+ * no contact between the two hands. Union-find over t->parent (free once the labels are
+ * compacted; split_contacts uses it next): the components are nodes 0 .. n_comp - 1, each
+ * joining pixel a node after them (its number in t->label, whose joining pixels the
+ * labelling leaves alone); every set's root is its smallest node, a component wherever
+ * the set holds one (components and joining pixels are distinct pixels: at most t->n
+ * nodes). Joining pixels stay so where joined to an arm (bg_px learns them as slowly as
+ * the arm: learned, a resting arm would come apart again), and are background elsewhere. */
+static void join_pieces(kr_track_t *t)
+{
+    const int W = t->w, nc = t->n_comp;
+    int32_t *par = t->parent, next = nc;
+    for (int32_t c = 0; c < nc; c++)
+        par[c] = c;
+    for (int v = 0; v < t->h; v++)
+        for (int u = 0; u < W && t->rowfg[v]; u++) {
+            const int i = v * W + u;
+            const uint8_t cl = t->cls[i];
+            const int join = cl == KR_CLS_JOIN;
+            if (!join && cl != KR_CLS_FG && cl != KR_CLS_CARDLIKE)
+                continue;
+            if (join) {
+                par[next] = next;
+                t->label[i] = next++;
+            }
+            const int nb[2] = {u > 0 ? i - 1 : -1, v > 0 ? i - W : -1};
+            for (int k = 0; k < 2; k++) {
+                if (nb[k] < 0)
+                    continue;
+                const uint8_t cn = t->cls[nb[k]];
+                if (!(cn == KR_CLS_JOIN || (join && (cn == KR_CLS_FG || cn == KR_CLS_CARDLIKE))))
+                    continue; /* two pieces' pixels: the labelling's */
+                int32_t a = uf_find(par, t->label[i]), b = uf_find(par, t->label[nb[k]]);
+                if (a != b)
+                    par[a > b ? a : b] = a < b ? a : b;
+            }
+        }
+    if (next == nc)
+        return; /* no joining pixel */
+    uint8_t owners[KR_TRACK_MAX_COMPS]; /* per set (its root): bit 0 A's arm, bit 1 B's */
+    memset(owners, 0, (size_t)nc);
+    for (int c = 0; c < nc; c++)
+        if (t->comp[c].area >= t->min_area_px && t->comp[c].owner >= 0)
+            owners[uf_find(par, c)] |= (uint8_t)(t->comp[c].owner == 2 ? 3 : 1 << t->comp[c].owner);
+    for (int c = 0; c < nc; c++) {
+        kr_track_comp *cp = &t->comp[c];
+        const uint8_t o = cp->area >= t->min_area_px && cp->owner < 0 ? owners[uf_find(par, c)] : 0;
+        if (o == 1 || o == 2)
+            cp->owner = o - 1;
+    }
+    for (int v = 0; v < t->h; v++)
+        for (int i = v * W, e = i + W; i < e && t->rowfg[v]; i++)
+            if (t->cls[i] == KR_CLS_JOIN) {
+                const int32_t r = uf_find(par, t->label[i]);
+                if (r >= nc || !owners[r])
+                    t->cls[i] = KR_CLS_BG;
+            }
 }
 
 /* Is mat pixel i part of component c (a pixel of the arms' labelling)? */
