@@ -1455,7 +1455,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     }
     int left = ev->lnear[p][0] < NEAR_LEFT_SHARE * near_max && ev->lnown[p][0] < NEAR_LEFT_SHARE * own_max;
     int withdrawn = (ev->withdrawing[p] && !shadow_met) || left;
-    if (!near && measured > 0 && last >= 0 && last + 1 < LHIST)
+    if (!near && measured > 0 && last >= 1 && last + 1 < LHIST) /* (a quiet frame after it) */
         KR_DEBUG("event %.3f: landing of card %d by %c: last change at %lld (%.0f, after %.0f), then quiet at %lld (%.0f)",
                  fr->t_us / 1e6, c->id, p ? 'B' : 'A', (long long)ev->lt[p][last], ev->lchg[p][last],
                  ev->lchg[p][last + 1], (long long)ev->lt[p][last - 1], ev->lchg[p][last - 1]);

@@ -522,6 +522,13 @@ typedef struct bg_par {
 
 /* Background update of mat pixel i (class not OUT): its unchanged-frame count, its
  * background (learned where background, taken over where unchanged foreground has lasted). */
+/* Does I look like bare mat (the mat's colour under gain g)? The one test of the ghosts
+ * (bg_px), of mat revealed where a card lay and of joining pixels that are the mat (update). */
+static inline int mat_coloured(const kr_track_t *t, const uint8_t *I, double g)
+{
+    return kr_track_near_colour_(I, t->mat_rgb, g, 0.75, 1.30, 0.030);
+}
+
 static inline void bg_px(kr_track_t *t, const bg_par *bp, int i)
 {
     const uint8_t cl = t->cls[i];
@@ -544,7 +551,7 @@ static inline void bg_px(kr_track_t *t, const bg_par *bp, int i)
                         (cl == KR_CLS_CARDLIKE && t->comp[t->label[i]].owner >= 0 &&
                          t->comp[t->label[i]].area >= t->min_area_px && !t->fpmask[i] && !near_moved_card(t, i));
         const int matlike =
-            bp->refs && st > bp->ghost_fast && kr_track_near_colour_(I, t->mat_rgb, bp->g, 0.75, 1.30, 0.030);
+            bp->refs && st > bp->ghost_fast && mat_coloured(t, I, bp->g);
         if ((!arm && st > bp->snap) || st > bp->snap_hand ||
             (matlike && (st > bp->ghost || (hand && t->learned[i])))) {
             /* (the last: an arm-attached patch that has looked like bare mat, unchanged,
@@ -869,7 +876,7 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
             if (t->cls[i] == KR_CLS_JOIN) {
                 /* a slight change to the mat's own colour is the mat (where the background
                  * had learned something that has gone: a ghost), not pale skin */
-                if (kr_track_near_colour_(t->mat + (size_t)i * 3, t->mat_rgb, g, 0.75, 1.30, 0.030))
+                if (mat_coloured(t, t->mat + (size_t)i * 3, g))
                     t->cls[i] = KR_CLS_BG;
                 continue;
             }
@@ -878,7 +885,7 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
             const uint8_t *I = t->mat + (size_t)i * 3;
             if (kr_track_near_colour_(I, t->card_rgb, g, 0.80, 1.25, 0.035))
                 t->cls[i] = KR_CLS_CARDLIKE;
-            else if (t->fpmask[i] && kr_track_near_colour_(I, t->mat_rgb, g, 0.75, 1.30, 0.030))
+            else if (t->fpmask[i] && mat_coloured(t, I, g))
                 t->cls[i] = KR_CLS_OTHER; /* bare mat revealed where a card lay (it moved away);
                                              elsewhere mat-coloured change is a blurred hand */
         }
