@@ -608,6 +608,50 @@ static void test_phase(void)
     kr_synth_destroy(s1);
 }
 
+/* --jitter and --drop (or the scenario's frame_jitter, frame_drop): frame times move by
+ * up to that share of a period and a share of the frames is left out, as in a phone's
+ * variable-rate file; the first frame stays at 0, times keep their order, the truth does
+ * not change, and bad values are refused by name. */
+static void test_variable_rate(void)
+{
+    kr_synth_opts o;
+    kr_synth_opts_default(&o);
+    o.w = 320; o.h = 180; o.fps_num = 30;
+    kr_synth_t *s0 = NULL, *s1 = NULL;
+    char err[600];
+    CU_ASSERT_EQUAL_FATAL(kr_synth_create("samples/scenarios/race_20ms.json", &o, &s0, err, sizeof err), KR_OK);
+    o.jitter = 0.3;
+    o.drop = 0.1;
+    CU_ASSERT_EQUAL_FATAL(kr_synth_create("samples/scenarios/race_20ms.json", &o, &s1, err, sizeof err), KR_OK);
+    const int n0 = kr_synth_frame_count(s0), n1 = kr_synth_frame_count(s1);
+    const double period = 1e6 / 30;
+    CU_ASSERT_EQUAL(kr_synth_frame_t_us(s1, 0), 0);
+    int off_grid = 0, gaps = 0;
+    for (int f = 1; f < n1; f++) {
+        int64_t t = kr_synth_frame_t_us(s1, f), d = t - kr_synth_frame_t_us(s1, f - 1);
+        CU_ASSERT(d >= (int64_t)(0.4 * period)); /* in order: at most 0.3 early and 0.3 late */
+        double i = t / period, frac = fabs(i - floor(i + 0.5));
+        CU_ASSERT(frac <= 0.3 + 1e-4);          /* within jitter of a nominal time */
+        off_grid += frac > 0.01;
+        gaps += d > 1.7 * period;               /* a frame left out */
+    }
+    CU_ASSERT(off_grid > n1 / 2);
+    CU_ASSERT(n1 < n0 && n1 > n0 * 8 / 10);      /* about a tenth left out */
+    CU_ASSERT(gaps > 0);
+    const kr_synth_event *e0, *e1;
+    int m0, m1;
+    kr_synth_events(s0, &e0, &m0);
+    kr_synth_events(s1, &e1, &m1);
+    CU_ASSERT_EQUAL_FATAL(m0, m1);
+    for (int i = 0; i < m0; i++)
+        CU_ASSERT_EQUAL(e0[i].t_us, e1[i].t_us);
+    kr_synth_destroy(s0);
+    kr_synth_destroy(s1);
+    o.jitter = 0.5;
+    CU_ASSERT_EQUAL(kr_synth_create("samples/scenarios/race_20ms.json", &o, &s1, err, sizeof err), KR_ERR_FORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "frame_jitter"));
+}
+
 /* A card received by a send and sent back: the second send picks it up where the first
  * put it down (hands are planned one at a time; the later hand once took the card from its
  * layout place, the card never moved, yet the truth had the send). */
@@ -674,6 +718,7 @@ int main(void)
     CU_add_test(s, "look_seed", test_look_seed);
     CU_add_test(s, "fractional_rate", test_fractional_rate);
     CU_add_test(s, "phase", test_phase);
+    CU_add_test(s, "variable_rate", test_variable_rate);
     CU_add_test(s, "card_sent_back", test_card_sent_back);
     CU_add_test(s, "bad_scenario", test_bad_scenario);
     CU_basic_set_mode(CU_BRM_VERBOSE);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tools/eval_events.sh [--fps "30 60 120"] [--work DIR] [--holdout] [--no-render] [--results FILE]
-#                      [--lag] [--phase F] [--look-seed N] [--skip NAME]... [NAME...]
+#                      [--lag] [--phase F] [--look-seed N] [--jitter F] [--drop F]
+#                      [--skip NAME]... [NAME...]
 #   Renders synthetic scenarios (karuta-synth, cached in WORK/FPS/NAME), runs
 #   `karuta-ref analyze` on each, compares with the truth (tools/eval_events.py) and
 #   prints a markdown table per frame rate (held-out scenarios in their own table), then
@@ -15,6 +16,8 @@
 #   --look-seed N: render with karuta-synth --look-seed N: the same layout and actions under
 #   the skins, sleeves, camera, light and tatami the seed N draws for what each scenario
 #   leaves unset; use its own WORK.
+#   --jitter F, --drop F: render a variable-rate file (karuta-synth --jitter, --drop: frame
+#   times moved by up to F of a period, a share F of the frames left out); use its own WORK.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${KR_BUILD:-build}
@@ -38,7 +41,9 @@ while [ $# -gt 0 ]; do
     --skip) skip+=("$2"); shift 2 ;;
     --phase) synth_args+=(--phase "$2"); shift 2 ;;
     --look-seed) synth_args+=(--look-seed "$2"); shift 2 ;;
-    -h|--help) sed -n 2,17p "$0"; exit 0 ;;
+    --jitter) synth_args+=(--jitter "$2"); shift 2 ;;
+    --drop) synth_args+=(--drop "$2"); shift 2 ;;
+    -h|--help) sed -n 2,20p "$0"; exit 0 ;;
     -*) echo "eval_events.sh: unknown option $1" >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
   esac

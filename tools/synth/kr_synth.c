@@ -15,6 +15,37 @@
 void kr_synth_opts_default(kr_synth_opts *o)
 {
     memset(o, 0, sizeof *o);
+    o->jitter = -1;
+    o->drop = -1;
+}
+
+/* Each kept frame i (of the nominal ones, i * period) at (i + jitter * u) * period, u
+ * uniform in [-1, 1]; a frame is left out with probability drop (never the first, kept
+ * at 0). Without jitter and drops, exact rational times rounded to the microsecond.
+ * Drawn from its own stream of the seed: the layout, play and look do not change. */
+static kr_status frame_times(kr_synth_t *s, char *err, size_t errlen)
+{
+    const double period = (double)s->fps_den / s->fps_num;
+    const int nominal = (int)floor(s->duration / period + 1e-9) + 1;
+    s->frame_t = malloc((size_t)nominal * sizeof *s->frame_t);
+    if (!s->frame_t) {
+        snprintf(err, errlen, "out of memory (%d frame times)", nominal);
+        return KR_ERR_NOMEM;
+    }
+    kr_synth_rng rng;
+    kr_synth_rng_seed(&rng, s->seed, 11);
+    int n = 0;
+    for (int i = 0; i < nominal; i++) {
+        double u = kr_synth_rng_range(&rng, -1, 1), d = kr_synth_rng_uniform(&rng);
+        if (i > 0 && d < s->frame_drop)
+            continue;
+        if (i == 0 || s->frame_jitter <= 0)
+            s->frame_t[n++] = ((int64_t)i * 1000000LL * s->fps_den + s->fps_num / 2) / s->fps_num;
+        else
+            s->frame_t[n++] = (int64_t)llround((i + s->frame_jitter * u) * period * 1e6);
+    }
+    s->n_frames = n;
+    return KR_OK;
 }
 
 kr_status kr_synth_create(const char *scenario_path, const kr_synth_opts *o, kr_synth_t **out,
@@ -47,8 +78,8 @@ kr_status kr_synth_create(const char *scenario_path, const kr_synth_opts *o, kr_
         goto fail;
     if ((st = kr_synth_scenario_parse(s, scenario_path, o, err, errlen)) != KR_OK)
         goto fail;
-    double period = (double)s->fps_den / s->fps_num;
-    s->n_frames = (int)floor(s->duration / period + 1e-9) + 1;
+    if ((st = frame_times(s, err, errlen)) != KR_OK)
+        goto fail;
     if ((st = kr_synth_sim_run(s, err, errlen)) != KR_OK) {
         if (!strstr(err, scenario_path)) {
             char tmp[512];
@@ -71,6 +102,7 @@ void kr_synth_destroy(kr_synth_t *s)
     if (!s)
         return;
     kr_synth_render_free(s->render);
+    free(s->frame_t);
     free(s);
 }
 
@@ -78,8 +110,7 @@ int kr_synth_frame_count(const kr_synth_t *s) { return s->n_frames; }
 
 int64_t kr_synth_frame_t_us(const kr_synth_t *s, int frame)
 {
-    /* exact rational frame times, rounded to the microsecond */
-    return (int64_t)(((int64_t)frame * 1000000LL * s->fps_den + s->fps_num / 2) / s->fps_num);
+    return s->frame_t[frame];
 }
 
 void kr_synth_frame_size(const kr_synth_t *s, int *w, int *h)

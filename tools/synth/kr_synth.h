@@ -37,6 +37,11 @@ typedef struct kr_synth_opts {
     const char *poems_path;    /* hyakunin-isshu.json; NULL = models/ (cwd or source) */
     double      phase;         /* 0..1: every action is moved this share of a frame period
                                   later, so contacts fall between frames (0: as written)  */
+    double      jitter;        /* < 0: the scenario's frame_jitter (default 0); 0..0.45: each
+                                  frame's time moved by up to this share of a period, uniform
+                                  (a phone's uneven clock: a variable-rate file)            */
+    double      drop;          /* < 0: the scenario's frame_drop (default 0); 0..0.5: this
+                                  share of the frames left out at random (never the first) */
 } kr_synth_opts;
 void kr_synth_opts_default(kr_synth_opts *o);
 
@@ -48,7 +53,8 @@ kr_status kr_synth_create(const char *scenario_path, const kr_synth_opts *o,
 void      kr_synth_destroy(kr_synth_t *s); /* NULL-safe */
 
 int     kr_synth_frame_count(const kr_synth_t *s);
-int64_t kr_synth_frame_t_us(const kr_synth_t *s, int frame); /* presentation time, first = 0 */
+int64_t kr_synth_frame_t_us(const kr_synth_t *s, int frame); /* presentation time, first = 0 (frame
+                                                              * jitter and drops included) */
 void    kr_synth_frame_size(const kr_synth_t *s, int *w, int *h);
 void    kr_synth_fps(const kr_synth_t *s, int *num, int *den);
 int     kr_synth_crf(const kr_synth_t *s); /* H.264 quality the scenario asks for */

@@ -183,6 +183,9 @@ struct kr_synth {
     uint64_t look_seed;        /* skins, sleeves, camera, look, texture, noise (--look-seed; default seed) */
     int    w, h, fps_num, fps_den;
     int    n_frames;
+    int64_t *frame_t;          /* owned: each frame's presentation time (us), n_frames of them */
+    double frame_jitter;       /* share of a period each frame's time may move (uniform, +-) */
+    double frame_drop;         /* share of the frames left out */
     double duration;           /* s */
     double mora;               /* s */
     kr_synth_poem poems[101];

@@ -6,6 +6,7 @@
 #include "kr_media.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,11 @@ static void usage(FILE *f)
             "  --duration S         render at most S seconds\n"
             "  --phase F            move every action F (0..1) of a frame period later, so that\n"
             "                       contacts written on round times fall between frames\n"
+            "  --jitter F           move each frame's time by up to F (0..0.45) of a period, at\n"
+            "                       random (a variable-rate file, as phones record; default:\n"
+            "                       the scenario's frame_jitter, else 0)\n"
+            "  --drop F             leave out this share (0..0.5) of the frames at random\n"
+            "                       (default: the scenario's frame_drop, else 0)\n"
             "  --still SEC:FILE.png also write the frame nearest SEC seconds as a PNG (repeatable)\n"
             "  --no-video           write the logs only\n"
             "  --poems FILE         poem data (default models/hyakunin-isshu.json)\n"
@@ -47,6 +53,16 @@ static int make_dirs(const char *dir)
             *p = '/';
         }
     return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* The frame nearest sec seconds (the last one past the end). */
+static int still_frame(const kr_synth_t *s, double sec)
+{
+    int n = kr_synth_frame_count(s), best = n - 1;
+    for (int f = 0; f < n; f++)
+        if (fabs(kr_synth_frame_t_us(s, f) / 1e6 - sec) < fabs(kr_synth_frame_t_us(s, best) / 1e6 - sec))
+            best = f;
+    return best;
 }
 
 static bool parse_int(const char *s, long lo, long hi, long *out)
@@ -123,6 +139,14 @@ int main(int argc, char **argv)
             double f = strtod(v, &e);
             if (*e || e == v || !(f >= 0 && f < 1)) goto bad;
             o.phase = f; i++;
+        } else if (!strcmp(a, "--jitter") || !strcmp(a, "--drop")) {
+            if (!v) goto missing;
+            char *e;
+            double f = strtod(v, &e);
+            bool jit = !strcmp(a, "--jitter");
+            if (*e || e == v || !(f >= 0 && f <= (jit ? 0.45 : 0.5))) goto bad;
+            *(jit ? &o.jitter : &o.drop) = f;
+            i++;
         } else if (!strcmp(a, "--still")) {
             if (!v) goto missing;
             const char *c = strchr(v, ':');
@@ -177,6 +201,9 @@ int main(int argc, char **argv)
     kr_synth_frame_size(s, &fw, &fh);
     kr_synth_fps(s, &fn, &fd);
     int n = kr_synth_frame_count(s);
+    int still_f[32];
+    for (int k = 0; k < n_stills; k++)
+        still_f[k] = still_frame(s, still_t[k]);
     if (video) {
         snprintf(path, sizeof path, "%s/video.mp4", dir);
         if ((st = kr_media_writer_create(path, fw, fh, fn, fd, kr_synth_crf(s), &w)) != KR_OK) {
@@ -188,12 +215,8 @@ int main(int argc, char **argv)
     clock_t c_render = 0;
     for (int f = 0; f < n; f++) {
         bool want_still = false;
-        for (int k = 0; k < n_stills; k++) {
-            double per = (double)fd / fn;
-            int sf = (int)(still_t[k] / per + 0.5);
-            if (sf == f || (f == n - 1 && sf >= n))
-                want_still = true;
-        }
+        for (int k = 0; k < n_stills; k++)
+            want_still |= still_f[k] == f;
         if (!video && !want_still && !bench)
             continue;
         kr_image_t img;
@@ -206,9 +229,7 @@ int main(int argc, char **argv)
         t_render += kr_clock_us() - a;
         c_render += clock() - ca;
         for (int k = 0; k < n_stills; k++) {
-            double per = (double)fd / fn;
-            int sf = (int)(still_t[k] / per + 0.5);
-            if (sf == f || (f == n - 1 && sf >= n)) {
+            if (still_f[k] == f) {
                 if ((st = kr_cv_write_image(stills[k], &img)) != KR_OK) {
                     kr_log(KR_LOG_ERROR, "%s: cannot write still", stills[k]);
                     goto done;

@@ -173,8 +173,13 @@ static kr_status write_meta(const kr_synth_t *s, const char *path)
     cJSON_AddItemToArray(size, cJSON_CreateNumber(s->h));
     cJSON_AddNumberToObject(o, "frames", s->n_frames);
     cJSON_AddStringToObject(o, "frame_times",
-                            "frame i is at t_us = round(i * 1e6 * fps[1] / fps[0]); its exposure is centred on t_us "
-                            "and lasts shutter_us (motion blur integrates over it)");
+                            "frame i is at t_us = round(i * 1e6 * fps[1] / fps[0]) when frame_jitter and frame_drop "
+                            "are 0; else each nominal frame is left out with probability frame_drop and the kept "
+                            "ones are moved by up to frame_jitter of a period (uniform): truth_frames.jsonl has "
+                            "every time; its exposure is centred on t_us and lasts shutter_us (motion blur "
+                            "integrates over it)");
+    cJSON_AddNumberToObject(o, "frame_jitter", s->frame_jitter);
+    cJSON_AddNumberToObject(o, "frame_drop", s->frame_drop);
     cJSON_AddNumberToObject(o, "shutter_us", round(1e6 * s->fps_den / s->fps_num * s->look.shutter));
     cJSON_AddNumberToObject(o, "mora_us", round(s->mora * 1e6));
     cJSON_AddStringToObject(o, "a_side", "bottom");

@@ -395,6 +395,13 @@ kr_status kr_synth_scenario_parse(kr_synth_t *s, const char *path, const kr_synt
     if (s->fps_den < 1 || s->fps_num < s->fps_den || s->fps_num > 480LL * s->fps_den)
         FAIL("%s: fps %d/%d: need 1..480 frames per second", fn, s->fps_num, s->fps_den);
     s->mora = num(root, "mora_ms", 250) / 1000.0;
+    if (bad_type(root, "frame_jitter", 1) || bad_type(root, "frame_drop", 1))
+        FAIL("%s: frame_jitter and frame_drop must be numbers", fn);
+    s->frame_jitter = o->jitter >= 0 ? o->jitter : num(root, "frame_jitter", 0);
+    s->frame_drop = o->drop >= 0 ? o->drop : num(root, "frame_drop", 0);
+    if (!(s->frame_jitter >= 0 && s->frame_jitter <= 0.45) || !(s->frame_drop >= 0 && s->frame_drop <= 0.5))
+        FAIL("%s: frame_jitter %.3g, frame_drop %.3g: need 0..0.45 and 0..0.5", fn, s->frame_jitter,
+             s->frame_drop);
 
     kr_synth_rng rng, prng; /* the look's; the play's (hand sizes: they decide which cards a hand touches) */
     kr_synth_rng_seed(&rng, s->look_seed, 1);
