@@ -238,7 +238,7 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
         return 2;
     }
 
-    int rc = 1;
+    int rc = 1, made_out = 0; /* made_out: the output folder was made by this run */
     FILE *in = NULL;
     char *line = NULL;
     size_t lcap = 0;
@@ -368,7 +368,10 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
         kr_log(KR_LOG_ERROR, "%s: cannot create folder", debug_dir);
         goto fail;
     }
+    struct stat ost;
+    made_out = stat(out_dir, &ost) != 0;
     if (mkdir_p(out_dir) != 0) {
+        made_out = 0;
         kr_log(KR_LOG_ERROR, "%s: cannot create the output folder: %s", out_dir, strerror(errno));
         goto fail;
     }
@@ -430,7 +433,14 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
         }
         if ((track_yuv ? kr_pipe_feed(pipe, &f, &tf) : kr_pipe_frame(pipe, &f.img, f.t_us, f.gap_us, &tf)) !=
             KR_OK) {
-            kr_log(KR_LOG_ERROR, "%s: %s (%s)", match, kr_pipe_error(pipe), video);
+            /* calibrated here, A at the bottom of the image (the default): many cards
+             * missing are more likely a camera on the other side than a wrong layout */
+            int flipped = !calib_path && kr_pipe_get_stats(pipe)->layout_missing > 2;
+            kr_log(KR_LOG_ERROR, "%s: %s (%s)%s", match, kr_pipe_error(pipe), video,
+                   flipped ? "; if player A does not sit at the bottom of the image, calibrate with "
+                             "`karuta-ref calibrate VIDEO --a-side top|left|right -o CALIB.json` and "
+                             "pass --calib CALIB.json"
+                           : "");
             goto fail;
         }
         if (hook && hook->frame && (s = hook->frame(hook->ctx, kr_pipe_tracker(pipe), tf)) != KR_OK) {
@@ -528,6 +538,8 @@ fail:
         kr_outfile_abort(&of_su);
     if (of_tr.fp)
         kr_outfile_abort(&of_tr);
+    if (rc != 0 && made_out)
+        rmdir(out_dir); /* made here and nothing kept in it (a folder with outputs stays) */
     if (in)
         fclose(in);
     free(line);

@@ -461,12 +461,19 @@ static kr_status frame_in(kr_pipe_t *p, const kr_image_t *bgr, const kr_yuv_t *y
     p->stats.frame_settle_t_us = -1;
     if (tf->ready && !p->checked_layout) {
         p->checked_layout = true;
+        int first = -1;
         for (int k = 0; k < tf->n_cards; k++)
-            if (tf->cards[k].contrast < 12)
-                return set_err(p, KR_ERR_INVALID,
-                               "layout card %d (territory %s, x %.1f mm, y %.1f mm) is not on the mat "
-                               "(no card seen there)",
-                               tf->cards[k].id, tf->cards[k].owner ? "B" : "A", tf->cards[k].x_mm, tf->cards[k].y_mm);
+            if (tf->cards[k].contrast < 12) {
+                p->stats.layout_missing++;
+                if (first < 0)
+                    first = k;
+            }
+        if (first >= 0)
+            return set_err(p, KR_ERR_INVALID,
+                           "layout card %d (territory %s, x %.1f mm, y %.1f mm) is not on the mat "
+                           "(no card seen there; %d of the layout's %d cards not seen)",
+                           tf->cards[first].id, tf->cards[first].owner ? "B" : "A", tf->cards[first].x_mm,
+                           tf->cards[first].y_mm, p->stats.layout_missing, tf->n_cards);
     }
     if (!p->delay) {
         s = detect(p, tf);

@@ -146,6 +146,9 @@ typedef struct kr_pipe_stats {
     int     have_end;          /* the match end came out (end below) */
     kr_rules_match_end end;
     int     video;             /* kr_pipe_start_video succeeded */
+    int     layout_missing;    /* layout cards not seen on the mat at the check (the error names
+                                  the first): many of them, a calibration with the players'
+                                  sides the other way round, or another match's layout */
 } kr_pipe_stats;
 const kr_pipe_stats *kr_pipe_get_stats(const kr_pipe_t *p);
 

@@ -1,0 +1,71 @@
+#!/bin/sh
+# analyze_wrong_layout.sh - a match log that disagrees with the footage (issue 6): a layout
+# card put where no card lies is refused with one line naming the match file and the card,
+# exit 1, and no output folder left behind. Footage from a camera on B's side (A at the top
+# of the image) with no --calib: the same refusal, and the line says how to calibrate with
+# the players' sides the other way round; calibrated so (--a-side top), the same log is
+# ruled as from the usual side.
+# Usage: analyze_wrong_layout.sh KARUTA_REF KARUTA_SYNTH
+# SPDX-License-Identifier: MIT
+set -eu
+kr=$1
+synth=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+"$synth" samples/scenarios/own_take.json -o "$tmp/s" --duration 2.5 >/dev/null 2>&1
+# card 17 (A's upper row, x 400 mm) moved into the empty middle of the field
+python3 - "$tmp/s/match.jsonl" "$tmp/moved.jsonl" <<'PY'
+import json, sys
+out = []
+for line in open(sys.argv[1], encoding='utf-8'):
+    r = json.loads(line)
+    if r['type'] == 'layout':
+        for c in r['cards']:
+            if c['card'] == 17:
+                c['x_mm'] = 0.0
+    out.append(json.dumps(r, ensure_ascii=False))
+open(sys.argv[2], 'w', encoding='utf-8').write('\n'.join(out) + '\n')
+PY
+rc=0
+"$kr" analyze "$tmp/s/video.mp4" --match "$tmp/moved.jsonl" --out "$tmp/o1" 2>"$tmp/e1" || rc=$?
+[ "$rc" -eq 1 ] || fail "a layout card where none lies: exit $rc, want 1"
+[ "$(wc -l < "$tmp/e1")" -eq 1 ] || fail "want one line, got: $(cat "$tmp/e1")"
+grep -q "moved.jsonl: layout card 17 .* is not on the mat" "$tmp/e1" || fail "the line names neither the file nor the card: $(cat "$tmp/e1")"
+grep -q -- "--a-side" "$tmp/e1" && fail "one card astray is no camera on the other side: $(cat "$tmp/e1")"
+[ -e "$tmp/o1" ] && fail "output folder left behind: $(ls -A "$tmp/o1")"
+
+# the camera on B's side: the picture turned half round
+python3 - samples/scenarios/own_take.json "$tmp/turned.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1], encoding='utf-8'))
+d.setdefault('camera', {})['roll_deg'] = 180
+json.dump(d, open(sys.argv[2], 'w', encoding='utf-8'))
+PY
+"$synth" "$tmp/turned.json" -o "$tmp/t" --duration 2.5 >/dev/null 2>&1
+rc=0
+"$kr" analyze "$tmp/t/video.mp4" --match "$tmp/t/match.jsonl" --out "$tmp/o2" 2>"$tmp/e2" || rc=$?
+[ "$rc" -eq 1 ] || fail "A at the top, no calibration: exit $rc, want 1"
+[ "$(wc -l < "$tmp/e2")" -eq 1 ] || fail "want one line, got: $(cat "$tmp/e2")"
+grep -q "is not on the mat.*calibrate VIDEO --a-side" "$tmp/e2" || fail "no word of --a-side: $(cat "$tmp/e2")"
+[ -e "$tmp/o2" ] && fail "output folder left behind: $(ls -A "$tmp/o2")"
+"$kr" calibrate "$tmp/t/video.mp4" --a-side top --no-overlay -o "$tmp/top.json" 2>/dev/null ||
+  fail "calibrate --a-side top refused"
+"$kr" analyze "$tmp/t/video.mp4" --match "$tmp/t/match.jsonl" --calib "$tmp/top.json" --out "$tmp/o3" 2>"$tmp/e3" ||
+  fail "A at the top, calibrated so: refused: $(cat "$tmp/e3")"
+"$kr" analyze "$tmp/s/video.mp4" --match "$tmp/s/match.jsonl" --out "$tmp/o4" 2>/dev/null || fail "the usual side refused"
+python3 - "$tmp/o3/events.jsonl" "$tmp/o4/events.jsonl" <<'PY' || fails=$((fails + 1))
+import json, sys
+def touches(p):
+    return [(r['player'], r.get('card'), round(r['t_us'] / 1e5)) for r in map(json.loads, open(p, encoding='utf-8'))
+            if r['type'] == 'touch']
+a, b = touches(sys.argv[1]), touches(sys.argv[2])
+if not b or a != b:
+    print('FAIL: touches with A at the top %s, from the usual side %s' % (a, b))
+    sys.exit(1)
+print('ok: the same touches from either side once calibrated: %s' % a)
+PY
+[ "$fails" -eq 0 ] || exit 1
+echo "ok: a wrong layout is refused by name; a camera on the other side is told how to calibrate"
