@@ -56,7 +56,11 @@ static void run_start_seq(run *r, int32_t seq, int64_t kami_t)
 static void run_start_at(run *r, int64_t kami_t) { run_start_seq(r, 1, kami_t); }
 static void run_start(run *r) { run_start_at(r, 150000); }
 
-static void run_frame(run *r, int64_t t_us, const shot *s)
+static void run_frame_gap(run *r, int64_t t_us, int64_t gap_us, const shot *s);
+static void run_frame(run *r, int64_t t_us, const shot *s) { run_frame_gap(r, t_us, 0, s); }
+
+/* One frame at t_us, gap_us (> 0) the frames missing before it (kr_frame_t.gap_us). */
+static void run_frame_gap(run *r, int64_t t_us, int64_t gap_us, const shot *s)
 {
     memcpy(frame, base, sizeof base);
     for (int k = 0; k < NCARDS; k++)
@@ -67,7 +71,7 @@ static void run_frame(run *r, int64_t t_us, const shot *s)
         draw_arm(frame, -60 + s->base_dx, s->tx, s->ty, s->sx, s->sy, 1);
     kr_image_t im = {FW, FH, FW * 3, 3, frame};
     const kr_track_frame *fr;
-    CU_ASSERT_EQUAL_FATAL(kr_track_update(r->t, &im, t_us, 0, &fr), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_track_update(r->t, &im, t_us, gap_us, &fr), KR_OK);
     const kr_event_obs *o;
     int n;
     int64_t h = kr_event_horizon(r->ev);
@@ -271,6 +275,65 @@ static void test_press_counts_once(void)
         printf("press: horizon lag at rest %lld us\n", (long long)r.max_lag_us[0]);
     CU_ASSERT_TRUE(r.max_lag_us[0] <= 60000);
     run_end(&r);
+}
+
+/* test_press_counts_once's press with the frames in [g1_from, g1_to) and [g2_from, g2_to)
+ * left out (the frame after each gap says so): its touch's gap_us, -1 without one touch;
+ * *made the time of the frame after which it came out. */
+static int64_t press_with_gaps(int64_t g1_from, int64_t g1_to, int64_t g2_from, int64_t g2_to, int64_t *made)
+{
+    run r;
+    run_start(&r);
+    int64_t prev = -DT;
+    for (int64_t t = 0; t < 1200000; t += DT) {
+        if ((t >= g1_from && t < g1_to) || (t >= g2_from && t < g2_to))
+            continue;
+        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
+        if (t > 250000 && t < 900000) {
+            double f = (t - 250000) / 200000.0;
+            if (f > 1)
+                f = 1;
+            if (t > 700000)
+                f = 1 - (t - 700000) / 200000.0;
+            s.arm = 1;
+            s.tx = 0;
+            s.ty = -300 + f * (300 - 60);
+            s.sx = 3;
+            s.sy = -3;
+        }
+        run_frame_gap(&r, t, t - prev > 3 * DT / 2 ? t - prev - DT : 0, &s);
+        prev = t;
+    }
+    int64_t g = -1;
+    if (count(&r, KR_REC_TOUCH) == 1)
+        for (int i = 0; i < r.n_obs; i++)
+            if (r.obs[i].rec.type == KR_REC_TOUCH) {
+                g = r.obs[i].gap_us;
+                *made = r.obs_frame_t[i];
+                if (getenv("KR_TEST_VERBOSE"))
+                    printf("press with gaps: t %lld gap %lld made after %lld\n", (long long)r.obs[i].rec.t_us,
+                           (long long)g, (long long)*made);
+            }
+    run_end(&r);
+    return g;
+}
+
+/* Frames missing near a press's moment mark its touch (gap_us: the ruling's "frames
+ * missing around the decisive moment"); missing only long after it, they do not. The gap
+ * at the landing still counts whole when one more frame goes missing before the press is
+ * decided (only the newest gap was kept: the smaller later one stood for both). */
+static void test_gap_near_a_press_marks_it(void)
+{
+    int64_t made = 0, made2 = 0;
+    CU_ASSERT_EQUAL(press_with_gaps(0, 0, 0, 0, &made), 0);
+    CU_ASSERT_TRUE_FATAL(made > 450000);
+    /* two frames missing where the hand comes down (it stops at 450 ms) */
+    CU_ASSERT_EQUAL(press_with_gaps(420000, 460000, 0, 0, &made2), 2 * DT);
+    /* missing 0.5 s after the hand left */
+    CU_ASSERT_EQUAL(press_with_gaps(1100000, 1140000, 0, 0, &made2), 0);
+    /* both: the landing's two frames, and one more missing just before the press came out */
+    int64_t g2 = made - DT;
+    CU_ASSERT_EQUAL(press_with_gaps(420000, 460000, g2, g2 + DT, &made2), 2 * DT);
 }
 
 /* A's hand presses card 5 (0, -51.5), then moves over to card 17 (-200, -51.5) and
@@ -3042,6 +3105,7 @@ int main(void)
     CU_pSuite s = CU_add_suite("event", NULL, NULL);
     CU_add_test(s, "sweep_is_timed_between_frames", test_sweep_is_timed_between_frames);
     CU_add_test(s, "press_counts_once", test_press_counts_once);
+    CU_add_test(s, "gap_near_a_press_marks_it", test_gap_near_a_press_marks_it);
     CU_add_test(s, "hover_is_not_a_touch", test_hover_is_not_a_touch);
     CU_add_test(s, "two_presses_count_twice", test_two_presses_count_twice);
     CU_add_test(s, "press_stop_between_frames", test_press_stop_between_frames);

@@ -73,6 +73,8 @@
 #define SIDE_AREA_MM2 2000.0 /* a hand's side is read only from a blob this large (a hand from above,
                                 palm and fingers, is some 7000 mm^2: a speck is no arm) */
 #define BEYOND_MM 40.0 /* a leading point this far past the other player's line is not a hand back home (settle) */
+#define GAP_RING 16       /* frames missing: the last this many gaps are kept ... */
+#define GAP_NEAR_US 200000 /* ... and one whose missing span comes this near an observation's time marks it */
 #define BACK_SPAN_US 150000 /* a press's way there: where its hand was this long before its rest */
 #define WITHDRAW_SHARE 0.85  /* a hand's blob below this share of its largest since its leading point last
                                 moved: the arm drawing back from under that point (see withdrawing) */
@@ -233,7 +235,9 @@ struct kr_event {
     int     was_contact;
     int64_t prev_t;
     int64_t last_dt;         /* period between the last two frames */
-    int64_t last_gap_us, last_gap_t;
+    int64_t gap_t[GAP_RING];  /* the last GAP_RING gaps: time of the frame after each ... */
+    int64_t gap_len[GAP_RING];/* ... and its gap_us (0: none yet) */
+    int     gap_pos;          /* next slot of the ring */
     int     have_prev;
     kr_track_hand prev_hand[2];
     double  lx[2][LHIST], ly[2][LHIST]; /* leading points, newest first */
@@ -351,6 +355,21 @@ static void set_flag(kr_event_t *ev, unsigned bit)
     ev->flags[i] |= bit;
 }
 
+/* The largest gap (gap_us) among the last GAP_RING whose missing span (the gap_us before
+ * the frame after it) comes within GAP_NEAR_US of t_us, else 0. Every one is kept, not
+ * only the newest: an observation decided late (a press waits for its hold) after frames
+ * went missing again further on still shows the gap at its own moment. */
+static int64_t gap_near(const kr_event_t *ev, int64_t t_us)
+{
+    int64_t g = 0;
+    for (int i = 0; i < GAP_RING; i++) {
+        int64_t hi = ev->gap_t[i], lo = hi - ev->gap_len[i];
+        if (ev->gap_len[i] > g && t_us > lo - GAP_NEAR_US && t_us < hi + GAP_NEAR_US)
+            g = ev->gap_len[i];
+    }
+    return g;
+}
+
 static kr_event_obs *emit(kr_event_t *ev, kr_rules_rec_type type, int64_t t_us)
 {
     if (ev->n_out >= MAX_OUT)
@@ -362,7 +381,7 @@ static kr_event_obs *emit(kr_event_t *ev, kr_rules_rec_type type, int64_t t_us)
     o->rec.t_us = t_us < 0 ? 0 : t_us;
     if (type != KR_REC_SETTLE)
         snprintf(o->rec.id, sizeof o->rec.id, "v%d", ev->next_id++);
-    o->gap_us = ev->last_gap_us > 0 && llabs(ev->last_gap_t - t_us) < 200000 ? ev->last_gap_us : 0;
+    o->gap_us = gap_near(ev, t_us);
     return o;
 }
 
@@ -1636,8 +1655,9 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         }
     }
     if (fr->gap_us > 0) {
-        ev->last_gap_us = fr->gap_us;
-        ev->last_gap_t = fr->t_us;
+        ev->gap_t[ev->gap_pos] = fr->t_us;
+        ev->gap_len[ev->gap_pos] = fr->gap_us;
+        ev->gap_pos = (ev->gap_pos + 1) % GAP_RING;
     }
     int64_t dt = ev->have_prev ? fr->t_us - ev->prev_t : 16667;
     if (dt <= 0)
