@@ -318,8 +318,8 @@ static int64_t press_with_gaps(int64_t g1_from, int64_t g1_to, int64_t g2_from, 
     return g;
 }
 
-/* Frames missing near a press's moment mark its touch (gap_us: the ruling's "frames
- * missing around the decisive moment"); missing only long after it, they do not. The gap
+/* Frames missing around a press's moment mark its touch (gap_us: the ruling's "frames
+ * missing around the decisive moment"); missing further off, they do not. The gap
  * at the landing still counts whole when one more frame goes missing before the press is
  * decided (only the newest gap was kept: the smaller later one stood for both). */
 static void test_gap_near_a_press_marks_it(void)
@@ -329,8 +329,10 @@ static void test_gap_near_a_press_marks_it(void)
     CU_ASSERT_TRUE_FATAL(made > 450000);
     /* two frames missing where the hand comes down (it stops at 450 ms) */
     CU_ASSERT_EQUAL(press_with_gaps(420000, 460000, 0, 0, &made2), 2 * DT);
-    /* missing 0.5 s after the hand left */
+    /* missing 0.5 s after the hand left, or early in its descent (150 ms before its moment:
+     * not the frames its time is read from) */
     CU_ASSERT_EQUAL(press_with_gaps(1100000, 1140000, 0, 0, &made2), 0);
+    CU_ASSERT_EQUAL(press_with_gaps(300000, 340000, 0, 0, &made2), 0);
     /* both: the landing's two frames, and one more missing just before the press came out */
     int64_t g2 = made - DT;
     CU_ASSERT_EQUAL(press_with_gaps(420000, 460000, g2, g2 + DT, &made2), 2 * DT);
@@ -1691,8 +1693,10 @@ static void test_stop_moved_by_a_rising_hand_widens_the_model(void)
  * changing: it never lies still on 64), then moves on onto card 5 and lands there. One
  * press, on card 5 (before: the rest over 64 that ended was a press too, put on the model:
  * dead_fault_two card 7 at 60 fps, a phantom beside the card pressed). With the hand
- * seen lying still on 64 before it moves on, both are presses. */
-static int slide_presses(int landed_first, int *on5)
+ * seen lying still on 64 before it moves on, both are presses. So too when the two hands'
+ * blobs touch as its point moves on (merged): the point is then where the tracker's split
+ * put them, not where the hand went. */
+static int slide_presses(int landed_first, int merged, int *on5)
 {
     fake f;
     fake_start(&f, 64, 150000);
@@ -1703,9 +1707,11 @@ static int slide_presses(int landed_first, int *on5)
         {250000, -100, -200, 0}, {500000, -90, 40, 0},   {700000, -80, 50, 0},    {750000, -60, 50, 0},
         {1100000, -60, 50, 0},   {1300000, -60, -330, 0}, {1400000, 1e9, 0, 0},
     };
-    for (int64_t t = 0; t < 1500000; t += DT)
+    for (int64_t t = 0; t < 1500000; t += DT) {
+        f.fr.hand_contact = merged && t >= 690000 && t < 760000;
         fake_frame_chg(&f, t, path, 7,
                        t >= 780000 || (landed_first && t >= 560000 && t < 700000) ? 0 : 50000);
+    }
     *on5 = 0;
     for (int i = 0; i < f.n_obs; i++)
         *on5 += f.obs[i].rec.type == KR_REC_TOUCH && f.obs[i].rec.card == 5;
@@ -1717,9 +1723,11 @@ static int slide_presses(int landed_first, int *on5)
 static void test_hand_going_on_to_the_next_card(void)
 {
     int on5;
-    CU_ASSERT_EQUAL(slide_presses(0, &on5), 1);
+    CU_ASSERT_EQUAL(slide_presses(0, 0, &on5), 1);
     CU_ASSERT_EQUAL(on5, 1);
-    CU_ASSERT_EQUAL(slide_presses(1, &on5), 2);
+    CU_ASSERT_EQUAL(slide_presses(1, 0, &on5), 2);
+    CU_ASSERT_EQUAL(on5, 1);
+    CU_ASSERT_EQUAL(slide_presses(0, 1, &on5), 2);
     CU_ASSERT_EQUAL(on5, 1);
 }
 

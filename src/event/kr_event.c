@@ -73,8 +73,10 @@
 #define SIDE_AREA_MM2 2000.0 /* a hand's side is read only from a blob this large (a hand from above,
                                 palm and fingers, is some 7000 mm^2: a speck is no arm) */
 #define BEYOND_MM 40.0 /* a leading point this far past the other player's line is not a hand back home (settle) */
-#define GAP_RING 16       /* frames missing: the last this many gaps are kept ... */
-#define GAP_NEAR_US 200000 /* ... and one whose missing span comes this near an observation's time marks it */
+#define GAP_RING 16       /* frames missing: the last this many gaps are kept; one whose missing span
+                             comes within 2 t_err + GAP_NEAR_PERIODS frame periods of an
+                             observation's time marks it (the frames that date it) */
+#define GAP_NEAR_PERIODS 2
 #define BACK_SPAN_US 150000 /* a press's way there: where its hand was this long before its rest */
 #define WITHDRAW_SHARE 0.85  /* a hand's blob below this share of its largest since its leading point last
                                 moved: the arm drawing back from under that point (see withdrawing) */
@@ -356,18 +358,31 @@ static void set_flag(kr_event_t *ev, unsigned bit)
 }
 
 /* The largest gap (gap_us) among the last GAP_RING whose missing span (the gap_us before
- * the frame after it) comes within GAP_NEAR_US of t_us, else 0. Every one is kept, not
- * only the newest: an observation decided late (a press waits for its hold) after frames
- * went missing again further on still shows the gap at its own moment. */
-static int64_t gap_near(const kr_event_t *ev, int64_t t_us)
+ * the frame after it) comes within near_us of t_us, else 0. Every one is kept, not only
+ * the newest: an observation decided late (a press waits for its hold) after frames went
+ * missing again still shows the gap at its own moment. */
+static int64_t gap_near(const kr_event_t *ev, int64_t t_us, int64_t near_us)
 {
     int64_t g = 0;
     for (int i = 0; i < GAP_RING; i++) {
         int64_t hi = ev->gap_t[i], lo = hi - ev->gap_len[i];
-        if (ev->gap_len[i] > g && t_us > lo - GAP_NEAR_US && t_us < hi + GAP_NEAR_US)
+        if (ev->gap_len[i] > g && t_us > lo - near_us && t_us < hi + near_us)
             g = ev->gap_len[i];
     }
     return g;
+}
+
+/* What every observation of this call gets as it leaves: the frame period (per) and the
+ * frames missing around its moment. Around: within twice its timing error and
+ * GAP_NEAR_PERIODS periods, the frames its time was read from (a press's landing, a
+ * sweep's card setting off); a gap further off changes neither its time nor its order. */
+static void seal_outs(kr_event_t *ev, int64_t per)
+{
+    for (int i = 0; i < ev->n_out; i++) {
+        kr_event_obs *o = &ev->out[i];
+        o->frame_dt_us = per;
+        o->gap_us = gap_near(ev, o->rec.t_us, 2 * o->rec.t_err_us + GAP_NEAR_PERIODS * per);
+    }
 }
 
 static kr_event_obs *emit(kr_event_t *ev, kr_rules_rec_type type, int64_t t_us)
@@ -381,7 +396,6 @@ static kr_event_obs *emit(kr_event_t *ev, kr_rules_rec_type type, int64_t t_us)
     o->rec.t_us = t_us < 0 ? 0 : t_us;
     if (type != KR_REC_SETTLE)
         snprintf(o->rec.id, sizeof o->rec.id, "v%d", ev->next_id++);
-    o->gap_us = gap_near(ev, t_us);
     return o;
 }
 
@@ -1344,8 +1358,12 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
         return;
     /* a rest that ended with the hand never seen lying still on the card (no landing) and
      * its leading point now inside the next card's outline: the hand went on across the
-     * card, still coming down (its press, if any, is on the card it went on to) */
-    if (measured == 0 && force == 2)
+     * card, still coming down (its press, if any, is on the card it went on to). Not while
+     * the two hands' blobs touch: the leading point is then where the tracker's split of
+     * them put it, not where the hand went (match_b at 30 fps with frames dropped and
+     * jittered: B lay on A's card 9 for 230 ms, A's hand came over it, and on the frame
+     * after a dropped one B's point was put 80 mm off on A's arm, over the next card) */
+    if (measured == 0 && force == 2 && !fr->hand_contact)
         for (int j = 0; j < fr->n_cards; j++)
             if (j != k && !fr->cards[j].lost && !fr->cards[j].out_of_field &&
                 card_sd(&fr->cards[j], h->lead_x_mm, h->lead_y_mm) < 0)
@@ -2350,8 +2368,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         if (k >= 0 && k < fr->n_cards && (ev->cards[k].moved_after || fr->t_us - ev->let_t[p] >= 1000000))
             decide_handled(ev, p);
     }
-    for (int i = 0; i < ev->n_out; i++)
-        ev->out[i].frame_dt_us = dt;
+    /* (the regular period: not the one just after a gap) */
+    seal_outs(ev, ev->have_prev && ev->last_dt > 0 && ev->last_dt < dt ? ev->last_dt : dt);
     ev->prev_hand[0] = fr->hands[0];
     ev->prev_hand[1] = fr->hands[1];
     ev->prev_t = fr->t_us;
@@ -2384,6 +2402,7 @@ kr_status kr_event_finish(kr_event_t *ev, const kr_event_obs **obs, int *n)
     for (int i = 0; i < ev->n_spend; i++) /* held sweeps: timed with the frames there were */
         sweep_emit(ev, &ev->spend[i]);
     ev->n_spend = 0;
+    seal_outs(ev, ev->last_dt > 0 ? ev->last_dt : 16667);
     drop_weak(ev);
     *obs = ev->out;
     *n = ev->n_out;
