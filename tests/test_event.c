@@ -2646,8 +2646,18 @@ static double median_of(double *v, int n)
  * changing frame (the one nearest 800 ms, chg[0], newest first) and na after it; before
  * them the oldest, chg[nc - 1], not 50000: a flat 50000 for 200 ms after the hand's stop
  * reads as a descent that dropped to the given frames (landing_drop_then_rest). */
+static double landing_key_case(const double *chg, int nc, const double *after, int na, double f, int64_t dt,
+                               int key_back, int64_t *t_err);
 static double landing_seq_case_dt(const double *chg, int nc, const double *after, int na, double f, int64_t dt,
                                   int64_t *t_err)
+{
+    return landing_key_case(chg, nc, after, na, f, dt, -1, t_err);
+}
+
+/* ... with the frame key_back frames before the last changing one intra-coded (a keyframe
+ * the detector is told of: kr_event_keyframe; -1 none). */
+static double landing_key_case(const double *chg, int nc, const double *after, int na, double f, int64_t dt,
+                               int key_back, int64_t *t_err)
 {
     fake fk;
     fake_start(&fk, 64, 150000);
@@ -2659,6 +2669,8 @@ static double landing_seq_case_dt(const double *chg, int nc, const double *after
     const int kl = (int)((800000 + dt / 2) / dt);
     for (int k = 0; k * dt < 1700000; k++) {
         double e = k <= kl - nc ? chg[nc - 1] : k <= kl ? chg[kl - k] : k <= kl + na ? after[k - kl - 1] : 0;
+        if (key_back >= 0 && k == kl - key_back)
+            kr_event_keyframe(fk.ev, (int64_t)k * dt);
         fake_frame_chg(&fk, (int64_t)k * dt, path, 9, e);
     }
     const int64_t contact = (int64_t)(kl - 1) * dt + (int64_t)(f * (double)dt);
@@ -2750,6 +2762,33 @@ static void test_landing_drop_then_rest(void)
     CU_ASSERT_TRUE(e_rest > e_plain + DT / 2);         /* ... the rest's end within 2 t_err */
     CU_ASSERT_TRUE(e_plain > 0 && fabs(d_plain) <= 2.0 * (double)e_plain);
     CU_ASSERT_TRUE(e_plain < 10000);
+}
+
+/* A keyframe right after a press's landing (race_5ms at 60 fps with jittered frame times:
+ * one 19 ms after A's contact, and both racing presses were put on it, +27 and +22 ms): the
+ * codec's redraw changes the picture around the still hand by thousands, so the keyframe
+ * reads as the descent's last frame, a period late. Told it was a keyframe, the detector
+ * puts the landing midway between that reading and the frame before, the span in its
+ * error: nearer the contact, and within its error. A keyframe inside the descent, or
+ * none, changes nothing. */
+static void test_landing_on_a_keyframe(void)
+{
+    /* the descent's last change on frame 47 (8000: the last mm, the contact 0.2 of a period
+     * after frame 47); frame 48 the keyframe (a still hand, 12000), then quiet */
+    const double chg[] = {12000, 8000, 30000, 45000}, after[] = {0, 0, 0, 0};
+    int64_t e_plain, e_key, e_mid;
+    double d_plain = landing_key_case(chg, 4, after, 4, 0.2, DT, -1, &e_plain);
+    double d_key = landing_key_case(chg, 4, after, 4, 0.2, DT, 0, &e_key);
+    double d_mid = landing_key_case(chg, 4, after, 4, 0.2, DT, 2, &e_mid);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("landing on a keyframe: %.0f us on %lld, told %.0f on %lld, keyframe in the descent %.0f on %lld\n",
+               d_plain, (long long)e_plain, d_key, (long long)e_key, d_mid, (long long)e_mid);
+    CU_ASSERT_TRUE(d_plain > (double)e_plain);       /* late, beyond its error */
+    CU_ASSERT_TRUE(fabs(d_key) < d_plain - DT / 3);  /* nearer ... */
+    CU_ASSERT_TRUE(fabs(d_key) <= (double)e_key);    /* ... and within its error */
+    CU_ASSERT_TRUE(e_key > e_plain);
+    CU_ASSERT_EQUAL(d_mid, d_plain);
+    CU_ASSERT_EQUAL(e_mid, e_plain);
 }
 
 /* ---- timing session 11 ---- */
@@ -3173,6 +3212,7 @@ int main(void)
     /* timing session 9 */
     CU_add_test(s, "landing_tail_of_the_renders", test_landing_tail_of_the_renders);
     CU_add_test(s, "landing_drop_then_rest", test_landing_drop_then_rest);
+    CU_add_test(s, "landing_on_a_keyframe", test_landing_on_a_keyframe);
     CU_add_test(s, "sliding_card_is_timed_with_its_friction", test_sliding_card_is_timed_with_its_friction);
     /* retreat session 10 */
     CU_add_test(s, "retreat_pause_is_no_press", test_retreat_pause_is_no_press);

@@ -119,6 +119,41 @@ static void test_roundtrip_counts_sizes_times(void)
     remove(p);
 }
 
+/* kr_frame_t.key marks the intra-coded frames: the writer asks x264 for one at least every
+ * 2 s (60 frames at 30 fps; it puts them 59 apart) and the moving square gives it no scene
+ * cut, so the first frame and two more, 55 to 60 frames apart, of 130; the same frames
+ * decoding inline and in the reader's own thread. */
+static void test_keyframes_marked(void)
+{
+    char p[128];
+    path_in_dir(p, sizeof p, "keys.mp4");
+    CU_ASSERT_EQUAL_FATAL(write_clip(p, 130, NULL), KR_OK);
+    int at[2][8];
+    for (int ahead = 0; ahead < 2; ahead++) {
+        kr_media_reader_config cfg;
+        kr_media_reader_config_default(&cfg);
+        cfg.decode_ahead = ahead ? 4 : 0;
+        kr_media_reader_t *r = NULL;
+        CU_ASSERT_EQUAL_FATAL(kr_media_reader_open2(p, &cfg, &r), KR_OK);
+        kr_frame_t f;
+        int n = 0, keys = 0;
+        while (kr_media_reader_next(r, &f) == KR_OK) {
+            if (f.key && keys < 8)
+                at[ahead][keys++] = n;
+            n++;
+        }
+        CU_ASSERT_EQUAL(n, 130);
+        CU_ASSERT_EQUAL_FATAL(keys, 3);
+        CU_ASSERT_EQUAL(at[ahead][0], 0);
+        for (int k = 1; k < 3; k++)
+            CU_ASSERT(at[ahead][k] - at[ahead][k - 1] >= 55 && at[ahead][k] - at[ahead][k - 1] <= 60);
+        kr_media_reader_destroy(r);
+    }
+    for (int k = 0; k < 3; k++)
+        CU_ASSERT_EQUAL(at[0][k], at[1][k]);
+    remove(p);
+}
+
 static void test_variable_rate_times_survive(void)
 {
     char p[128];
@@ -990,6 +1025,7 @@ int main(void)
     CU_pSuite s = CU_add_suite("media", suite_init, suite_clean);
     CU_add_test(s, "roundtrip_counts_sizes_times", test_roundtrip_counts_sizes_times);
     CU_add_test(s, "variable_rate_times_survive", test_variable_rate_times_survive);
+    CU_add_test(s, "keyframes_marked", test_keyframes_marked);
     CU_add_test(s, "seek_lands_on_first_frame_at_or_after", test_seek_lands_on_first_frame_at_or_after);
     CU_add_test(s, "gray_and_downscaled_output", test_gray_and_downscaled_output);
     CU_add_test(s, "yuv_frames_equal_bgr_frames", test_yuv_frames_equal_bgr_frames);

@@ -431,8 +431,10 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
             snprintf(broke, sizeof broke, "%s", kr_media_reader_error(rd));
             break;
         }
-        if ((track_yuv ? kr_pipe_feed(pipe, &f, &tf) : kr_pipe_frame(pipe, &f.img, f.t_us, f.gap_us, &tf)) !=
-            KR_OK) {
+        kr_frame_t fb = f; /* --bgr-frames: the BGR picture, with the frame's times and kind */
+        if (!track_yuv)
+            memset(&fb.yuv, 0, sizeof fb.yuv);
+        if (kr_pipe_feed(pipe, &fb, &tf) != KR_OK) {
             /* calibrated here, A at the bottom of the image (the default): many cards
              * missing are more likely a camera on the other side than a wrong layout */
             int flipped = !calib_path && kr_pipe_get_stats(pipe)->layout_missing > 2;

@@ -358,6 +358,7 @@ kr_status kr_capture_current(kr_capture_t *c, kr_frame_t *out)
     out->t_us = c->cur_t_us;
     out->index = c->cur_index;
     out->gap_us = c->cur_gap_us;
+    out->key = 0;
     return KR_OK;
 }
 
@@ -500,6 +501,7 @@ kr_status kr_capture_next(kr_capture_t *c, kr_frame_t *out, int timeout_ms)
     out->t_us = t;
     out->index = c->index++;
     out->gap_us = kr_media_gaps_feed(&c->gaps, t);
+    out->key = 0; /* a camera's raw frames: no codec between (a decoded stream's keyframes are not told) */
     c->cur_t_us = t;
     c->cur_index = out->index;
     c->cur_gap_us = out->gap_us;

@@ -77,6 +77,7 @@
                              comes within 2 t_err + GAP_NEAR_PERIODS frame periods of an
                              observation's time marks it (the frames that date it) */
 #define GAP_NEAR_PERIODS 2
+#define KEY_RING 8         /* intra-coded frames: the last this many are kept (kr_event_keyframe) */
 #define BACK_SPAN_US 150000 /* a press's way there: where its hand was this long before its rest */
 #define WITHDRAW_SHARE 0.85  /* a hand's blob below this share of its largest since its leading point last
                                 moved: the arm drawing back from under that point (see withdrawing) */
@@ -240,6 +241,8 @@ struct kr_event {
     int64_t gap_t[GAP_RING];  /* the last GAP_RING gaps: time of the frame after each ... */
     int64_t gap_len[GAP_RING];/* ... and its gap_us (0: none yet) */
     int     gap_pos;          /* next slot of the ring */
+    int64_t key_t[KEY_RING];  /* times of the last intra-coded frames (-1: none) */
+    int     key_pos;
     int     have_prev;
     kr_track_hand prev_hand[2];
     double  lx[2][LHIST], ly[2][LHIST]; /* leading points, newest first */
@@ -291,11 +294,30 @@ kr_status kr_event_create(const kr_event_config *cfg, kr_event_t **out)
     ev->shimo_t = INT64_MIN;
     ev->jump_t[0] = ev->jump_t[1] = INT64_MIN / 2;
     ev->beside_t[0] = ev->beside_t[1] = -1;
+    for (int i = 0; i < KEY_RING; i++)
+        ev->key_t[i] = -1;
     *out = ev;
     return KR_OK;
 }
 
 void kr_event_destroy(kr_event_t *ev) { free(ev); }
+
+void kr_event_keyframe(kr_event_t *ev, int64_t t_us)
+{
+    if (!ev || t_us < 0)
+        return;
+    ev->key_t[ev->key_pos] = t_us;
+    ev->key_pos = (ev->key_pos + 1) % KEY_RING;
+}
+
+/* The frame at t_us was intra-coded (kr_event_keyframe). */
+static int is_key(const kr_event_t *ev, int64_t t_us)
+{
+    for (int i = 0; i < KEY_RING; i++)
+        if (ev->key_t[i] == t_us)
+            return 1;
+    return 0;
+}
 
 kr_status kr_event_reading(kr_event_t *ev, kr_rules_rec_type type, int32_t seq, int32_t card, int64_t t_us)
 {
@@ -1088,6 +1110,8 @@ static int landing_drop(const kr_event_t *ev, const double *chg, int p, int L, i
  * stop. Returns 1 with *t, *err set and *last the index of the last changing frame (-1:
  * quiet from the start); 0 when no quiet run is seen yet (ask again next frame). chg is
  * ev->lchg[p] read with rule TIP_RULE_ALL, or ev->lchg_own[p] with TIP_RULE_OWN (tip_still). */
+static void put_midway(int64_t lo, int64_t *t, int64_t *err);
+
 static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p, int64_t start, int64_t stop,
                    int64_t dt, int64_t *t, int64_t *err, int *last)
 {
@@ -1125,6 +1149,21 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
         tc = ev->lt[p][j];
     *t = tc;
     *err = (int64_t)sqrt(sqr(per / 3.0) + sqr(LANDING_TAIL_ERR_US)) + 1000;
+    /* the last change on an intra-coded frame after a changing one: the codec drew the
+     * whole picture anew there (the hand and card it lies on change by thousands with
+     * nothing moving), so the descent may have ended on the frame before. Which cannot be
+     * told: the landing is anywhere from that reading to this one (midway, half the span
+     * in quadrature; race_5ms at 60 fps with the frame times jittered: a keyframe 19 ms
+     * after A's contact put both racing presses there, +27 and +22 ms on 12.4) */
+    if (is_key(ev, ev->lt[p][L]) && L + 2 < LHIST && ev->lpresent[p][L + 2] && ev->lt[p][L + 1] > start &&
+        !tip_still(ev, chg, rule, p, L + 1, quiet)) {
+        int64_t per1 = ev->lt[p][L + 1] - ev->lt[p][L + 2];
+        double share1 = chg[L + 2] > 0 ? fmin(1, chg[L + 1] / chg[L + 2]) : 1;
+        int64_t t1 = ev->lt[p][L + 1] - per1 + (int64_t)(share1 * per1) + tail;
+        if (t1 > ev->lt[p][L])
+            t1 = ev->lt[p][L];
+        put_midway(t1, t, err);
+    }
     /* A drop, then a rest of change before the quiet run: the descent's change (the frames
      * since the hand's stop) fell below LANDING_DROP_SHARE of its peak at frame D, older than
      * L, and stayed below it to L, for SETTLED_US or more (a rest of a frame or two at 90 and

@@ -15,7 +15,8 @@ extern "C" {
  *   kr_event_create(&cfg, &ev)
  *   kr_event_reading(ev, KR_REC_KAMI_START, seq, card, t_us) for every reading record, in
  *       time order, before or while frames of that time are fed (live: as they come)
- *   per tracked frame: kr_event_update(ev, fr, &obs, &n)   obs owned by ev
+ *   per tracked frame: kr_event_keyframe(ev, t_us) first when it was intra-coded, then
+ *       kr_event_update(ev, fr, &obs, &n)   obs owned by ev
  *       then kr_event_horizon(ev): everything before it is final (feed the engine up to it)
  *   when writing reading seq's ruling: kr_event_reading_flags(ev, seq), one review reason
  *       per set bit in the words of kr_event_flag_reason()
@@ -71,6 +72,12 @@ kr_status kr_event_reading(kr_event_t *ev, kr_rules_rec_type type, int32_t seq, 
 /* Declared valid hand of a player (0 A, 1 B) from the match header; KR_HAND_NONE = unknown:
  * then the hand seen on the player's first touch is used for all of that player's records. */
 void kr_event_declare_hand(kr_event_t *ev, int player, kr_rules_hand hand);
+
+/* The frame at t_us is intra-coded (kr_frame_t.key): its change from the frame before
+ * holds the codec's redraw of the whole picture besides any motion, so a landing's last
+ * change read there may be the codec's. Before that frame's kr_event_update (or any time
+ * before the detector decides on it: the last 8 are kept). */
+void kr_event_keyframe(kr_event_t *ev, int64_t t_us);
 
 /* Feeds one tracked frame (borrowed for the call). *obs (owned by ev, valid until the
  * next call) gets the observations that became final, *n their count. No allocation. */

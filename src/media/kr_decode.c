@@ -40,6 +40,8 @@ struct kr_media_reader {
     int64_t                first_pts;   /* stream time base; first frame's pts */
     int64_t                period_us;   /* nominal frame period */
     int64_t                last_t_us;
+    int                    last_key;    /* the frame decoded last was intra-coded (a keyframe) */
+    int                    cur_key;     /* ... the frame next() hands out (threaded: its slot's) */
     kr_media_gaps_t        gaps;
     int                    have_prev;   /* a frame was returned since open/seek */
     int64_t                next_index;  /* index of the next returned frame */
@@ -72,6 +74,7 @@ struct kr_media_reader {
                                        allocated once and reused) */
         int       pre, spc, full;
         int64_t   t_us, damage;
+        int       key;              /* intra-coded (kr_frame_t.key) */
         kr_status st;               /* KR_OK: a frame; else the end (EOF or error) */
         int       has_msg;
         char      msg[512];         /* derr as it was when this slot was filled */
@@ -187,6 +190,7 @@ static kr_status decode_one(kr_media_reader_t *r)
             r->frame->best_effort_timestamp = pts; /* keep for next() */
             r->msg_index++;
             r->last_t_us = t;
+            r->last_key = r->frame->key_frame || r->frame->pict_type == AV_PICTURE_TYPE_I;
             return KR_OK;
         }
         if (ret == AVERROR_EOF) {
@@ -623,6 +627,7 @@ static void *decode_thread(void *arg)
         pthread_mutex_lock(&r->mu);
         sl->st = st;
         sl->t_us = r->last_t_us;
+        sl->key = r->last_key;
         sl->damage = r->damage;
         sl->has_msg = r->derr_new;
         if (r->derr_new) {
@@ -671,7 +676,8 @@ static kr_status next_threaded(kr_media_reader_t *r, int64_t *t_us)
     if (!r->th_running) {
         if (r->pending) { /* open's (or the seek's) first frame goes first */
             struct ring_slot *sl = &r->ring[0];
-            *sl = (struct ring_slot){.f = sl->f, .s = sl->s, .t_us = r->last_t_us, .damage = r->damage, .st = KR_OK};
+            *sl = (struct ring_slot){
+                .f = sl->f, .s = sl->s, .t_us = r->last_t_us, .key = r->last_key, .damage = r->damage, .st = KR_OK};
             r->pending = 0;
             if (wants_pre(r, r->frame)) { /* the thread is not running: its scaler is free */
                 kr_status st = pre_scale(r, sl);
@@ -709,6 +715,7 @@ static kr_status next_threaded(kr_media_reader_t *r, int64_t *t_us)
         memcpy(r->err, sl->msg, sizeof r->err);
     r->damage_seen = sl->damage;
     *t_us = sl->t_us;
+    r->cur_key = sl->key;
     if (st == KR_OK) { /* the end stays in the ring (not held): later calls give it again */
         r->cur = sl->pre ? sl->s : sl->f;
         r->cur_pre = sl->pre;
@@ -738,7 +745,9 @@ kr_status kr_media_reader_next(kr_media_reader_t *r, kr_frame_t *out)
         if (st != KR_OK)
             return st;
         t = r->last_t_us;
-    }
+        r->cur_key = r->last_key;
+    } else
+        r->cur_key = r->last_key; /* open's or the seek's first frame */
     r->pending = 0;
     kr_status st = convert(r, &r->img);
     if (st != KR_OK)
@@ -751,6 +760,7 @@ kr_status kr_media_reader_next(kr_media_reader_t *r, kr_frame_t *out)
         r->next_index = (int64_t)((double)t * r->info.fps / 1e6 + 0.5);
     out->index = r->next_index++;
     out->gap_us = kr_media_gaps_feed(&r->gaps, t);
+    out->key = r->cur_key;
     r->have_prev = 1;
     return KR_OK;
 }

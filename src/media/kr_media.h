@@ -38,6 +38,9 @@ typedef struct kr_frame {
                         The period is the median of the last 9 intervals (for the first
                         interval: twice the nominal period), so variable-rate footage is
                         judged by its local rate. Lets callers flag dropped/missing frames. */
+    int      key;    /* 1: an intra-coded frame (a keyframe: the codec drew the whole picture
+                        anew, so its change from the frame before holds the codec's redraw
+                        besides any motion); 0 otherwise, and always 0 from a camera */
     kr_yuv_t yuv;    /* the decoded planes when the reader/capture was configured for
                         YUV and the source is planar 4:2:0 (then img may be empty until
                         asked for); y == NULL otherwise. Same lifetime as img */

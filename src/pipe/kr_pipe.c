@@ -518,6 +518,8 @@ kr_status kr_pipe_feed(kr_pipe_t *p, const kr_frame_t *f, const kr_track_frame *
 {
     if (!p || !f)
         return KR_ERR_INVALID;
+    if (f->key && p->trk && !p->finished)
+        kr_event_keyframe(p->evd, f->t_us);
     if (f->yuv.y)
         return frame_in(p, NULL, &f->yuv, f->t_us, f->gap_us, tf);
     if (!f->img.px)
