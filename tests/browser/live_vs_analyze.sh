@@ -5,7 +5,10 @@
 # (640x360, yuv420p) to keep the test short. GStreamer's libav decoder gives the same YUV
 # as FFmpeg's, and live makes BGR from it with FFmpeg's swscale exactly as analyze's
 # reader does (kr_capture ff_convert), so both run kr_pipe on identical pixels: the
-# events.jsonl files must be identical line for line, and the rulings the same.
+# events.jsonl files must be identical line for line, and the rulings the same. (One
+# thing differs by design: analyze's reader tells the detector which frames are keyframes
+# (kr_frame_t.key), GStreamer's decoded buffers do not say; a press whose landing's last
+# change fell on a keyframe would be timed apart. These 12 s have none.)
 # Then the same with the reading records appended to the match file while live runs.
 # Usage: live_vs_analyze.sh KARUTA_REF [VIDEO MATCH.jsonl [SECONDS]]   (exit 77: skipped)
 # SPDX-License-Identifier: MIT
