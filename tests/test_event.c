@@ -236,27 +236,39 @@ static void test_sweep_with_hand_lost_is_blamed(void)
     }
 }
 
+/* What frame t shows of A's arm in view from 250 to 900 ms: its fingertip at x tx going
+ * from y0 to y0 + dy over ramp_us, resting there, then back from 700 ms as fast. */
+static shot arm_shot(int64_t t, double ramp_us, double tx, double y0, double dy)
+{
+    shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
+    if (t > 250000 && t < 900000) {
+        double f = (t - 250000) / ramp_us;
+        if (f > 1)
+            f = 1;
+        if (t > 700000)
+            f = 1 - (t - 700000) / ramp_us;
+        s.arm = 1;
+        s.tx = tx;
+        s.ty = y0 + f * dy;
+        s.sx = 3;
+        s.sy = -3;
+    }
+    return s;
+}
+
+/* A's hand comes to card 5 (0, -51.5) from 250 ms, rests on it from 450 to 700 ms, then
+ * leaves by 900 ms. */
+static shot press_shot(int64_t t) { return arm_shot(t, 200000, 0, -300, 300 - 60); }
+
 static void test_press_counts_once(void)
 {
     run r;
     run_start(&r);
     r.lag_from = 600000; /* the hand rests on card 5, its press reported */
     r.lag_to = 700000;
-    /* A's hand comes to card 5 (0, -51.5) and rests on it for 300 ms, then leaves */
+    /* A's hand comes to card 5 (0, -51.5) and rests on it, then leaves */
     for (int64_t t = 0; t < 1200000; t += DT) {
-        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
-        if (t > 250000 && t < 900000) {
-            double f = (t - 250000) / 200000.0;
-            if (f > 1)
-                f = 1;
-            if (t > 700000)
-                f = 1 - (t - 700000) / 200000.0;
-            s.arm = 1;
-            s.tx = 0;
-            s.ty = -300 + f * (300 - 60);
-            s.sx = 3;
-            s.sy = -3;
-        }
+        shot s = press_shot(t);
         run_frame(&r, t, &s);
     }
     CU_ASSERT_EQUAL(count(&r, KR_REC_TOUCH), 1);
@@ -288,19 +300,7 @@ static int64_t press_with_gaps(int64_t g1_from, int64_t g1_to, int64_t g2_from, 
     for (int64_t t = 0; t < 1200000; t += DT) {
         if ((t >= g1_from && t < g1_to) || (t >= g2_from && t < g2_to))
             continue;
-        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
-        if (t > 250000 && t < 900000) {
-            double f = (t - 250000) / 200000.0;
-            if (f > 1)
-                f = 1;
-            if (t > 700000)
-                f = 1 - (t - 700000) / 200000.0;
-            s.arm = 1;
-            s.tx = 0;
-            s.ty = -300 + f * (300 - 60);
-            s.sx = 3;
-            s.sy = -3;
-        }
+        shot s = press_shot(t);
         run_frame_gap(&r, t, t - prev > 3 * DT / 2 ? t - prev - DT : 0, &s);
         prev = t;
     }
@@ -901,19 +901,7 @@ static void test_early_entry_withdrawn(void)
     run r;
     run_start_at(&r, 1600000);
     for (int64_t t = 0; t < 2000000; t += DT) {
-        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
-        if (t > 250000 && t < 900000) {
-            double f = (t - 250000) / 100000.0;
-            if (f > 1)
-                f = 1;
-            if (t > 700000)
-                f = 1 - (t - 700000) / 100000.0;
-            s.arm = 1;
-            s.tx = 300;
-            s.ty = -330 + f * 130;
-            s.sx = 3;
-            s.sy = -3;
-        }
+        shot s = arm_shot(t, 100000, 300, -330, 130);
         run_frame(&r, t, &s);
     }
     const kr_event_obs *o = first(&r, KR_REC_EARLY_ENTRY);

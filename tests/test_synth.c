@@ -577,16 +577,27 @@ static void test_fractional_rate(void)
 
 /* --phase moves every action (so every touch) by that share of a frame period and leaves
  * the readings' times alone: contacts written on round times fall between frames. */
-static void test_phase(void)
+/* race_20ms at 320x180 and fps frames a second, into *s0 with the default options and into
+ * *s1 with those set by change (both caller-owned). */
+static void race_pair(int fps, void (*change)(kr_synth_opts *), kr_synth_t **s0, kr_synth_t **s1)
 {
     kr_synth_opts o;
     kr_synth_opts_default(&o);
-    o.w = 320; o.h = 180; o.fps_num = 60;
-    kr_synth_t *s0 = NULL, *s1 = NULL;
+    o.w = 320; o.h = 180; o.fps_num = fps;
     char err[600];
-    CU_ASSERT_EQUAL_FATAL(kr_synth_create("samples/scenarios/race_20ms.json", &o, &s0, err, sizeof err), KR_OK);
-    o.phase = 0.5;
-    CU_ASSERT_EQUAL_FATAL(kr_synth_create("samples/scenarios/race_20ms.json", &o, &s1, err, sizeof err), KR_OK);
+    *s0 = *s1 = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_synth_create("samples/scenarios/race_20ms.json", &o, s0, err, sizeof err), KR_OK);
+    change(&o);
+    CU_ASSERT_EQUAL_FATAL(kr_synth_create("samples/scenarios/race_20ms.json", &o, s1, err, sizeof err), KR_OK);
+}
+
+static void half_phase(kr_synth_opts *o) { o->phase = 0.5; }
+static void phone_rate(kr_synth_opts *o) { o->jitter = 0.3; o->drop = 0.1; }
+
+static void test_phase(void)
+{
+    kr_synth_t *s0, *s1;
+    race_pair(60, half_phase, &s0, &s1);
     const kr_synth_event *e0, *e1;
     int n0, n1, touches = 0, kamis = 0;
     kr_synth_events(s0, &e0, &n0);
@@ -614,15 +625,8 @@ static void test_phase(void)
  * not change, and bad values are refused by name. */
 static void test_variable_rate(void)
 {
-    kr_synth_opts o;
-    kr_synth_opts_default(&o);
-    o.w = 320; o.h = 180; o.fps_num = 30;
-    kr_synth_t *s0 = NULL, *s1 = NULL;
-    char err[600];
-    CU_ASSERT_EQUAL_FATAL(kr_synth_create("samples/scenarios/race_20ms.json", &o, &s0, err, sizeof err), KR_OK);
-    o.jitter = 0.3;
-    o.drop = 0.1;
-    CU_ASSERT_EQUAL_FATAL(kr_synth_create("samples/scenarios/race_20ms.json", &o, &s1, err, sizeof err), KR_OK);
+    kr_synth_t *s0, *s1;
+    race_pair(30, phone_rate, &s0, &s1);
     const int n0 = kr_synth_frame_count(s0), n1 = kr_synth_frame_count(s1);
     const double period = 1e6 / 30;
     CU_ASSERT_EQUAL(kr_synth_frame_t_us(s1, 0), 0);
@@ -647,7 +651,10 @@ static void test_variable_rate(void)
         CU_ASSERT_EQUAL(e0[i].t_us, e1[i].t_us);
     kr_synth_destroy(s0);
     kr_synth_destroy(s1);
+    kr_synth_opts o;
+    kr_synth_opts_default(&o);
     o.jitter = 0.5;
+    char err[600];
     CU_ASSERT_EQUAL(kr_synth_create("samples/scenarios/race_20ms.json", &o, &s1, err, sizeof err), KR_ERR_FORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "frame_jitter"));
 }
