@@ -15,8 +15,10 @@ void kr_media_gaps_reset(kr_media_gaps_t *g, int64_t nominal_period_us)
  * intervals, or twice the nominal period before any is known (a variable-rate
  * file's average rate says little about its first frames). The median follows
  * variable-rate footage (phones, slow-motion ramps) yet ignores isolated holes.
- * A rate drop by 1.5x or more is indistinguishable from dropped frames and is
- * reported as gaps until the median adapts (about 5 frames). */
+ * A rate drop by 1.5x or more is indistinguishable from dropped frames at its first
+ * frame and is reported there as a gap; the long intervals that follow it, each within
+ * 10 % of the one before, are the new rate (a slow-motion ramp's end, a camera halving
+ * its rate in low light) and are not, while the median adapts (about 5 frames). */
 static int64_t local_period(const kr_media_gaps_t *g)
 {
     if (g->n == 0)
@@ -38,8 +40,11 @@ int64_t kr_media_gaps_feed(kr_media_gaps_t *g, int64_t t_us)
     if (g->have_prev) {
         int64_t dt = t_us - g->prev_t_us;
         int64_t period = local_period(g);
-        if (dt * 2 > period * 3)
+        int long_dt = dt * 2 > period * 3;
+        int same_as_last = g->long_us > 0 && dt * 10 <= g->long_us * 11 && dt * 10 >= g->long_us * 9;
+        if (long_dt && !same_as_last)
             gap = dt - (g->n ? period : g->nominal_us);
+        g->long_us = long_dt ? dt : 0;
         g->ring[g->pos] = dt;
         g->pos = (g->pos + 1) % KR_MEDIA_GAP_RING;
         if (g->n < KR_MEDIA_GAP_RING)
