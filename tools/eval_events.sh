@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tools/eval_events.sh [--fps "30 60 120"] [--work DIR] [--holdout] [--no-render] [--results FILE]
 #                      [--lag] [--phase F] [--look-seed N] [--jitter F] [--drop F]
-#                      [--skip NAME]... [NAME...]
+#                      [--out-name NAME] [--skip NAME]... [NAME...]
 #   Renders synthetic scenarios (karuta-synth, cached in WORK/FPS/NAME), runs
 #   `karuta-ref analyze` on each, compares with the truth (tools/eval_events.py) and
 #   prints a markdown table per frame rate (held-out scenarios in their own table), then
@@ -18,6 +18,10 @@
 #   leaves unset; use its own WORK.
 #   --jitter F, --drop F: render a variable-rate file (karuta-synth --jitter, --drop: frame
 #   times moved by up to F of a period, a share F of the frames left out); use its own WORK.
+#   --out-name NAME: analyze into WORK/FPS/SCENARIO/NAME (default out), so that two builds
+#   run on the same renders side by side (KR_BUILD=<the base's build> ... --out-name base
+#   --results base.jsonl, then the change's with the defaults; tools/eval_touch_diff.py
+#   SCENARIO_DIR SCENARIO_DIR/base SCENARIO_DIR/out for the touches that moved).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${KR_BUILD:-build}
@@ -27,6 +31,7 @@ holdout=0
 lag=0
 render=1
 resname=results.jsonl
+outname=out
 skip=()
 names=()
 synth_args=()
@@ -43,7 +48,8 @@ while [ $# -gt 0 ]; do
     --look-seed) synth_args+=(--look-seed "$2"); shift 2 ;;
     --jitter) synth_args+=(--jitter "$2"); shift 2 ;;
     --drop) synth_args+=(--drop "$2"); shift 2 ;;
-    -h|--help) sed -n 2,20p "$0"; exit 0 ;;
+    --out-name) outname=$2; shift 2 ;;
+    -h|--help) sed -n 2,24p "$0"; exit 0 ;;
     -*) echo "eval_events.sh: unknown option $1" >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
   esac
@@ -75,11 +81,12 @@ for fps in $fpss; do
       "$build/tools/synth/karuta-synth" "$f" -o "$d" --fps "$fps" "${synth_args[@]+"${synth_args[@]}"}" >&2
     fi
     echo "== analyze $n @ $fps" >&2
-    "$build/src/app/karuta-ref" analyze "$d/video.mp4" --match "$d/match.jsonl" --out "$d/out" 2>"$d/analyze.err" || true
-    if [ -f "$d/out/events.jsonl" ]; then
-      python3 tools/eval_events.py "$d" "$d/out" --karuta-ref "$build/src/app/karuta-ref" >> "$res"
+    rm -rf "${d:?}/$outname"
+    "$build/src/app/karuta-ref" analyze "$d/video.mp4" --match "$d/match.jsonl" --out "$d/$outname" 2>"$d/$outname.err" || true
+    if [ -f "$d/$outname/events.jsonl" ]; then
+      python3 tools/eval_events.py "$d" "$d/$outname" --karuta-ref "$build/src/app/karuta-ref" >> "$res"
     else
-      echo "{\"scenario\":\"$n\",\"failed\":\"$(tr -d '"\n' < "$d/analyze.err" | cut -c1-200)\"}" >> "$res"
+      echo "{\"scenario\":\"$n\",\"failed\":\"$(tr -d '"\n' < "$d/$outname.err" | cut -c1-200)\"}" >> "$res"
     fi
     if [ $lag = 1 ]; then
       echo "== event_lag $n @ $fps" >&2

@@ -113,12 +113,19 @@ static kr_status an_refused(void *ctx, const kr_rules_record *r, const kr_event_
     return KR_ERR_INVALID;
 }
 
-static int mkdir_p(const char *dir)
+/* dir made unless it is a folder already; *made (optional) 1 when this call made it. */
+static int mkdir_p(const char *dir, int *made)
 {
     struct stat st;
+    if (made)
+        *made = 0;
     if (stat(dir, &st) == 0)
         return S_ISDIR(st.st_mode) ? 0 : -1;
-    return mkdir(dir, 0777);
+    if (mkdir(dir, 0777) != 0)
+        return -1;
+    if (made)
+        *made = 1;
+    return 0;
 }
 
 static void progress(int64_t t_us, int64_t dur_us, int64_t t0)
@@ -364,14 +371,11 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
         goto fail;
     }
     kr_media_reader_info(rd, &info);
-    if (debug_dir && mkdir_p(debug_dir) != 0) {
+    if (debug_dir && mkdir_p(debug_dir, NULL) != 0) {
         kr_log(KR_LOG_ERROR, "%s: cannot create folder", debug_dir);
         goto fail;
     }
-    struct stat ost;
-    made_out = stat(out_dir, &ost) != 0;
-    if (mkdir_p(out_dir) != 0) {
-        made_out = 0;
+    if (mkdir_p(out_dir, &made_out) != 0) {
         kr_log(KR_LOG_ERROR, "%s: cannot create the output folder: %s", out_dir, strerror(errno));
         goto fail;
     }

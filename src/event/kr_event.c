@@ -2381,7 +2381,9 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 /* (v2_diffuse_120 at 38.25 and 38.28 s: A's point, resting where it put card
                  * 29 down, jumped 41 mm to the card's corner and back on one frame, twice;
                  * each jump ended the rest and the send was not seen) */
-                if (!h->present || ++ev->carry_off[p] >= 2)
+                if (ev->carry_off[p] < 2)
+                    ev->carry_off[p]++;
+                if (!h->present || ev->carry_off[p] >= 2)
                     ev->carry_rest_t[p] = -1;
                 /* let go and went back: unseen, or behind its own line (a leading point
                  * beside the side lines is a hand still at the field's edge column, lifting

@@ -745,9 +745,9 @@ kr_status kr_media_reader_next(kr_media_reader_t *r, kr_frame_t *out)
         if (st != KR_OK)
             return st;
         t = r->last_t_us;
-        r->cur_key = r->last_key;
-    } else
-        r->cur_key = r->last_key; /* open's or the seek's first frame */
+    }
+    if (!r->cfg.decode_ahead)
+        r->cur_key = r->last_key; /* the frame just decoded, or open's or the seek's first */
     r->pending = 0;
     kr_status st = convert(r, &r->img);
     if (st != KR_OK)

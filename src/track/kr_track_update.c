@@ -520,8 +520,6 @@ typedef struct bg_par {
     int    refs;            /* the reference colours are known (cards ready) */
 } bg_par;
 
-/* Background update of mat pixel i (class not OUT): its unchanged-frame count, its
- * background (learned where background, taken over where unchanged foreground has lasted). */
 /* Does I look like bare mat (the mat's colour under gain g)? The one test of the ghosts
  * (bg_px), of mat revealed where a card lay and of joining pixels that are the mat (update). */
 static inline int mat_coloured(const kr_track_t *t, const uint8_t *I, double g)
@@ -529,6 +527,8 @@ static inline int mat_coloured(const kr_track_t *t, const uint8_t *I, double g)
     return kr_track_near_colour_(I, t->mat_rgb, g, 0.75, 1.30, 0.030);
 }
 
+/* Background update of mat pixel i (class not OUT): its unchanged-frame count, its
+ * background (learned where background, taken over where unchanged foreground has lasted). */
 static inline void bg_px(kr_track_t *t, const bg_par *bp, int i)
 {
     const uint8_t cl = t->cls[i];
