@@ -565,6 +565,68 @@ static void test_fit_due_names_the_fitting_frame(void)
     kr_pipe_destroy(p);
 }
 
+/* A slow-motion stretch: at 240 frames a second every other frame is passed over (*tf
+ * NULL, counted), the gap of a frame passed over goes to the next analysed one; at 120 a
+ * second, jittered by up to a fifth of a period, and with min_step_us 0, every frame is
+ * analysed. */
+static int64_t feed_rate(int64_t step_us, double jitter, int64_t min_step, int gap_at, int *analysed,
+                         int64_t *gap_seen)
+{
+    static kr_calib_t calib;
+    scene_calib(&calib);
+    kr_pipe_config cfg;
+    kr_pipe_config_default(&cfg);
+    cfg.min_step_us = min_step;
+    kr_pipe_t *p = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_pipe_create(&cfg, NULL, &p), KR_OK);
+    add_header(p);
+    CU_ASSERT_EQUAL_FATAL(kr_pipe_start_video(p, &calib, FW, FH), KR_OK);
+    rng = 777;
+    draw_mat();
+    memcpy(frame, base, sizeof base);
+    for (int k = 0; k < NCARDS; k++)
+        draw_card(frame, cards[k].x, cards[k].y);
+    kr_image_t im = {FW, FH, FW * 3, 3, frame};
+    *analysed = 0;
+    *gap_seen = 0;
+    int64_t held = 0;
+    for (int i = 0; i < 60; i++) {
+        double u = 2 * rnd() - 1;
+        int64_t t = i * step_us + (i ? (int64_t)(jitter * u * (double)step_us) : 0);
+        const kr_track_frame *tf = (const kr_track_frame *)&held; /* must be set either way */
+        CU_ASSERT_EQUAL_FATAL(kr_pipe_frame(p, &im, t, i == gap_at ? 50000 : 0, &tf), KR_OK);
+        if (tf) {
+            CU_ASSERT_EQUAL(tf->t_us, t);
+            if (tf->gap_us > *gap_seen)
+                *gap_seen = tf->gap_us;
+            ++*analysed;
+        }
+    }
+    const kr_pipe_stats *st = kr_pipe_get_stats(p);
+    CU_ASSERT_EQUAL(st->frames, 60);
+    CU_ASSERT_EQUAL(st->passed_over, 60 - *analysed);
+    int64_t max_gap = st->max_gap_us;
+    kr_pipe_destroy(p);
+    return max_gap;
+}
+
+static void test_fast_stretch_passed_over(void)
+{
+    int n;
+    int64_t gap;
+    /* 240 fps: the first frames (KR_PIPE_RATE_SPAN intervals) all, then every other; the
+     * gap marked on frame 31 (passed over: odd after the start) reaches frame 32 */
+    CU_ASSERT_EQUAL(feed_rate(4167, 0, 7000, 31, &n, &gap), 50000);
+    CU_ASSERT(n >= 31 && n <= 34);
+    CU_ASSERT_EQUAL(gap, 50000);
+    /* 120 fps jittered by a fifth of a period, and 240 fps with min_step_us 0: every frame */
+    feed_rate(8333, 0.2, 7000, -1, &n, &gap);
+    CU_ASSERT_EQUAL(n, 60);
+    feed_rate(4167, 0, 0, 31, &n, &gap);
+    CU_ASSERT_EQUAL(n, 60);
+    CU_ASSERT_EQUAL(gap, 50000);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -578,6 +640,7 @@ int main(void)
     CU_add_test(s, "long_session_readings", test_long_session_readings);
     CU_add_test(s, "bad_config_and_layout", test_bad_config_and_layout);
     CU_add_test(s, "fit_due_names_the_fitting_frame", test_fit_due_names_the_fitting_frame);
+    CU_add_test(s, "fast_stretch_passed_over", test_fast_stretch_passed_over);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned nf = CU_get_number_of_failures();

@@ -659,6 +659,65 @@ static void test_variable_rate(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "frame_jitter"));
 }
 
+/* --ramp (or the scenario's frame_ramp): a slow-motion stretch. Inside it the frames come
+ * at the ramp's rate, outside at the scenario's, with real-time presentation times; the rate
+ * eases in and out (no interval more than half again its neighbour's), jittered frames keep
+ * their order, the truth does not change, and a bad ramp is refused by name. */
+static void slow_motion(kr_synth_opts *o)
+{
+    o->ramp[0] = 1.6; o->ramp[1] = 2.4; o->ramp[2] = 240; o->ramp[3] = 0.15;
+    o->jitter = 0.45;
+}
+
+static void test_slow_motion_ramp(void)
+{
+    kr_synth_t *s0, *s1;
+    race_pair(30, slow_motion, &s0, &s1);
+    const int n1 = kr_synth_frame_count(s1);
+    int inside = 0, outside = 0;
+    for (int f = 1; f < n1; f++) {
+        int64_t t = kr_synth_frame_t_us(s1, f), d = t - kr_synth_frame_t_us(s1, f - 1);
+        CU_ASSERT(d > 0);
+        if (t > 1650000 && t < 2350000) { /* 240 fps, jittered by up to 0.45 of it each side */
+            CU_ASSERT(d >= 4166 * 0.1 - 1 && d <= 4166 * 1.9 + 1);
+            inside++;
+        } else if (t < 1400000 || t > 2600000) {
+            CU_ASSERT(d >= 33333 * 0.1 - 1 && d <= 33333 * 1.9 + 1);
+            outside++;
+        }
+    }
+    CU_ASSERT(inside > 0.7 * 240 * 0.7 && inside < 1.0 * 240 * 0.7 + 2); /* about 168 frames */
+    CU_ASSERT(outside > 100);
+    kr_synth_destroy(s1);
+    /* without jitter: eased, each interval within half again of the one before */
+    kr_synth_opts o;
+    kr_synth_opts_default(&o);
+    o.w = 320; o.h = 180; o.fps_num = 30;
+    o.ramp[0] = 1.6; o.ramp[1] = 2.4; o.ramp[2] = 240; o.ramp[3] = 0.15;
+    char err[600];
+    CU_ASSERT_EQUAL_FATAL(kr_synth_create("samples/scenarios/race_20ms.json", &o, &s1, err, sizeof err), KR_OK);
+    int short_ones = 0;
+    for (int f = 2; f < kr_synth_frame_count(s1); f++) {
+        double a = (double)(kr_synth_frame_t_us(s1, f - 1) - kr_synth_frame_t_us(s1, f - 2));
+        double b = (double)(kr_synth_frame_t_us(s1, f) - kr_synth_frame_t_us(s1, f - 1));
+        CU_ASSERT(b <= 1.5 * a + 1 && a <= 1.5 * b + 1);
+        short_ones += b < 4200;
+    }
+    CU_ASSERT(short_ones > 150);
+    const kr_synth_event *e0, *e1;
+    int m0, m1;
+    kr_synth_events(s0, &e0, &m0);
+    kr_synth_events(s1, &e1, &m1);
+    CU_ASSERT_EQUAL_FATAL(m0, m1);
+    for (int i = 0; i < m0; i++)
+        CU_ASSERT_EQUAL(e0[i].t_us, e1[i].t_us);
+    kr_synth_destroy(s0);
+    kr_synth_destroy(s1);
+    o.ramp[1] = 1.0; /* ends before it starts */
+    CU_ASSERT_EQUAL(kr_synth_create("samples/scenarios/race_20ms.json", &o, &s1, err, sizeof err), KR_ERR_FORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "frame_ramp"));
+}
+
 /* A card received by a send and sent back: the second send picks it up where the first
  * put it down (hands are planned one at a time; the later hand once took the card from its
  * layout place, the card never moved, yet the truth had the send). */
@@ -726,6 +785,7 @@ int main(void)
     CU_add_test(s, "fractional_rate", test_fractional_rate);
     CU_add_test(s, "phase", test_phase);
     CU_add_test(s, "variable_rate", test_variable_rate);
+    CU_add_test(s, "slow_motion_ramp", test_slow_motion_ramp);
     CU_add_test(s, "card_sent_back", test_card_sent_back);
     CU_add_test(s, "bad_scenario", test_bad_scenario);
     CU_basic_set_mode(CU_BRM_VERBOSE);

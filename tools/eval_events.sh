@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tools/eval_events.sh [--fps "30 60 120"] [--work DIR] [--holdout] [--no-render] [--results FILE]
 #                      [--lag] [--phase F] [--look-seed N] [--jitter F] [--drop F]
-#                      [--out-name NAME] [--skip NAME]... [NAME...]
+#                      [--ramp FROM:TO:FPS[:EASE]] [--out-name NAME] [--skip NAME]... [NAME...]
 #   Renders synthetic scenarios (karuta-synth, cached in WORK/FPS/NAME), runs
 #   `karuta-ref analyze` on each, compares with the truth (tools/eval_events.py) and
 #   prints a markdown table per frame rate (held-out scenarios in their own table), then
@@ -18,6 +18,8 @@
 #   leaves unset; use its own WORK.
 #   --jitter F, --drop F: render a variable-rate file (karuta-synth --jitter, --drop: frame
 #   times moved by up to F of a period, a share F of the frames left out); use its own WORK.
+#   --ramp FROM:TO:FPS[:EASE]: render with a slow-motion ramp (karuta-synth --ramp: frames at
+#   FPS from FROM to TO seconds, real-time presentation times); use its own WORK.
 #   --out-name NAME: analyze into WORK/FPS/SCENARIO/NAME (default out), so that two builds
 #   run on the same renders side by side (KR_BUILD=<the base's build> ... --out-name base
 #   --results base.jsonl, then the change's with the defaults; tools/eval_touch_diff.py
@@ -48,8 +50,9 @@ while [ $# -gt 0 ]; do
     --look-seed) synth_args+=(--look-seed "$2"); shift 2 ;;
     --jitter) synth_args+=(--jitter "$2"); shift 2 ;;
     --drop) synth_args+=(--drop "$2"); shift 2 ;;
+    --ramp) synth_args+=(--ramp "$2"); shift 2 ;;
     --out-name) outname=$2; shift 2 ;;
-    -h|--help) sed -n 2,24p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,26p "$0"; exit 0 ;;
     -*) echo "eval_events.sh: unknown option $1" >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
   esac

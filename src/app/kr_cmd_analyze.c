@@ -449,18 +449,20 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
                            : "");
             goto fail;
         }
-        if (hook && hook->frame && (s = hook->frame(hook->ctx, kr_pipe_tracker(pipe), tf)) != KR_OK) {
-            kr_log(KR_LOG_ERROR, "analyze: %s at %.3f s of %s", kr_status_str(s), f.t_us / 1e6, video);
-            goto fail;
-        }
-        if (of_tr.fp)
-            kr_track_write_trace(of_tr.fp, tf);
-        if (debug_dir && kr_pipe_get_stats(pipe)->frames % debug_every == 0 && f.t_us >= debug_from * 1e6 &&
-            f.t_us <= debug_to * 1e6) {
-            kr_image_t ov;
-            if (kr_track_draw_overlay(kr_pipe_tracker(pipe), tf, 2, &ov) == KR_OK) {
-                snprintf(path, sizeof path, "%s/f%06lld.png", debug_dir, (long long)f.index);
-                kr_cv_write_image(path, &ov);
+        if (tf) { /* else passed over (a slow-motion stretch: kr_pipe_config.min_step_us) */
+            if (hook && hook->frame && (s = hook->frame(hook->ctx, kr_pipe_tracker(pipe), tf)) != KR_OK) {
+                kr_log(KR_LOG_ERROR, "analyze: %s at %.3f s of %s", kr_status_str(s), f.t_us / 1e6, video);
+                goto fail;
+            }
+            if (of_tr.fp)
+                kr_track_write_trace(of_tr.fp, tf);
+            if (debug_dir && kr_pipe_get_stats(pipe)->frames % debug_every == 0 && f.t_us >= debug_from * 1e6 &&
+                f.t_us <= debug_to * 1e6) {
+                kr_image_t ov;
+                if (kr_track_draw_overlay(kr_pipe_tracker(pipe), tf, 2, &ov) == KR_OK) {
+                    snprintf(path, sizeof path, "%s/f%06lld.png", debug_dir, (long long)f.index);
+                    kr_cv_write_image(path, &ov);
+                }
             }
         }
         if (tty && kr_clock_us() - last_prog > 200000) {

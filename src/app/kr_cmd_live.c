@@ -1624,7 +1624,7 @@ int kr_cmd_live(int argc, char **argv)
             kr_image_t bgr; /* converted from the planes only for the frames the page shows */
             if (L->srv && replay_due(&L->replay, f.t_us) && kr_capture_frame_bgr(L->cap, &bgr) == KR_OK)
                 replay_store(&L->replay, &bgr, f.t_us);
-            if (L->srv && now - last_snap > 300000 && kr_capture_frame_bgr(L->cap, &bgr) == KR_OK) {
+            if (L->srv && tf && now - last_snap > 300000 && kr_capture_frame_bgr(L->cap, &bgr) == KR_OK) {
                 last_snap = now;
                 snap_offer(&L->snap, &bgr, tf);
             }

@@ -39,6 +39,12 @@ struct kr_pipe {
     delayed          *delay;      /* owned ring (NULL without reading_delay_us) */
     size_t            delay_head, delay_n;
     bool              checked_layout, finished;
+    /* passing over frames of a fast stretch (cfg.min_step_us) */
+    int64_t           last_in_t, last_done_t; /* newest frame fed, analysed (INT64_MIN: none) */
+    int64_t           steps[KR_PIPE_RATE_SPAN]; /* the last frame intervals fed (ring) */
+    int               n_steps;
+    int64_t           held_gap;   /* largest gap of the frames passed over since the last analysed */
+    bool              held_key;   /* one of them was a keyframe */
     int32_t           det_lost_seq; /* first reading the detector could not take (0: none) */
     char              broke[512];
     kr_pipe_stats     stats;
@@ -56,6 +62,7 @@ void kr_pipe_config_default(kr_pipe_config *cfg)
     cfg->tie_us = 0;
     cfg->hold_us = 0;
     cfg->reading_delay_us = 0;
+    cfg->min_step_us = 7000;
 }
 
 kr_status kr_pipe_create(const kr_pipe_config *cfg, const kr_pipe_sink *sink, kr_pipe_t **out)
@@ -71,13 +78,16 @@ kr_status kr_pipe_create(const kr_pipe_config *cfg, const kr_pipe_sink *sink, kr
         kr_pipe_config_default(&c);
     if (!(c.mm_per_px >= 1 && c.mm_per_px <= 8))
         return kr_error_set(create_error, sizeof create_error, KR_ERR_INVALID, "pipe: mm_per_px must be within 1 ... 8");
-    if (c.tie_us < 0 || c.reading_delay_us < 0 || c.reading_delay_us > 10000000)
+    if (c.tie_us < 0 || c.reading_delay_us < 0 || c.reading_delay_us > 10000000 || c.min_step_us < 0 ||
+        c.min_step_us > 100000)
         return kr_error_set(create_error, sizeof create_error, KR_ERR_INVALID,
-                            "pipe: tie_us must be >= 0 and reading_delay_us within 0 ... 10000000");
+                            "pipe: tie_us must be >= 0, reading_delay_us within 0 ... 10000000 and min_step_us "
+                            "within 0 ... 100000");
     kr_pipe_t *p = calloc(1, sizeof *p);
     if (!p)
         return kr_error_set(create_error, sizeof create_error, KR_ERR_NOMEM, "pipe: out of memory");
     p->cfg = c;
+    p->last_in_t = p->last_done_t = INT64_MIN;
     if (sink)
         p->sink = *sink;
     p->st = malloc(sizeof *p->st);
@@ -441,12 +451,58 @@ kr_status kr_pipe_start_video(kr_pipe_t *p, const kr_calib_t *calib, int frame_w
     return KR_OK;
 }
 
-/* One frame, BGR (bgr) or YUV (yuv): exactly one is set. */
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Whether the frame at t_us is passed over (kr_pipe_config.min_step_us): in a fast stretch
+ * (the median of the last KR_PIPE_RATE_SPAN intervals under 0.8 min_step_us), less than
+ * min_step_us after the last analysed frame. Its gap and keyframe mark are held for the
+ * next analysed frame. */
+static bool pass_over(kr_pipe_t *p, int64_t t_us, int64_t gap_us, bool key)
+{
+    if (p->last_in_t != INT64_MIN)
+        p->steps[p->n_steps++ % KR_PIPE_RATE_SPAN] = t_us - p->last_in_t;
+    p->last_in_t = t_us;
+    if (p->cfg.min_step_us <= 0 || p->last_done_t == INT64_MIN || p->n_steps < KR_PIPE_RATE_SPAN ||
+        t_us - p->last_done_t >= p->cfg.min_step_us)
+        return false;
+    int64_t v[KR_PIPE_RATE_SPAN];
+    memcpy(v, p->steps, sizeof v);
+    qsort(v, KR_PIPE_RATE_SPAN, sizeof *v, cmp_i64);
+    if (v[KR_PIPE_RATE_SPAN / 2] * 10 >= p->cfg.min_step_us * 8)
+        return false;
+    if (gap_us > p->held_gap)
+        p->held_gap = gap_us;
+    p->held_key |= key;
+    return true;
+}
+
+/* One frame, BGR (bgr) or YUV (yuv): exactly one is set; key: an intra-coded frame. */
 static kr_status frame_in(kr_pipe_t *p, const kr_image_t *bgr, const kr_yuv_t *yuv, int64_t t_us, int64_t gap_us,
-                          const kr_track_frame **tf_out)
+                          bool key, const kr_track_frame **tf_out)
 {
     if (!p->trk || p->finished)
         return set_err(p, KR_ERR_INVALID, "pipe: frame without video started, or after the end");
+    if (tf_out)
+        *tf_out = NULL;
+    if (pass_over(p, t_us, gap_us, key)) {
+        p->stats.frames++;
+        p->stats.passed_over++;
+        p->stats.last_t_us = t_us;
+        p->stats.frame_obs = 0;
+        p->stats.frame_settle_t_us = -1;
+        return KR_OK;
+    }
+    if (p->held_gap > gap_us)
+        gap_us = p->held_gap;
+    if (key || p->held_key)
+        kr_event_keyframe(p->evd, t_us);
+    p->held_gap = 0;
+    p->held_key = false;
+    p->last_done_t = t_us;
     const kr_track_frame *tf;
     kr_status s = yuv ? kr_track_update_yuv(p->trk, yuv, t_us, gap_us, &tf) : kr_track_update(p->trk, bgr, t_us, gap_us, &tf);
     if (s != KR_OK)
@@ -511,20 +567,18 @@ kr_status kr_pipe_frame(kr_pipe_t *p, const kr_image_t *bgr, int64_t t_us, int64
 {
     if (!p || !bgr)
         return KR_ERR_INVALID;
-    return frame_in(p, bgr, NULL, t_us, gap_us, tf);
+    return frame_in(p, bgr, NULL, t_us, gap_us, false, tf);
 }
 
 kr_status kr_pipe_feed(kr_pipe_t *p, const kr_frame_t *f, const kr_track_frame **tf)
 {
     if (!p || !f)
         return KR_ERR_INVALID;
-    if (f->key && p->trk && !p->finished)
-        kr_event_keyframe(p->evd, f->t_us);
     if (f->yuv.y)
-        return frame_in(p, NULL, &f->yuv, f->t_us, f->gap_us, tf);
+        return frame_in(p, NULL, &f->yuv, f->t_us, f->gap_us, f->key, tf);
     if (!f->img.px)
         return KR_ERR_INVALID;
-    return frame_in(p, &f->img, NULL, f->t_us, f->gap_us, tf);
+    return frame_in(p, &f->img, NULL, f->t_us, f->gap_us, f->key, tf);
 }
 
 int kr_pipe_fit_due(const kr_pipe_t *p) { return p && p->trk && !p->finished && kr_track_fit_due(p->trk); }

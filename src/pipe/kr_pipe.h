@@ -14,6 +14,8 @@
 extern "C" {
 #endif
 
+#define KR_PIPE_RATE_SPAN 5 /* frame intervals whose median tells a fast stretch (min_step_us) */
+
 /* Getting started:
  *   kr_pipe_config cfg; kr_pipe_config_default(&cfg);
  *   kr_pipe_sink sink = {ctx, on_record, on_output, on_refused};
@@ -44,6 +46,15 @@ typedef struct kr_pipe_config {
     int64_t reading_delay_us; /* the detector runs this far behind the tracker so that reading
                                  records arriving up to this late still come before their frames;
                                  0 ... 10000000 us, default 0 */
+    int64_t min_step_us;      /* frames are analysed at most this often: where the footage runs
+                                 faster (the median of its last KR_PIPE_RATE_SPAN frame intervals
+                                 under 0.8 of this: a slow-motion stretch), a frame less than this
+                                 after the last analysed one is passed over: kr_pipe_frame/feed
+                                 return KR_OK with *tf NULL, and its gap and keyframe mark go to
+                                 the next analysed frame. The detectors are measured up to 120 fps;
+                                 at 240 fps a frame's change around a descending hand is near the
+                                 picture's noise (race_20ms: B's press 53 ms early). 0: every frame;
+                                 0 ... 100000 us, default 7000 (at 240 fps every other frame) */
 } kr_pipe_config;
 void kr_pipe_config_default(kr_pipe_config *cfg); /* fills caller's *cfg */
 
@@ -92,7 +103,8 @@ kr_status kr_pipe_start_video(kr_pipe_t *p, const kr_calib_t *calib, int frame_w
 
 /* One frame (BGR, frame_w x frame_h, borrowed for the call) at t_us (source time, us,
  * increasing) with the gap before it (kr_frame_t.gap_us). *tf (optional) gets the
- * tracker's frame (owned by p's tracker, valid until the next call). Releases what is
+ * tracker's frame (owned by p's tracker, valid until the next call), or NULL when the frame
+ * was passed over (kr_pipe_config.min_step_us). Releases what is
  * due to the sink. No allocation in the steady state (the record queue and the evidence
  * list grow by doubling when a match outgrows them).
  * KR_ERR_INVALID: a layout card is not on the mat (kr_pipe_error names it), or a record
@@ -130,12 +142,14 @@ void kr_pipe_provisional(kr_pipe_t *p, void (*out)(void *ctx, const kr_rules_out
 /* Counters for summaries and the page. Owned by p, updated by every call. */
 typedef struct kr_pipe_stats {
     int64_t frames;            /* frames fed */
+    int64_t passed_over;       /* ... of which not analysed (kr_pipe_config.min_step_us) */
     int64_t last_t_us;         /* newest frame's t_us (0 before any) */
     int64_t det_t_us;          /* newest frame the detector has seen */
     int64_t max_gap_us;        /* largest gap_us fed */
     int64_t released_t_us;     /* latest t_us released to the sink (INT64_MIN: none) */
     size_t  pending;           /* records queued, not yet released */
-    int     frame_obs;         /* observations the last kr_pipe_frame got from the detector */
+    int     frame_obs;         /* observations the last kr_pipe_frame got from the detector (0 for
+                                  a frame passed over) */
     int64_t frame_settle_t_us; /* t_us of a settle among them, else -1 */
     int     n_obs[KR_REC_COUNT_]; /* observations released, by record type */
     int     n_rulings, n_review;  /* final rulings released, of which needing review */

@@ -19,16 +19,50 @@ void kr_synth_opts_default(kr_synth_opts *o)
     o->drop = -1;
 }
 
+double kr_synth_period_at(const kr_synth_t *s, double t)
+{
+    const double base = (double)s->fps_den / s->fps_num;
+    if (s->ramp_fps <= 0 || t <= s->ramp_from - s->ramp_ease || t >= s->ramp_to + s->ramp_ease)
+        return base;
+    if (t >= s->ramp_from && t <= s->ramp_to)
+        return 1.0 / s->ramp_fps;
+    /* easing in or out: the period moves between the two on a smoothstep, in logarithm */
+    double u = t < s->ramp_from ? (s->ramp_from - t) / s->ramp_ease : (t - s->ramp_to) / s->ramp_ease;
+    u = u * u * (3 - 2 * u);
+    return exp(log(1.0 / s->ramp_fps) + u * (log(base) - log(1.0 / s->ramp_fps)));
+}
+
 /* Each kept frame i (of the nominal ones, i * period) at (i + jitter * u) * period, u
  * uniform in [-1, 1]; a frame is left out with probability drop (never the first, kept
  * at 0). Without jitter and drops, exact rational times rounded to the microsecond.
+ * With a slow-motion ramp (frame_ramp) each nominal interval is the period at its own
+ * middle (kr_synth_period_at), and a frame's jitter is a share of the shorter of
+ * its two intervals (the order of the frames is kept where the rate changes).
  * Drawn from its own stream of the seed: the layout, play and look do not change. */
 static kr_status frame_times(kr_synth_t *s, char *err, size_t errlen)
 {
     const double period = (double)s->fps_den / s->fps_num;
-    const int nominal = (int)floor(s->duration / period + 1e-9) + 1;
+    int nominal = (int)floor(s->duration / period + 1e-9) + 1;
+    double *nt = NULL; /* a ramp's nominal times (s) */
+    if (s->ramp_fps > 0) {
+        int cap = nominal * (int)ceil(s->ramp_fps * period) + 2;
+        nt = malloc((size_t)cap * sizeof *nt);
+        if (!nt) {
+            snprintf(err, errlen, "out of memory (%d frame times)", cap);
+            return KR_ERR_NOMEM;
+        }
+        nominal = 0;
+        for (double t = 0; t <= s->duration + 1e-9 && nominal < cap;) {
+            nt[nominal++] = t;
+            double step = kr_synth_period_at(s, t); /* the period at the interval's middle */
+            for (int k = 0; k < 4; k++)
+                step = kr_synth_period_at(s, t + step / 2);
+            t += step;
+        }
+    }
     s->frame_t = malloc((size_t)nominal * sizeof *s->frame_t);
     if (!s->frame_t) {
+        free(nt);
         snprintf(err, errlen, "out of memory (%d frame times)", nominal);
         return KR_ERR_NOMEM;
     }
@@ -39,11 +73,17 @@ static kr_status frame_times(kr_synth_t *s, char *err, size_t errlen)
         double u = kr_synth_rng_range(&rng, -1, 1), d = kr_synth_rng_uniform(&rng);
         if (i > 0 && d < s->frame_drop)
             continue;
-        if (i == 0 || s->frame_jitter <= 0)
+        if (nt) {
+            double near = i + 1 < nominal ? nt[i + 1] - nt[i] : period;
+            if (i > 0 && nt[i] - nt[i - 1] < near)
+                near = nt[i] - nt[i - 1];
+            s->frame_t[n++] = (int64_t)llround((nt[i] + (i > 0 ? s->frame_jitter * u * near : 0)) * 1e6);
+        } else if (i == 0 || s->frame_jitter <= 0)
             s->frame_t[n++] = ((int64_t)i * 1000000LL * s->fps_den + s->fps_num / 2) / s->fps_num;
         else
             s->frame_t[n++] = (int64_t)llround((i + s->frame_jitter * u) * period * 1e6);
     }
+    free(nt);
     s->n_frames = n;
     return KR_OK;
 }

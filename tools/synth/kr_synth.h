@@ -42,6 +42,9 @@ typedef struct kr_synth_opts {
                                   (a phone's uneven clock: a variable-rate file)            */
     double      drop;          /* < 0: the scenario's frame_drop (default 0); 0..0.5: this
                                   share of the frames left out at random (never the first) */
+    double      ramp[4];       /* ramp[2] > 0: a slow-motion ramp, frames at ramp[2] fps from
+                                  ramp[0] to ramp[1] s, eased over ramp[3] s on each side
+                                  (the scenario's frame_ramp is replaced); 0: the scenario's */
 } kr_synth_opts;
 void kr_synth_opts_default(kr_synth_opts *o);
 

@@ -174,6 +174,9 @@ typedef struct kr_synth_player {
 
 typedef struct kr_synth_render kr_synth_render; /* kr_synth_render.c */
 
+/* the frame period (s) at time t: the scenario's, or the slow-motion ramp's (frame_ramp) */
+double kr_synth_period_at(const kr_synth_t *s, double t);
+
 struct kr_synth {
     char   path[512];
     char   name[128];
@@ -186,6 +189,8 @@ struct kr_synth {
     int64_t *frame_t;          /* owned: each frame's presentation time (us), n_frames of them */
     double frame_jitter;       /* share of a period each frame's time may move (uniform, +-) */
     double frame_drop;         /* share of the frames left out */
+    double ramp_from, ramp_to; /* s: frames at ramp_fps from .. to (frame_ramp); ramp_fps 0: none */
+    double ramp_fps, ramp_ease;/* ... the rate eases from the scenario's to it over ramp_ease s */
     double duration;           /* s */
     double mora;               /* s */
     kr_synth_poem poems[101];

@@ -34,6 +34,11 @@ static void usage(FILE *f)
             "                       the scenario's frame_jitter, else 0)\n"
             "  --drop F             leave out this share (0..0.5) of the frames at random\n"
             "                       (default: the scenario's frame_drop, else 0)\n"
+            "  --ramp FROM:TO:FPS[:EASE]\n"
+            "                       a slow-motion ramp: frames at FPS (1..960) from FROM to TO\n"
+            "                       seconds, the rate eased in and out over EASE s (default\n"
+            "                       0.1); presentation times stay real time (default: the\n"
+            "                       scenario's frame_ramp, else none)\n"
             "  --still SEC:FILE.png also write the frame nearest SEC seconds as a PNG (repeatable)\n"
             "  --no-video           write the logs only\n"
             "  --poems FILE         poem data (default models/hyakunin-isshu.json)\n"
@@ -146,6 +151,24 @@ int main(int argc, char **argv)
             bool jit = !strcmp(a, "--jitter");
             if (*e || e == v || !(f >= 0 && f <= (jit ? 0.45 : 0.5))) goto bad;
             *(jit ? &o.jitter : &o.drop) = f;
+            i++;
+        } else if (!strcmp(a, "--ramp")) {
+            if (!v) goto missing;
+            double r[4] = {0, 0, 0, 0.1};
+            int got = 0;
+            char *e = (char *)v;
+            for (; got < 4; got++) {
+                char *f;
+                r[got] = strtod(e, &f);
+                if (f == e) goto bad;
+                e = f;
+                if (*e != ':')
+                    break;
+                e++;
+            }
+            if (*e || got < 2 || !(r[0] >= 0 && r[1] > r[0] && r[2] >= 1 && r[2] <= 960 && r[3] >= 0 && r[3] <= 5))
+                goto bad;
+            memcpy(o.ramp, r, sizeof r);
             i++;
         } else if (!strcmp(a, "--still")) {
             if (!v) goto missing;

@@ -175,11 +175,19 @@ static kr_status write_meta(const kr_synth_t *s, const char *path)
     cJSON_AddStringToObject(o, "frame_times",
                             "frame i is at t_us = round(i * 1e6 * fps[1] / fps[0]) when frame_jitter and frame_drop "
                             "are 0; else each nominal frame is left out with probability frame_drop and the kept "
-                            "ones are moved by up to frame_jitter of a period (uniform): truth_frames.jsonl has "
-                            "every time; its exposure is centred on t_us and lasts shutter_us (motion blur "
+                            "ones are moved by up to frame_jitter of a period (uniform); with a frame_ramp the "
+                            "nominal frames follow the ramp's rate from from_s to to_s (eased over ease_s) and the "
+                            "shutter its period: truth_frames.jsonl has every time; its exposure is centred on t_us and lasts shutter_us (motion blur "
                             "integrates over it)");
     cJSON_AddNumberToObject(o, "frame_jitter", s->frame_jitter);
     cJSON_AddNumberToObject(o, "frame_drop", s->frame_drop);
+    if (s->ramp_fps > 0) {
+        cJSON *r = cJSON_AddObjectToObject(o, "frame_ramp");
+        cJSON_AddNumberToObject(r, "from_s", s->ramp_from);
+        cJSON_AddNumberToObject(r, "to_s", s->ramp_to);
+        cJSON_AddNumberToObject(r, "fps", s->ramp_fps);
+        cJSON_AddNumberToObject(r, "ease_s", s->ramp_ease);
+    }
     cJSON_AddNumberToObject(o, "shutter_us", round(1e6 * s->fps_den / s->fps_num * s->look.shutter));
     cJSON_AddNumberToObject(o, "mora_us", round(s->mora * 1e6));
     cJSON_AddStringToObject(o, "a_side", "bottom");

@@ -858,7 +858,7 @@ kr_status kr_synth_render_do(kr_synth_t *s, int frame, kr_image_t *out)
 {
     kr_synth_render *r = s->render;
     double t = (double)kr_synth_frame_t_us(s, frame) / 1e6;
-    double period = (double)s->fps_den / s->fps_num, shutter = period * s->look.shutter;
+    double shutter = kr_synth_period_at(s, t) * s->look.shutter;
     size_t stride = (size_t)r->cw * 3;
     if (static_changed(s, r, t)) {
         rebuild_static(s, r, t);

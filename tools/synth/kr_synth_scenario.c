@@ -402,6 +402,26 @@ kr_status kr_synth_scenario_parse(kr_synth_t *s, const char *path, const kr_synt
     if (!(s->frame_jitter >= 0 && s->frame_jitter <= 0.45) || !(s->frame_drop >= 0 && s->frame_drop <= 0.5))
         FAIL("%s: frame_jitter %.3g, frame_drop %.3g: need 0..0.45 and 0..0.5", fn, s->frame_jitter,
              s->frame_drop);
+    /* a slow-motion ramp: {"from_s", "to_s", "fps", "ease_s"} (--ramp replaces it) */
+    double ramp[4] = {o->ramp[0], o->ramp[1], o->ramp[2], o->ramp[3]};
+    if (ramp[2] <= 0 && (v = cJSON_GetObjectItemCaseSensitive(root, "frame_ramp"))) {
+        if (!cJSON_IsObject(v) || bad_type(v, "from_s", 1) || bad_type(v, "to_s", 1) || bad_type(v, "fps", 1) ||
+            bad_type(v, "ease_s", 1) || !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(v, "fps")))
+            FAIL("%s: frame_ramp: need {\"from_s\": S, \"to_s\": S, \"fps\": F, \"ease_s\": S} (numbers)", fn);
+        ramp[0] = num(v, "from_s", 0);
+        ramp[1] = num(v, "to_s", 0);
+        ramp[2] = num(v, "fps", 0);
+        ramp[3] = num(v, "ease_s", 0.1);
+    }
+    if (ramp[2] > 0) {
+        if (!(ramp[0] >= 0 && ramp[1] > ramp[0] && ramp[2] >= 1 && ramp[2] <= 960 && ramp[3] >= 0 && ramp[3] <= 5))
+            FAIL("%s: frame_ramp from %.3g to %.3g s at %.3g fps, eased over %.3g s: need 0 <= from < to, "
+                 "1..960 fps, ease 0..5 s", fn, ramp[0], ramp[1], ramp[2], ramp[3]);
+        s->ramp_from = ramp[0];
+        s->ramp_to = ramp[1];
+        s->ramp_fps = ramp[2];
+        s->ramp_ease = ramp[3];
+    }
 
     kr_synth_rng rng, prng; /* the look's; the play's (hand sizes: they decide which cards a hand touches) */
     kr_synth_rng_seed(&rng, s->look_seed, 1);
