@@ -525,6 +525,28 @@ static void test_gap_detector(void)
     CU_ASSERT_EQUAL(kr_media_gaps_feed(&g, 13 * 33333), 0);
     /* jitter up to 1.5 periods is not a gap */
     CU_ASSERT_EQUAL(kr_media_gaps_feed(&g, 13 * 33333 + 49000), 0);
+    /* a slow-motion ramp's end, eased from 240 to 30 fps over 0.1 s (karuta-synth --ramp
+     * 1.6:2.4:240:0.15, the intervals as rendered): no gap; then a frame lost at 30 fps,
+     * and one lost as the rate eases down again (the interval doubled at once), are */
+    static const int64_t ease[] = {4178, 4226, 4316, 4449, 4631, 4875, 5191, 5607, 6156, 6898,
+                                   7928, 9423, 11722, 15513, 22071, 31146, 33333, 33333};
+    kr_media_gaps_reset(&g, 33333);
+    int64_t t = 0;
+    CU_ASSERT_EQUAL(kr_media_gaps_feed(&g, t), 0);
+    for (int i = 0; i < 20; i++)
+        CU_ASSERT_EQUAL(kr_media_gaps_feed(&g, t += 4167), 0);
+    for (size_t i = 0; i < sizeof ease / sizeof ease[0]; i++)
+        CU_ASSERT_EQUAL(kr_media_gaps_feed(&g, t += ease[i]), 0);
+    for (int i = 0; i < 9; i++)
+        CU_ASSERT_EQUAL(kr_media_gaps_feed(&g, t += 33333), 0);
+    CU_ASSERT_EQUAL(kr_media_gaps_feed(&g, t += 66667), 33334);
+    kr_media_gaps_reset(&g, 33333);
+    CU_ASSERT_EQUAL(kr_media_gaps_feed(&g, t = 0), 0);
+    for (int i = 0; i < 20; i++)
+        CU_ASSERT_EQUAL(kr_media_gaps_feed(&g, t += 4167), 0);
+    for (size_t i = 0; i < 11; i++)
+        CU_ASSERT_EQUAL(kr_media_gaps_feed(&g, t += ease[i]), 0);
+    CU_ASSERT(kr_media_gaps_feed(&g, t += ease[11] + ease[12]) > 0); /* the frame between lost */
 }
 
 static int suite_init(void)
