@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # eval_events.py - compares analyze's events.jsonl / rulings.jsonl with a synthetic
 # scenario's truth (truth.jsonl, truth_frames.jsonl, meta.json) and prints one JSON line
-# of measures: touch precision / recall (sweeps, presses), push-out recall, timing error,
+# of measures: touch precision / recall (sweeps, presses), push-out recall (and the matched
+# push-outs' signed timing errors and how many lie within their t_err), timing error,
 # rulings as the truth rules them, wrong rulings not flagged, flags without need.
 # usage: eval_events.py SCENARIO_DIR ANALYZE_OUT_DIR --karuta-ref BIN
 # SPDX-License-Identifier: MIT
@@ -137,6 +138,10 @@ def main():
     t_push = [r for r in truth if r.get("type") == "push_out" and in_windows(r["t_us"], wins)]
     d_push = [r for r in events if r.get("type") == "push_out" and r.get("id", "").startswith("v")]
     ppairs = match(t_push, d_push, lambda r: r.get("card"))
+    # push-out timing (signed, detected - true) and its t_err honesty
+    perr = [d_push[j]["t_us"] - t_push[i]["t_us"] for i, j in ppairs]
+    pterr = [d_push[j].get("t_err_us", 0) for _, j in ppairs]
+    push_within = [sum(1 for e, s in zip(perr, pterr) if abs(e) <= k * s) for k in (1, 2)]
 
     # rulings of the truth, from the same engine
     tr = subprocess.run([a.karuta_ref, "rule", os.path.join(a.scenario_dir, "truth.jsonl")],
@@ -192,6 +197,7 @@ def main():
         "recall_sweep": hit_sweep / n_sweep if n_sweep else None, "n_sweep": n_sweep,
         "recall_press": hit_press / n_press if n_press else None, "n_press": n_press,
         "push_true": len(t_push), "push_matched": len(ppairs),
+        "push_err_ms": sorted(e / 1000.0 for e in perr), "push_within_terr": push_within,
         "err_ms": sorted(e / 1000.0 for e in errs),
         "err_sweep_ms": sorted(e / 1000.0 for e, (i, _) in zip(errs, pairs) if kinds[i] == "sweep"),
         "err_press_ms": sorted(e / 1000.0 for e, (i, _) in zip(errs, pairs) if kinds[i] == "press"),

@@ -76,6 +76,15 @@ def table(rows, title):
         out.append("")
         out.append("Matched touches within their own t_err: %d of %d; within 2 t_err: %d of %d." % (
             sum(x[0] for x in w), tot["m"], sum(x[1] for x in w), tot["m"]))
+    pe = sorted(x for r in rows for x in r.get("push_err_ms", []))
+    if pe:
+        pw = [r["push_within_terr"] for r in rows if "push_within_terr" in r]
+        qa = sorted(abs(x) for x in pe)
+        out.append("")
+        out.append("Timing of the %d matched push-outs (signed, detected - true): median %+.1f ms, %+.1f ... %+.1f; "
+                   "|error| p95 %.1f ms; within their own t_err: %d, within 2 t_err: %d." % (
+                       len(pe), pe[len(pe) // 2], pe[0], pe[-1], qa[min(len(qa) - 1, int(round(0.95 * (len(qa) - 1))))],
+                       sum(x[0] for x in pw), sum(x[1] for x in pw)))
     h = [r["hand_same"] for r in rows if "hand_same" in r]
     if h:
         out.append("")
