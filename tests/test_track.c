@@ -1016,6 +1016,26 @@ static void test_tip_change_beyond_the_pictures_noise(void)
     kr_track_destroy(t);
 }
 
+/* A card is wholly out of the field when its whole outline is past a line: an upright card
+ * once its centre is half a width past the side line; a turned one reaches further (a swept
+ * card turned 10 degrees still has a corner inside there, out 5.9 mm later); on B's back
+ * line half the depth counts, and a card at 90 degrees swaps the two. */
+static void test_out_over_counts_the_turn(void)
+{
+    const double side = KR_TRACK_FIELD_HALF_W_MM, back = KR_TRACK_FIELD_HALF_H_MM;
+    const double w2 = KR_TRACK_CARD_W_MM / 2, h2 = KR_TRACK_CARD_H_MM / 2;
+    CU_ASSERT_DOUBLE_EQUAL(kr_track_out_over(side + w2 + 1, 0, 0), 1.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(kr_track_out_over(-(side + w2 + 1), 10, 0), 1.0, 1e-9);
+    const double turned = w2 * cos(10 * M_PI / 180) + h2 * sin(10 * M_PI / 180);
+    CU_ASSERT(kr_track_out_over(side + w2 + 1, 0, 10) < 0);
+    CU_ASSERT(kr_track_out_over(side + w2 + 1, 0, -10) < 0);
+    CU_ASSERT_DOUBLE_EQUAL(kr_track_out_over(side + turned + 0.5, 0, -10), 0.5, 1e-9);
+    CU_ASSERT(turned - w2 > 5.8 && turned - w2 < 6.0);
+    CU_ASSERT_DOUBLE_EQUAL(kr_track_out_over(0, back + h2 + 2, 0), 2.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(kr_track_out_over(0, back + w2 + 2, 90), 2.0, 1e-9);
+    CU_ASSERT(kr_track_out_over(0, 0, 30) < -200); /* in the middle: far inside */
+}
+
 int main(void)
 {
 
@@ -1052,6 +1072,7 @@ int main(void)
                 test_own_tip_change_leaves_out_the_other_shadow);
     /* presses session 9 */
     CU_add_test(s, "tip_change_beyond_the_pictures_noise", test_tip_change_beyond_the_pictures_noise);
+    CU_add_test(s, "out_over_counts_the_turn", test_out_over_counts_the_turn);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

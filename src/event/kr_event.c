@@ -167,7 +167,7 @@ typedef struct card_state {
     int     out_push;        /* index in out[] of its push-out emitted this frame; -1 none */
     int64_t unblamed_t;      /* seen starting to move in play with no hand on it (then); -1 none */
     int64_t unblamed_lo;     /* ... the window's start (last still, at most SWEEP_BACK_US before) */
-    double  px, py;          /* previous centre */
+    double  px, py, pa;      /* previous centre, angle (degrees) */
     int64_t pt;
     int     pushed;          /* a push-out of it was emitted and it has not been seen at rest in the
                                 field since: it cannot leave the field again */
@@ -360,12 +360,6 @@ static int shadow_meets(const kr_event_t *ev, int p, int j)
 
 /* How far a card centred at (x, y) has its whole outline past the field's lines, mm
  * (<= 0: some of it is inside). */
-static double out_over(double x, double y)
-{
-    double over_x = fabs(x) - (KR_TRACK_FIELD_HALF_W_MM + KR_TRACK_CARD_W_MM / 2);
-    double over_y = fabs(y) - (KR_TRACK_FIELD_HALF_H_MM + KR_TRACK_CARD_H_MM / 2);
-    return over_x > over_y ? over_x : over_y;
-}
 
 static void set_flag(kr_event_t *ev, unsigned bit)
 {
@@ -1645,7 +1639,7 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
                             tb = min64(tb, te - 1);
                     }
             }
-            if (!c->out_of_field && out_over(c->x_mm, c->y_mm) > 0)
+            if (!c->out_of_field && kr_track_out_over(c->x_mm, c->y_mm, c->angle_deg) > 0)
                 h = min64(h, T - ev->last_dt);
             /* a moved card not found now may be given up as lost: its push-out half a period
              * after it was last seen, at most PUSH_BACK_MAX_US before the frame it is given up */
@@ -1702,6 +1696,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             cs->lost_t = -1;
             cs->px = fr->cards[k].x_mm;
             cs->py = fr->cards[k].y_mm;
+            cs->pa = fr->cards[k].angle_deg;
             cs->pt = fr->t_us;
             cs->still_t = fr->t_us;
             cs->bare_t = fr->t_us;
@@ -2044,7 +2039,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         /* push-out: the whole outline beyond the field */
         cs->out_push = -1;
         if (((c->out_of_field && !cs->was_out) || (c->lost && !cs->was_lost && !c->out_of_field)) && !cs->pushed) {
-            double over = out_over(c->x_mm, c->y_mm);
+            double over = kr_track_out_over(c->x_mm, c->y_mm, c->angle_deg);
             double v = sqrt(sqr(cs->vx) + sqr(cs->vy));
             int64_t t = fr->t_us;
             if (c->out_of_field && v > 50 && over > 0) {
@@ -2053,7 +2048,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             }
             /* not before the previous frame if the card was inside the lines there (and then
              * back <= dt anyway); at most one more period when it was already past them */
-            int64_t t_lo = cs->pt - (out_over(cs->px, cs->py) > 0 ? ev->last_dt : 0);
+            int64_t t_lo = cs->pt - (kr_track_out_over(cs->px, cs->py, cs->pa) > 0 ? ev->last_dt : 0);
             if (t < t_lo)
                 t = t_lo;
             /* lost: not seen since c->last_seen_us (the tracker gives a card up once it has not
@@ -2115,6 +2110,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         cs->was_lost = c->lost;
         cs->px = c->x_mm;
         cs->py = c->y_mm;
+        cs->pa = c->angle_deg;
         cs->pt = fr->t_us;
     }
     /* sweeps seen this frame, in order of contact: a card knocked by a card the same hand

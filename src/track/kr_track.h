@@ -30,6 +30,13 @@ extern "C" {
 #define KR_TRACK_CARD_H_MM 73.0        /* card depth along y */
 #define KR_TRACK_MAX_CARDS 128
 
+/* How far (mm) a card's whole outline lies beyond the field lines: centre (x_mm, y_mm),
+ * turned angle_deg; > 0 when every corner is past the nearest line's far side (the card is
+ * wholly out, geometry.md), else <= 0. A turned card reaches further along each axis
+ * (half width |cos| + half depth |sin|): a swept card turned 10 degrees is wholly out 5.9 mm
+ * later than an upright one. */
+double kr_track_out_over(double x_mm, double y_mm, double angle_deg);
+
 typedef struct kr_track_config {
     double mm_per_px;   /* mat image resolution, mm per mat pixel; default 3.0 (range 1..8) */
     double margin_x_mm; /* area beyond the field's left/right edges warped, mm; default 90 */

@@ -534,11 +534,15 @@ static int in_view(const kr_track_t *t, double x, double y)
     return u >= 0 && v >= 0 && iu < t->w && iv < t->h && t->lut_off[iv * t->w + iu] >= 0;
 }
 
-static int beyond_field(double x, double y)
+double kr_track_out_over(double x_mm, double y_mm, double angle_deg)
 {
-    return fabs(x) > KR_TRACK_FIELD_HALF_W_MM + KR_TRACK_CARD_W_MM / 2 ||
-           fabs(y) > KR_TRACK_FIELD_HALF_H_MM + KR_TRACK_CARD_H_MM / 2;
+    const double a = angle_deg * DEG, c = fabs(cos(a)), s = fabs(sin(a));
+    double over_x = fabs(x_mm) - (KR_TRACK_FIELD_HALF_W_MM + KR_TRACK_CARD_W_MM / 2 * c + KR_TRACK_CARD_H_MM / 2 * s);
+    double over_y = fabs(y_mm) - (KR_TRACK_FIELD_HALF_H_MM + KR_TRACK_CARD_W_MM / 2 * s + KR_TRACK_CARD_H_MM / 2 * c);
+    return over_x > over_y ? over_x : over_y;
 }
+
+static int beyond_field(double x, double y, double angle_deg) { return kr_track_out_over(x, y, angle_deg) > 0; }
 
 /* Finds the card evidence near (px, py): the weighted centroid in a window of half side
  * r mm, then mean shift in card-sized windows; 0 when it walks out of the window. */
@@ -933,7 +937,7 @@ static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax
             px = qx;
             py = qy;
         } else if (w2 <= 0 && w <= 0 &&
-                   (beyond_field(qx, qy) || !in_view(t, qx - 40, qy) || !in_view(t, qx + 40, qy) ||
+                   (beyond_field(qx, qy, o->angle_deg) || !in_view(t, qx - 40, qy) || !in_view(t, qx + 40, qy) ||
                     !in_view(t, qx, qy - 40) || !in_view(t, qx, qy + 40))) {
             /* seen in neither place, and the hand's way takes it to the edge of the view:
              * it flew (partly) out of view already; go on with the hand */
@@ -1006,16 +1010,16 @@ static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax
             o->y_mm = py;
         }
         int covered = o->hand_cover[0] + o->hand_cover[1] > 0.05;
-        if (!in_view(t, px, py) || (beyond_field(px, py) && c->misses > kr_track_nframes_(t, 1)))
+        if (!in_view(t, px, py) || (beyond_field(px, py, o->angle_deg) && c->misses > kr_track_nframes_(t, 1)))
             o->lost = 1; /* left the camera's view or slid off the field */
         else if (t_us - c->last_t > LOST_AFTER_US && !covered)
             o->lost = 1;
-        if (beyond_field(px, py) && o->lost)
+        if (beyond_field(px, py, o->angle_deg) && o->lost)
             o->out_of_field = 1;
     }
     o->vx_mm_s = c->vx;
     o->vy_mm_s = c->vy;
-    if (beyond_field(o->x_mm, o->y_mm) && (found || o->lost))
+    if (beyond_field(o->x_mm, o->y_mm, o->angle_deg) && (found || o->lost))
         o->out_of_field = 1;
     o->moved_mm = sqrt(sqr(o->x_mm - o->rest_x_mm) + sqr(o->y_mm - o->rest_y_mm));
     /* at rest again, no hand on it: new rest pose (fitted on this frame) */
