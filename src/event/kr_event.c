@@ -358,9 +358,6 @@ static int shadow_meets(const kr_event_t *ev, int p, int j)
     return ev->lshpx[p][j] >= SHADOW_MIN_PX || (ev->lshd[p][j] >= 0 && ev->lshd[p][j] < SHADOW_MEET_MM);
 }
 
-/* How far a card centred at (x, y) has its whole outline past the field's lines, mm
- * (<= 0: some of it is inside). */
-
 static void set_flag(kr_event_t *ev, unsigned bit)
 {
     if (!ev->any_kami || ev->seq <= 0)

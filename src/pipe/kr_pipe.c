@@ -42,7 +42,7 @@ struct kr_pipe {
     /* passing over frames of a fast stretch (cfg.min_step_us) */
     int64_t           last_in_t, last_done_t; /* newest frame fed, analysed (INT64_MIN: none) */
     int64_t           steps[KR_PIPE_RATE_SPAN]; /* the last frame intervals fed (ring) */
-    int               n_steps;
+    int               n_steps, steps_pos;
     int64_t           held_gap;   /* largest gap of the frames passed over since the last analysed */
     bool              held_key;   /* one of them was a keyframe */
     int32_t           det_lost_seq; /* first reading the detector could not take (0: none) */
@@ -463,8 +463,12 @@ static int cmp_i64(const void *a, const void *b)
  * next analysed frame. */
 static bool pass_over(kr_pipe_t *p, int64_t t_us, int64_t gap_us, bool key)
 {
-    if (p->last_in_t != INT64_MIN)
-        p->steps[p->n_steps++ % KR_PIPE_RATE_SPAN] = t_us - p->last_in_t;
+    if (p->last_in_t != INT64_MIN) {
+        p->steps[p->steps_pos] = t_us - p->last_in_t;
+        p->steps_pos = (p->steps_pos + 1) % KR_PIPE_RATE_SPAN;
+        if (p->n_steps < KR_PIPE_RATE_SPAN)
+            p->n_steps++;
+    }
     p->last_in_t = t_us;
     if (p->cfg.min_step_us <= 0 || p->last_done_t == INT64_MIN || p->n_steps < KR_PIPE_RATE_SPAN ||
         t_us - p->last_done_t >= p->cfg.min_step_us)

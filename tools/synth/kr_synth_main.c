@@ -156,7 +156,7 @@ int main(int argc, char **argv)
             if (!v) goto missing;
             double r[4] = {0, 0, 0, 0.1};
             int got = 0;
-            char *e = (char *)v;
+            const char *e = v;
             for (; got < 4; got++) {
                 char *f;
                 r[got] = strtod(e, &f);

@@ -177,8 +177,8 @@ static kr_status write_meta(const kr_synth_t *s, const char *path)
                             "are 0; else each nominal frame is left out with probability frame_drop and the kept "
                             "ones are moved by up to frame_jitter of a period (uniform); with a frame_ramp the "
                             "nominal frames follow the ramp's rate from from_s to to_s (eased over ease_s) and the "
-                            "shutter its period: truth_frames.jsonl has every time; its exposure is centred on t_us and lasts shutter_us (motion blur "
-                            "integrates over it)");
+                            "shutter its period: truth_frames.jsonl has every time; its exposure is centred on t_us "
+                            "and lasts shutter_us (motion blur integrates over it)");
     cJSON_AddNumberToObject(o, "frame_jitter", s->frame_jitter);
     cJSON_AddNumberToObject(o, "frame_drop", s->frame_drop);
     if (s->ramp_fps > 0) {
