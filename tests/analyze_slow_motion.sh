@@ -14,15 +14,13 @@
 set -eu
 kr=$1
 synth=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-"$synth" samples/scenarios/push_out.json -o "$tmp/s" --fps 60 --ramp 1.2:1.9:240 --duration 3.2 >/dev/null 2>&1
-"$kr" analyze "$tmp/s/video.mp4" --match "$tmp/s/match.jsonl" --out "$tmp/o" 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
-"$kr" rule "$tmp/s/truth.jsonl" > "$tmp/truth_rulings.jsonl"
-python3 - "$tmp" <<'PY'
+. "$(dirname "$0")/synth_analyze.sh"
+synth_analyze samples/scenarios/push_out.json --fps 60 --ramp 1.2:1.9:240 --duration 3.2
+python3 - "$tmp" "$(dirname "$0")" <<'PY'
 import json, sys
+sys.path.insert(0, sys.argv[2])
+from e2e_check import load, within_2_terr, takes_as_truth, finish
 t = sys.argv[1]
-load = lambda p: [json.loads(l) for l in open(p, encoding='utf-8') if l.strip()]
 frames = [r['t_us'] for r in load(t + '/s/truth_frames.jsonl')]
 steps = [(a, b - a) for a, b in zip(frames, frames[1:])]
 fails = []
@@ -37,22 +35,9 @@ seen = load(t + '/o/events.jsonl')
 read = [r['card'] for r in load(t + '/s/truth.jsonl') if r['type'] == 'kami_start']
 for tr in (r for r in load(t + '/s/truth.jsonl')
            if r['type'] == 'touch' or (r['type'] == 'push_out' and r['card'] in read)):
-    c = [e for e in seen if e['type'] == tr['type'] and e.get('card') == tr['card'] and e.get('player') == tr['player']]
-    if not c:
-        fails.append('%s of card %d not seen' % (tr['type'], tr['card']))
-        continue
-    e = min(c, key=lambda e: abs(e['t_us'] - tr['t_us']))
-    if abs(e['t_us'] - tr['t_us']) > 2 * e.get('t_err_us', 0):
-        fails.append('%s of card %d at %d us, truth %d, t_err %d' % (tr['type'], tr['card'], e['t_us'], tr['t_us'],
-                                                                  e.get('t_err_us', 0)))
-take = lambda p: [(r['seq'], (r.get('take') or {}).get('player'), (r.get('take') or {}).get('how'))
-                  for r in load(p) if r['type'] == 'ruling']
-if take(t + '/o/rulings.jsonl') != take(t + '/truth_rulings.jsonl'):
-    fails.append('takes %s, truth %s' % (take(t + '/o/rulings.jsonl'), take(t + '/truth_rulings.jsonl')))
-for f in fails:
-    print('FAIL:', f)
-if fails:
-    sys.exit(1)
-print('ok: %d frames, %d of them 1/240 s apart; no gap; touches and the read card push-out within 2 t_err; takes as the truth' %
-      (len(frames), len(inside)))
+    within_2_terr(tr, [e for e in seen if e['type'] == tr['type'] and e.get('card') == tr['card'] and
+                       e.get('player') == tr['player']], '%s of card %d' % (tr['type'], tr['card']), fails)
+takes_as_truth(t, fails, how=True)
+finish(fails, '%d frames, %d of them 1/240 s apart; no gap; touches and the read card push-out within 2 t_err; '
+       'takes as the truth' % (len(frames), len(inside)))
 PY
