@@ -38,6 +38,7 @@
                                 bounds contact from below within this travel */
 #define UNBLAMED_WAIT_US 70000 /* a card moving with no hand near: a hand seen on it this soon is blamed */
 #define PUSH_BACK_MAX_US 400000 /* a lost card's push-out: at most this long before the frame it was given up */
+#define GHOST_MM 10.0 /* a card whose centre lies this near another card's: one track follows the other's card */
 #define SWEEP_BACK_US 100000 /* a card seen moving: its contact is at most this long before (when
                                 no path entry dates it; a long-covered card's midpoint is no time) */
 #define LATE_OWN_US 1000000   /* an own-card touch this long after play began: judged (see touch) */
@@ -2065,9 +2066,19 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     t = ev->horizon;
                 e = t - c->last_seen_us > dt / 2 ? t - c->last_seen_us : dt / 2;
             }
-            KR_DEBUG("event %.3f: card %d left the field: out %d lost %d found %d last seen %lld -> %lld +- %lld",
+
+            /* another card's centre where this one is: two cards cannot lie in one place, so
+             * one of the two tracks follows the other's card (push_out at 30 fps: 78, swept
+             * into 77's place, kept 77's track there, which then followed 78 out: 77's
+             * push-out came 134 ms late on a t_err of 9.6). Whose track is whose cannot be
+             * told; the second to leave is the doubtful one */
+            int ghost = 0;
+            for (int j = 0; j < fr->n_cards && !ghost; j++)
+                ghost = j != k && !fr->cards[j].lost &&
+                        sqrt(sqr(fr->cards[j].x_mm - c->x_mm) + sqr(fr->cards[j].y_mm - c->y_mm)) < GHOST_MM;
+            KR_DEBUG("event %.3f: card %d left the field: out %d lost %d found %d last seen %lld -> %lld +- %lld%s",
                      fr->t_us / 1e6, c->id, c->out_of_field, c->lost, c->found, (long long)c->last_seen_us,
-                     (long long)t, (long long)e);
+                     (long long)t, (long long)e, ghost ? " (another card's track in the same place)" : "");
             int p = cs->last_toucher, guessed = p < 0;
             if (p < 0) {
                 double best = 1e9;
@@ -2085,7 +2096,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     o->rec.card = c->id;
                     o->rec.territory = cs->territory ? KR_SIDE_B : KR_SIDE_A;
                     /* no hand was blamed for its motion: the nearest one is a guess */
-                    o->rec.confidence = c->out_of_field && !guessed ? 0.95 : 0.7;
+                    o->rec.confidence = ghost ? 0.6 : c->out_of_field && !guessed ? 0.95 : 0.7;
                     o->rec.t_err_us = e;
                     o->line_margin_mm = over;
                     cs->pushed = 1;
