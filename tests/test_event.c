@@ -1782,6 +1782,16 @@ static int fake_touches(const fake *f, int32_t id)
     return c;
 }
 
+/* Cards 78 and 77 side by side in A's upper row, and A's hand coming from its guard along
+ * the row at 3 m/s from 500 ms (knock_case, ghost_case). */
+static const kr_track_card_init knock_lay[2] = {{78, KR_TRACK_A, 300, -51.5}, {77, KR_TRACK_A, 356, -51.5}};
+static const key_pt knock_path[] = {
+    {250000, 200, -330, 0}, {500000, 200, -51.5, 0}, {600000, 500, -51.5, 0}, {650000, 1e9, 0, 0}};
+#define KNOCK_NP ((int)(sizeof knock_path / sizeof knock_path[0]))
+#define KNOCK_DT 8333 /* 120 fps */
+
+static void knock_start(fake *f) { fake_start_with(f, knock_lay, 77, 150000); }
+
 /* At 120 fps A's fingertip sweeps along row y = -51.5 at 3 m/s (x = 200 at 0.5 s): it
  * enters card 78 (x 274..326) and pushes it; 78 pushes 77 (x 330..382) from when the tip
  * is at x = knock_at (77 then moves with it, 22 mm ahead of the tip), and both go out of
@@ -1790,14 +1800,10 @@ static int fake_touches(const fake *f, int32_t id)
  * (78's into *t78). */
 static int knock_case(double knock_at, int *t78)
 {
-    static const kr_track_card_init lay[2] = {{78, KR_TRACK_A, 300, -51.5}, {77, KR_TRACK_A, 356, -51.5}};
-    const int64_t dt = 8333;
     fake f;
-    fake_start_with(&f, lay, 77, 150000);
-    const key_pt path[] = {{250000, 200, -330, 0}, {500000, 200, -51.5, 0}, {600000, 500, -51.5, 0}, {650000, 1e9, 0, 0}};
-    const int np = (int)(sizeof path / sizeof path[0]);
+    knock_start(&f);
     kr_track_card *c78 = &f.cards[0], *c77 = &f.cards[1];
-    for (int64_t t = 0; t < 1500000; t += dt) {
+    for (int64_t t = 0; t < 1500000; t += KNOCK_DT) {
         double lead = t < 500000 ? 200 : t < 600000 ? 200 + (t - 500000) * 0.003 : 500;
         if (lead > 274) { /* the hand over 78 hides it */
             c78->occluded = 1;
@@ -1819,7 +1825,7 @@ static int knock_case(double knock_at, int *t78)
         }
         if (c78->x_mm > KR_TRACK_FIELD_HALF_W_MM + KR_TRACK_CARD_W_MM)
             c78->out_of_field = c78->lost = 1;
-        fake_frame(&f, t, path, np);
+        fake_frame(&f, t, knock_path, KNOCK_NP);
     }
     *t78 = fake_touches(&f, 78);
     int t77 = fake_touches(&f, 77);
@@ -1833,15 +1839,11 @@ static int knock_case(double knock_at, int *t78)
  * none). */
 static double ghost_case(int ghost)
 {
-    static const kr_track_card_init lay[2] = {{78, KR_TRACK_A, 300, -51.5}, {77, KR_TRACK_A, 356, -51.5}};
-    const int64_t dt = 8333;
     fake f;
-    fake_start_with(&f, lay, 77, 150000);
-    const key_pt path[] = {{250000, 200, -330, 0}, {500000, 200, -51.5, 0}, {600000, 500, -51.5, 0}, {650000, 1e9, 0, 0}};
-    const int np = (int)(sizeof path / sizeof path[0]);
+    knock_start(&f);
     kr_track_card *c78 = &f.cards[0], *c77 = &f.cards[1];
     const double out_x = KR_TRACK_FIELD_HALF_W_MM + KR_TRACK_CARD_W_MM;
-    for (int64_t t = 0; t < 1500000; t += dt) {
+    for (int64_t t = 0; t < 1500000; t += KNOCK_DT) {
         double lead = t < 500000 ? 200 : t < 600000 ? 200 + (t - 500000) * 0.003 : 500;
         if (lead > 274) {
             c78->moving = c78->displaced = c78->found = 1;
@@ -1856,7 +1858,7 @@ static double ghost_case(int ghost)
             c78->out_of_field = 1;
         if (c77->x_mm > out_x + (ghost ? 5 : 0)) /* the ghost: a frame or so after 78 */
             c77->out_of_field = 1;
-        fake_frame(&f, t, path, np);
+        fake_frame(&f, t, knock_path, KNOCK_NP);
     }
     double conf = -1;
     for (int i = 0; i < f.n_obs; i++)
