@@ -589,12 +589,13 @@ static int64_t feed_rate(int64_t step_us, double jitter, int64_t min_step, int g
     kr_image_t im = {FW, FH, FW * 3, 3, frame};
     *analysed = 0;
     *gap_seen = 0;
-    int64_t held = 0;
+    static const kr_track_frame unset; /* kr_pipe_frame must set *tf, to NULL or a frame */
     for (int i = 0; i < 60; i++) {
         double u = 2 * rnd() - 1;
         int64_t t = i * step_us + (i ? (int64_t)(jitter * u * (double)step_us) : 0);
-        const kr_track_frame *tf = (const kr_track_frame *)&held; /* must be set either way */
+        const kr_track_frame *tf = &unset;
         CU_ASSERT_EQUAL_FATAL(kr_pipe_frame(p, &im, t, i == gap_at ? 50000 : 0, &tf), KR_OK);
+        CU_ASSERT_FATAL(tf != &unset);
         if (tf) {
             CU_ASSERT_EQUAL(tf->t_us, t);
             if (tf->gap_us > *gap_seen)
@@ -614,8 +615,9 @@ static void test_fast_stretch_passed_over(void)
 {
     int n;
     int64_t gap;
-    /* 240 fps: the first frames (KR_PIPE_RATE_SPAN intervals) all, then every other; the
-     * gap marked on frame 31 (passed over: odd after the start) reaches frame 32 */
+    /* 240 fps: the first frames (until KR_MEDIA_GAP_RING intervals are known) all, then
+     * every other; the gap marked on frame 31 (passed over: odd after the start) reaches
+     * frame 32 */
     CU_ASSERT_EQUAL(feed_rate(4167, 0, 7000, 31, &n, &gap), 50000);
     CU_ASSERT(n >= 31 && n <= 34);
     CU_ASSERT_EQUAL(gap, 50000);

@@ -24,8 +24,8 @@ void kr_media_gaps_reset(kr_media_gaps_t *g, int64_t nominal_period_us)
  * down over several frames (a ramp's end smoothed: 240 to 60 fps over 0.1 s gave five
  * gaps in a row), where a frame lost doubles the interval at once. On the variable-rate
  * renders (tools/eval_events.sh --jitter 0.2 --drop 0.03) 13 of 2745 gaps were taken for
- * easing; without the two intervals' growth asked for, 203. */
-static int64_t local_period(const kr_media_gaps_t *g)
+ * easing (tools/frame_gaps). */
+int64_t kr_media_gaps_period(const kr_media_gaps_t *g)
 {
     if (g->n == 0)
         return 2 * g->nominal_us;
@@ -45,19 +45,18 @@ int64_t kr_media_gaps_feed(kr_media_gaps_t *g, int64_t t_us)
     int64_t gap = 0;
     if (g->have_prev) {
         int64_t dt = t_us - g->prev_t_us;
-        int64_t period = local_period(g);
+        int64_t period = kr_media_gaps_period(g);
         int long_dt = dt * 2 > period * 3;
         int same_as_last = g->long_us > 0 && dt * 10 <= g->long_us * 11 && dt * 10 >= g->long_us * 9;
         /* the rate easing down (a slow-motion ramp's end, smoothed): the two intervals before
          * were already over a local period and growing, the last over 1.1 of it, and this one
          * is at most half again as long */
-        int easing = g->last_us * 10 > period * 11 && dt * 2 <= g->last_us * 3 && g->last_us * 100 > g->last2_us * 105 &&
-                     g->last2_us > period;
+        const int64_t last = g->n >= 1 ? g->ring[(g->pos + KR_MEDIA_GAP_RING - 1) % KR_MEDIA_GAP_RING] : 0;
+        const int64_t last2 = g->n >= 2 ? g->ring[(g->pos + KR_MEDIA_GAP_RING - 2) % KR_MEDIA_GAP_RING] : 0;
+        int easing = last * 10 > period * 11 && dt * 2 <= last * 3 && last * 100 > last2 * 105 && last2 > period;
         if (long_dt && !same_as_last && !easing)
             gap = dt - (g->n ? period : g->nominal_us);
         g->long_us = long_dt ? dt : 0;
-        g->last2_us = g->last_us;
-        g->last_us = dt;
         g->ring[g->pos] = dt;
         g->pos = (g->pos + 1) % KR_MEDIA_GAP_RING;
         if (g->n < KR_MEDIA_GAP_RING)

@@ -56,7 +56,6 @@ typedef struct kr_media_gaps {
     int64_t prev_t_us;
     int     have_prev;
     int64_t long_us;                 /* the last interval when it was long (> 1.5 local periods), else 0 */
-    int64_t last_us, last2_us;       /* the last interval, the one before it */
 } kr_media_gaps_t;
 /* nominal_period_us: the expected frame period (1e6 / fps); <= 0 means 33333. */
 void    kr_media_gaps_reset(kr_media_gaps_t *g, int64_t nominal_period_us);
@@ -66,6 +65,9 @@ void    kr_media_gaps_reset(kr_media_gaps_t *g, int64_t nominal_period_us);
  * nor for one at most 1.5 times the interval before it when the two before it were
  * growing and already longer than a local period (the rate easing down). */
 int64_t kr_media_gaps_feed(kr_media_gaps_t *g, int64_t t_us);
+/* The local frame period gaps are measured against (us): the median of the last (up to)
+ * KR_MEDIA_GAP_RING intervals, or twice the nominal period before any is known. */
+int64_t kr_media_gaps_period(const kr_media_gaps_t *g);
 
 typedef struct kr_media_reader kr_media_reader_t; /* opaque */
 

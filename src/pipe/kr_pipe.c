@@ -40,9 +40,8 @@ struct kr_pipe {
     size_t            delay_head, delay_n;
     bool              checked_layout, finished;
     /* passing over frames of a fast stretch (cfg.min_step_us) */
-    int64_t           last_in_t, last_done_t; /* newest frame fed, analysed (INT64_MIN: none) */
-    int64_t           steps[KR_PIPE_RATE_SPAN]; /* the last frame intervals fed (ring) */
-    int               n_steps, steps_pos;
+    kr_media_gaps_t   rate;       /* every frame fed: its local period (kr_media_gaps_period) */
+    int64_t           last_done_t; /* newest frame analysed (INT64_MIN: none) */
     int64_t           held_gap;   /* largest gap of the frames passed over since the last analysed */
     bool              held_key;   /* one of them was a keyframe */
     int32_t           det_lost_seq; /* first reading the detector could not take (0: none) */
@@ -87,7 +86,8 @@ kr_status kr_pipe_create(const kr_pipe_config *cfg, const kr_pipe_sink *sink, kr
     if (!p)
         return kr_error_set(create_error, sizeof create_error, KR_ERR_NOMEM, "pipe: out of memory");
     p->cfg = c;
-    p->last_in_t = p->last_done_t = INT64_MIN;
+    p->last_done_t = INT64_MIN;
+    kr_media_gaps_reset(&p->rate, 0);
     if (sink)
         p->sink = *sink;
     p->st = malloc(sizeof *p->st);
@@ -451,32 +451,15 @@ kr_status kr_pipe_start_video(kr_pipe_t *p, const kr_calib_t *calib, int frame_w
     return KR_OK;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Whether the frame at t_us is passed over (kr_pipe_config.min_step_us): in a fast stretch
- * (the median of the last KR_PIPE_RATE_SPAN intervals under 0.8 min_step_us), less than
- * min_step_us after the last analysed frame. Its gap and keyframe mark are held for the
- * next analysed frame. */
+ * (the local period of the frames fed, kr_media_gaps_period, under 0.8 min_step_us), less
+ * than min_step_us after the last analysed frame. Its gap and keyframe mark are held for
+ * the next analysed frame. */
 static bool pass_over(kr_pipe_t *p, int64_t t_us, int64_t gap_us, bool key)
 {
-    if (p->last_in_t != INT64_MIN) {
-        p->steps[p->steps_pos] = t_us - p->last_in_t;
-        p->steps_pos = (p->steps_pos + 1) % KR_PIPE_RATE_SPAN;
-        if (p->n_steps < KR_PIPE_RATE_SPAN)
-            p->n_steps++;
-    }
-    p->last_in_t = t_us;
-    if (p->cfg.min_step_us <= 0 || p->last_done_t == INT64_MIN || p->n_steps < KR_PIPE_RATE_SPAN ||
-        t_us - p->last_done_t >= p->cfg.min_step_us)
-        return false;
-    int64_t v[KR_PIPE_RATE_SPAN];
-    memcpy(v, p->steps, sizeof v);
-    qsort(v, KR_PIPE_RATE_SPAN, sizeof *v, cmp_i64);
-    if (v[KR_PIPE_RATE_SPAN / 2] * 10 >= p->cfg.min_step_us * 8)
+    kr_media_gaps_feed(&p->rate, t_us);
+    if (p->cfg.min_step_us <= 0 || p->last_done_t == INT64_MIN || p->rate.n < KR_MEDIA_GAP_RING ||
+        t_us - p->last_done_t >= p->cfg.min_step_us || kr_media_gaps_period(&p->rate) * 10 >= p->cfg.min_step_us * 8)
         return false;
     if (gap_us > p->held_gap)
         p->held_gap = gap_us;

@@ -14,8 +14,6 @@
 extern "C" {
 #endif
 
-#define KR_PIPE_RATE_SPAN 5 /* frame intervals whose median tells a fast stretch (min_step_us) */
-
 /* Getting started:
  *   kr_pipe_config cfg; kr_pipe_config_default(&cfg);
  *   kr_pipe_sink sink = {ctx, on_record, on_output, on_refused};
@@ -47,8 +45,9 @@ typedef struct kr_pipe_config {
                                  records arriving up to this late still come before their frames;
                                  0 ... 10000000 us, default 0 */
     int64_t min_step_us;      /* frames are analysed at most this often: where the footage runs
-                                 faster (the median of its last KR_PIPE_RATE_SPAN frame intervals
-                                 under 0.8 of this: a slow-motion stretch), a frame less than this
+                                 faster (the median of its last KR_MEDIA_GAP_RING frame intervals,
+                                 kr_media_gaps_period, under 0.8 of this: a slow-motion stretch,
+                                 over about 180 fps at the default), a frame less than this
                                  after the last analysed one is passed over: kr_pipe_frame/feed
                                  return KR_OK with *tf NULL, and its gap and keyframe mark go to
                                  the next analysed frame. The detectors are measured up to 120 fps;
