@@ -12,7 +12,10 @@
 import glob
 import json
 import statistics
+import os
 import sys
+
+OUT = os.environ.get("KR_OUT_NAME", "out")
 
 
 def main():
@@ -27,7 +30,7 @@ def main():
                 continue
             try:
                 tr = [json.loads(line) for line in open(d + "truth.jsonl")]
-                ev = [json.loads(line) for line in open(d + "out/events.jsonl")]
+                ev = [json.loads(line) for line in open(d + OUT + "/events.jsonl")]
             except (OSError, ValueError):
                 continue
             det = [r for r in ev if r["type"] == "touch" and "t_err_us" in r]

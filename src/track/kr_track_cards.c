@@ -15,6 +15,7 @@
 #define REST_STILL_FRAMES 8 /* followed card steady (< 1.5 mm per 1/60 s) this long: at rest */
 #define LOST_AFTER_US 150000
 #define REACQ_EVERY 4 /* between searches for a lost card */
+#define UNTANGLE_MM 10.0 /* two followed cards' centres this near: one card seen twice (untangle) */
 #define EVIDENCE_STILL_MAX 20 /* pixels unchanged this long are no evidence of a moving card */
 
 static double sqr(double a) { return a * a; }
@@ -865,17 +866,20 @@ static void follow_start(kr_track_t *t, int k, int64_t t_us)
     c->misses = 0;
     c->hint = 0;
     c->disp_t = t_us;
+    c->in_place_t = t->frames > 0 && t->last_t < t_us ? t->last_t : 0;
     c->ux = c->uy = 0;
     c->et = 0;
     c->hvx = c->hvy = 0;
 }
 
 /* A card lying across the way of card k from (x0, y0) to the evidence found at (x1, y1):
- * not displaced, its rest centre within 20 mm of that way and between its ends, its
- * footprint showing bare mat this frame (moving: it left its spot too). A card does not
- * pass through its neighbour: the evidence beyond it is that card's, knocked ahead. The
- * nearest such card, -1 none. */
-static int card_across(const kr_track_t *t, int k, double x0, double y0, double x1, double y1)
+ * not displaced before this frame (t_us), its rest centre within 20 mm of that way and
+ * between its ends, its footprint showing bare mat this frame (moving: it left its spot
+ * too). A card does not pass through its neighbour: the evidence beyond it is that card's,
+ * knocked ahead. A card seen displaced on this same frame lay there on the last (push_out
+ * at 120 fps: 77 and 78 seen displaced together, 78 looked for where A's hand went, found
+ * 77's card beyond 77's spot and followed it out). The nearest such card, -1 none. */
+static int card_across(const kr_track_t *t, int k, double x0, double y0, double x1, double y1, int64_t t_us)
 {
     double dx = x1 - x0, dy = y1 - y0, len = sqrt(dx * dx + dy * dy);
     int best = -1;
@@ -884,7 +888,7 @@ static int card_across(const kr_track_t *t, int k, double x0, double y0, double 
         return -1;
     for (int j = 0; j < t->n_cards; j++) {
         const kr_track_card *q = &t->cards[j];
-        if (j == k || q->displaced || !q->moving)
+        if (j == k || (q->displaced && t->cs[j].disp_t < t_us) || !q->moving)
             continue;
         double rx = q->rest_x_mm - x0, ry = q->rest_y_mm - y0;
         double u = (rx * dx + ry * dy) / (len * len), off = fabs(rx * dy - ry * dx) / len;
@@ -948,8 +952,12 @@ static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax
         }
         c->hint = 0;
     }
+    if (c->blind) { /* untangle: what it found is another card's */
+        w = 0;
+        c->blind = 0;
+    }
     if (w > 0.2 * card_px) {
-        int j = card_across(t, k, c->last_x, c->last_y, fx, fy);
+        int j = card_across(t, k, c->last_x, c->last_y, fx, fy, t_us);
         if (j >= 0) {
             /* the knocked card is followed from the evidence; this one, on its spot (card
              * on card, under the hand), is not seen on this frame */
@@ -1129,6 +1137,44 @@ static void reacquire(kr_track_t *t, const card_axis *ax, double g, int64_t t_us
     }
 }
 
+/* Two cards do not lie in one place: two followed cards found on one patch of card
+ * evidence (centres within UNTANGLE_MM) are one card seen twice. In a knock the card that
+ * moved first is the pusher and comes to lie where the knocked one lay, while the knocked
+ * one flies on ahead, often out of the view before it is seen displaced (push_out at
+ * 30 fps: card 78, swept into 77's place, covered 77's spot as 77 flew off; 77's track
+ * then took 78's evidence for 130 ms and its push-out came as late). So the card displaced
+ * later is followed again on this frame as not seen (from its state before the frame): it
+ * goes on with its velocity, and leaves the field or is lost as a card not found does.
+ * When its only sighting displaced was its first look, that too may have been the
+ * pusher's card, and its spot may have been covered by the pusher since the pusher began
+ * to move: it was last seen for sure on the frame before the pusher was seen displaced.
+ * Cards displaced on the same frame are left as they are (which is which cannot be told
+ * from the times), as is a card that came to rest on this frame (its footprint was taken
+ * anew). */
+static void untangle(kr_track_t *t, const kr_track_src *frame, const card_axis *ax, double g, int64_t t_us)
+{
+    for (int k = 0; k < t->n_cards; k++) {
+        const kr_track_card *a = &t->cards[k];
+        if (!a->displaced || !a->found || a->lost)
+            continue;
+        for (int j = 0; j < t->n_cards; j++) {
+            const kr_track_card *b = &t->cards[j];
+            if (j == k || !b->displaced || !b->found || b->lost || t->cs[j].disp_t <= t->cs[k].disp_t ||
+                !t->saved_cards[j].displaced || t->cs[j].fp != t->saved_cs[j].fp || /* (owned: the one saved) */
+                sqr(a->x_mm - b->x_mm) + sqr(a->y_mm - b->y_mm) >= sqr(UNTANGLE_MM))
+                continue;
+            /* j, displaced later, on k's card: followed again as not seen */
+            t->cs[j] = t->saved_cs[j];
+            t->cards[j] = t->saved_cards[j];
+            t->cs[j].blind = 1;
+            if (t->cs[j].last_t == t->cs[j].disp_t && t->cs[k].in_place_t > 0 &&
+                t->cs[k].in_place_t < t->cards[j].last_seen_us)
+                t->cards[j].last_seen_us = t->cs[k].in_place_t;
+            follow_card(t, frame, ax, g, t_us, j);
+        }
+    }
+}
+
 void kr_track_cards_update_(kr_track_t *t, const kr_track_src *frame, double g, int64_t t_us)
 {
     const kr_track_config *cfg = &t->cfg;
@@ -1184,12 +1230,16 @@ void kr_track_cards_update_(kr_track_t *t, const kr_track_src *frame, double g, 
             follow_start(t, k, t_us);
             /* a sweep is seen a frame or more after it began, the card already a card
              * length away: it may move with the fast hand at it, so look also where
-             * that hand's velocity takes it since the card was last seen in place */
+             * that hand's velocity takes it since the card was last seen in place. The
+             * hand at it: its leading point near on this frame or the last (a card seen
+             * displaced a frame late, the hand gone on by 3 m/s: v_race_60 card 59) */
             double best = 120;
             for (int p = 0; p < 2; p++) {
-                const kr_track_hand *h = &t->fr.hands[p];
+                const kr_track_hand *h = &t->fr.hands[p], *hp = &t->prev_hand[p];
                 double hs = sqrt(sqr(h->vx_mm_s) + sqr(h->vy_mm_s));
                 double d = sqrt(sqr(h->lead_x_mm - o->x_mm) + sqr(h->lead_y_mm - o->y_mm));
+                if (hp->present)
+                    d = fmin(d, sqrt(sqr(hp->lead_x_mm - o->x_mm) + sqr(hp->lead_y_mm - o->y_mm)));
                 if (h->present && hs > 500 && d < best) {
                     best = d;
                     c->hint = 1;
@@ -1214,11 +1264,16 @@ void kr_track_cards_update_(kr_track_t *t, const kr_track_src *frame, double g, 
     }
     /* every footprint read first: a card's follower may find its neighbour knocked ahead */
     for (int k = 0; k < t->n_cards; k++) {
-        kr_track_card *o = &t->cards[k];
+        if (t->cards[k].displaced) {
+            t->saved_cs[k] = t->cs[k];
+            t->saved_cards[k] = t->cards[k];
+        }
         follow_card(t, frame, &ax, g, t_us, k);
-        if (o->lost && !o->out_of_field)
-            any_lost = 1;
     }
+    untangle(t, frame, &ax, g, t_us);
+    for (int k = 0; k < t->n_cards; k++)
+        if (t->cards[k].lost && !t->cards[k].out_of_field)
+            any_lost = 1;
     if (any_lost && t->frames % kr_track_nframes_(t, REACQ_EVERY) == 0)
         reacquire(t, &ax, g, t_us);
 }

@@ -40,11 +40,13 @@ typedef struct kr_track_cstate {
     double   hvx, hvy; /* that hand's velocity (mm/s) */
     /* the leading-edge measure beyond the warped area (kr_track_card.edge_*), seventh session */
     int64_t  disp_t;   /* when it was seen displaced */
+    int64_t  in_place_t; /* the frame before that (last seen lying in place), 0 none */
     double   ux, uy;   /* unit direction of its motion from rest (0, 0: not known yet) */
     double   ex, ey;   /* its centre last measured (followed or by the edge), mm */
     int64_t  et;       /* ... at this time; 0 none */
     double   evx, evy; /* velocity for the next edge search (mm/s) */
     int      en;       /* 2: that velocity is from two measured centres, 1: a guess */
+    int      blind;    /* 1: follow it this once as not seen (its evidence is another card's) */
 } kr_track_cstate;
 
 /* The camera frame of one update: a BGR view or YUV 4:2:0 planes (exactly one is set).
@@ -96,6 +98,8 @@ struct kr_track {
     int      n_cards;
     kr_track_cstate cs[KR_TRACK_MAX_CARDS];
     kr_track_card   cards[KR_TRACK_MAX_CARDS];
+    kr_track_cstate saved_cs[KR_TRACK_MAX_CARDS];  /* displaced cards before this frame's follow (untangle) */
+    kr_track_card   saved_cards[KR_TRACK_MAX_CARDS];
     kr_track_frame  fr;
     kr_track_hand   prev_hand[2];
     double   card_rgb[3], mat_rgb[3]; /* reference colours at start */

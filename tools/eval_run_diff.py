@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+# eval_run_diff.py - what changed between two analyze runs over the same renders: touches and
+# push-outs that moved or came and went, and rulings ruled or flagged otherwise.
+# SPDX-License-Identifier: MIT
+#   tools/eval_run_diff.py OUT_A OUT_B DIR...
+# Each DIR is a scenario render holding truth.jsonl and the two runs' analyze outputs in
+# DIR/OUT_A and DIR/OUT_B (tools/eval_events.sh --out-name, or tools/eval_sealed.sh --out with
+# DIR/NAME given as OUT: then pass OUT_A and OUT_B as absolute or relative paths and DIR as the
+# render, e.g. `tools/eval_run_diff.py ../../out/v5a ../../out/v5b out/eval/varied5/*`; a path
+# with a slash is taken as OUT/NAME, NAME the render's folder name). Observations are paired by
+# type, player and card, nearest in time within 150 ms; a pair more than 0.5 ms apart has moved.
+# Prints one line per change with the truth's time where there is one, then the totals.
+import json
+import os
+import sys
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return [json.loads(line) for line in f if line.strip()]
+    except (OSError, ValueError):
+        return None
+
+
+def out_dir(d, name):
+    if "/" in name:
+        return os.path.join(os.path.normpath(name), os.path.basename(os.path.normpath(d)))
+    return os.path.join(d, name)
+
+
+def obs(events, kind):
+    return [e for e in events if e.get("type") == kind and str(e.get("id", "")).startswith("v")]
+
+
+def key(e):
+    return (e.get("player"), e.get("card"))
+
+
+def pair(a, bs):
+    c = [b for b in bs if key(b) == key(a) and abs(b["t_us"] - a["t_us"]) < 150000]
+    return min(c, key=lambda b: abs(b["t_us"] - a["t_us"])) if c else None
+
+
+def truth_of(e, truth, kind):
+    c = [t for t in truth if t.get("type") == kind and key(t) == key(e)]
+    return min(c, key=lambda t: abs(t["t_us"] - e["t_us"])) if c else None
+
+
+def ruling_view(r):
+    take = r.get("take") or {}
+    return (take.get("player"), take.get("how"),
+            tuple(sorted((f.get("player"), tuple(f.get("territories", []))) for f in r.get("faults", []))),
+            bool(r.get("needs_review")), json.dumps(r.get("counts"), sort_keys=True))
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit("usage: tools/eval_run_diff.py OUT_A OUT_B DIR...")
+    name_a, name_b = sys.argv[1], sys.argv[2]
+    totals = {"moved": 0, "gone": 0, "new": 0, "rulings": 0, "pairs": 0}
+    for d in sys.argv[3:]:
+        truth = load(os.path.join(d, "truth.jsonl")) or []
+        ev_a = load(os.path.join(out_dir(d, name_a), "events.jsonl"))
+        ev_b = load(os.path.join(out_dir(d, name_b), "events.jsonl"))
+        if ev_a is None or ev_b is None:
+            continue
+        name = os.path.basename(os.path.normpath(d))
+        for kind in ("touch", "push_out"):
+            oa, ob = obs(ev_a, kind), obs(ev_b, kind)
+            for a in oa:
+                b = pair(a, ob)
+                t = truth_of(a, truth, kind)
+                tt = " (true %+.1f -> %s)" % ((a["t_us"] - t["t_us"]) / 1000,
+                                              "%+.1f" % ((b["t_us"] - t["t_us"]) / 1000) if b else "-") if t else ""
+                if b is None:
+                    totals["gone"] += 1
+                    print("%s %s %s card %s at %.3f s: only in %s%s" % (name, kind, a.get("player"), a.get("card"),
+                                                                        a["t_us"] / 1e6, name_a, tt))
+                    continue
+                totals["pairs"] += 1
+                if abs(b["t_us"] - a["t_us"]) > 500 or b.get("t_err_us") != a.get("t_err_us"):
+                    totals["moved"] += abs(b["t_us"] - a["t_us"]) > 500
+                    print("%s %s %s card %s at %.3f s: moved %+.1f ms, t_err %.1f -> %.1f, confidence %s -> %s%s" % (
+                        name, kind, a.get("player"), a.get("card"), a["t_us"] / 1e6, (b["t_us"] - a["t_us"]) / 1000,
+                        a.get("t_err_us", 0) / 1000, b.get("t_err_us", 0) / 1000, a.get("confidence"),
+                        b.get("confidence"), tt))
+            for b in ob:
+                if pair(b, oa) is None:
+                    totals["new"] += 1
+                    print("%s %s %s card %s at %.3f s: only in %s" % (name, kind, b.get("player"), b.get("card"),
+                                                                      b["t_us"] / 1e6, name_b))
+        ra = {r["seq"]: r for r in load(os.path.join(out_dir(d, name_a), "rulings.jsonl")) or [] if "seq" in r}
+        rb = {r["seq"]: r for r in load(os.path.join(out_dir(d, name_b), "rulings.jsonl")) or [] if "seq" in r}
+        for seq in sorted(set(ra) | set(rb)):
+            va = ruling_view(ra[seq]) if seq in ra else None
+            vb = ruling_view(rb[seq]) if seq in rb else None
+            if va != vb:
+                totals["rulings"] += 1
+                print("%s ruling seq %d: %s -> %s" % (name, seq, va, vb))
+    print("paired observations %d: moved %d, only in %s %d, only in %s %d; rulings changed %d" % (
+        totals["pairs"], totals["moved"], name_a, totals["gone"], name_b, totals["new"], totals["rulings"]))
+
+
+if __name__ == "__main__":
+    main()
