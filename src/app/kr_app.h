@@ -5,6 +5,8 @@
 #ifndef KR_APP_H
 #define KR_APP_H
 
+#include "kr_core.h"
+
 int kr_cmd_rule(int argc, char **argv);
 int kr_cmd_calibrate(int argc, char **argv);
 int kr_cmd_analyze(int argc, char **argv);
@@ -30,5 +32,17 @@ int kr_app_layout_from_video(const char *video, const char *calib_path, double a
 struct kr_image;
 int kr_app_layout_from_frame(const struct kr_image *bgr, const char *calib_path, const char *what,
                              struct kr_rules_record *out);
+
+/* The calibration from one camera frame (raw px, borrowed; t_us its time) when none is
+ * given. A camera turned half a turn (or a quarter) fits the field as well with player A
+ * at the bottom of the picture; the layout tells the sides apart: when some of its placed
+ * cards do not lie on the card outlines seen, A at the top, left and right are tried too,
+ * and the side putting most of them on outlines is kept (A at the bottom on a tie; a line
+ * on stderr names another side). layout: a `layout` record, or NULL (A at the bottom).
+ * *out caller-owned (kr_calib_destroy). Errors as kr_calib_create_from_frame's, with
+ * kr_calib_error() set. */
+struct kr_calib;
+kr_status kr_app_calibrate(const struct kr_image *img, int64_t t_us, const struct kr_rules_record *layout,
+                           struct kr_calib **out);
 
 #endif /* KR_APP_H */

@@ -342,9 +342,11 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
             kr_log(KR_LOG_ERROR, "%s: no frame to calibrate from: %s", video, kr_media_reader_error(rd));
             goto fail;
         }
-        kr_calib_config ccfg;
-        kr_calib_config_default(&ccfg);
-        if (kr_calib_create_from_frame(&ccfg, &f0.img, f0.t_us, &calib) != KR_OK) {
+        const kr_rules_record *layout = NULL;
+        for (size_t i = 0; i < log.n && !layout; i++)
+            if (log.r[i].type == KR_REC_LAYOUT)
+                layout = &log.r[i];
+        if (kr_app_calibrate(&f0.img, f0.t_us, layout, &calib) != KR_OK) {
             kr_log(KR_LOG_ERROR, "%s: cannot calibrate from the first frame: %s", video, kr_calib_error());
             goto fail;
         }
@@ -510,8 +512,9 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
             "\"settle\": %d},\n",
             ps->n_obs[KR_REC_TOUCH], ps->n_obs[KR_REC_PUSH_OUT], ps->n_obs[KR_REC_HAND_CONTACT],
             ps->n_obs[KR_REC_EARLY_ENTRY], ps->n_obs[KR_REC_SETTLE]);
-    fprintf(sf, "  \"calibration\": {\"source\": \"%s\", \"rms_mm\": %.3f, \"ok\": %s},\n",
-            calib_path ? "file" : "video", calib->rms_mm, calib->ok ? "true" : "false");
+    fprintf(sf, "  \"calibration\": {\"source\": \"%s\", \"rms_mm\": %.3f, \"ok\": %s, \"a_side\": \"%s\"},\n",
+            calib_path ? "file" : "video", calib->rms_mm, calib->ok ? "true" : "false",
+            kr_calib_a_side_str(calib->a_side));
     if (broke[0]) {
         fprintf(sf, "  \"complete\": false,\n  \"error\": \"");
         for (const char *c = broke; *c; c++)

@@ -1144,9 +1144,7 @@ static kr_status open_source(live *L)
             }
         } else {
             /* calibrate on the full-size first frame, as analyze does */
-            kr_calib_config ccfg;
-            kr_calib_config_default(&ccfg);
-            if (kr_calib_create_from_frame(&ccfg, &full, f.t_us, &L->calib) != KR_OK) {
+            if (kr_app_calibrate(&full, f.t_us, kr_pipe_layout(L->pipe), &L->calib) != KR_OK) {
                 kr_log(KR_LOG_ERROR, "live: cannot calibrate from the first frame: %s (give --calib)",
                        kr_calib_error());
                 return KR_ERR_FORMAT;
