@@ -441,13 +441,12 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
         if (!track_yuv)
             memset(&fb.yuv, 0, sizeof fb.yuv);
         if (kr_pipe_feed(pipe, &fb, &tf) != KR_OK) {
-            /* calibrated here, A at the bottom of the image (the default): many cards
-             * missing are more likely a camera on the other side than a wrong layout */
-            int flipped = !calib_path && kr_pipe_get_stats(pipe)->layout_missing > 2;
+            /* calibrated here on the side that fitted the layout best (kr_app_calibrate):
+             * many cards missing even so may be a first frame the calibration misread */
+            int misread = !calib_path && kr_pipe_get_stats(pipe)->layout_missing > 2;
             kr_log(KR_LOG_ERROR, "%s: %s (%s)%s", match, kr_pipe_error(pipe), video,
-                   flipped ? "; if player A does not sit at the bottom of the image, calibrate with "
-                             "`karuta-ref calibrate VIDEO --a-side top|left|right -o CALIB.json` and "
-                             "pass --calib CALIB.json"
+                   misread ? "; if the layout is right, calibrate with `karuta-ref calibrate VIDEO "
+                             "[--a-side top|left|right] -o CALIB.json` and pass --calib CALIB.json"
                            : "");
             goto fail;
         }
