@@ -1868,6 +1868,49 @@ static double ghost_case(int ghost)
     return conf;
 }
 
+/* At 24 fps A sweeps its card 5 (row end) off to the left at 3 m/s, contact at about
+ * 490 ms: the card, seen in place at 458 ms, is gone on the next frame (flung off unseen)
+ * and given up later, lost. Its push-out, put half a period after it was last seen
+ * (479 ms), would come before the sweep's touch (the hand's way into its outline) and take
+ * the card as pushed out; it cannot be before the contact that set it going: it comes
+ * after the touch (v6_film_24 card 25; the same as for a push-out seen in the contact's
+ * frame). */
+static void test_lost_card_push_out_not_before_its_touch(void)
+{
+    fake f;
+    fake_start(&f, 5, 150000);
+    const int64_t dt = 41667;
+    const key_pt path[] = {{250000, -200, -330, 0}, {450000, -234, -51.5, 0}, {572000, -600, -51.5, 0},
+                           {650000, 1e9, 0, 0}};
+    for (int64_t t = 0; t < 1500000; t += dt) {
+        kr_track_card *c = &f.cards[1];
+        if (t < 480000) {
+            c->last_seen_us = t;
+        } else {
+            c->displaced = c->moving = 1;
+            c->found = 0;
+            c->visible = 1;
+            c->change = 1;
+            c->lost = t >= 650000;
+        }
+        fake_frame(&f, t, path, 4);
+    }
+    int64_t touch_t = -1, push_t = -1;
+    for (int i = 0; i < f.n_obs; i++) {
+        if (f.obs[i].rec.card != 5)
+            continue;
+        if (f.obs[i].rec.type == KR_REC_TOUCH)
+            touch_t = f.obs[i].rec.t_us;
+        if (f.obs[i].rec.type == KR_REC_PUSH_OUT)
+            push_t = f.obs[i].rec.t_us;
+    }
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("lost card: touch %lld push-out %lld\n", (long long)touch_t, (long long)push_t);
+    CU_ASSERT_TRUE_FATAL(touch_t > 0 && push_t > 0);
+    CU_ASSERT_TRUE(push_t > touch_t);
+    kr_event_destroy(f.ev);
+}
+
 /* Two cards cannot lie in one place: a push-out whose card's track lies where another
  * card's does is one track following the other's card (push_out at 30 fps: 77's push-out
  * 134 ms late on a t_err of 9.6, taken on 78's track), so its confidence is below the
@@ -3226,6 +3269,7 @@ int main(void)
     CU_add_test(s, "sweep_error_grows_with_its_residuals", test_sweep_error_grows_with_its_residuals);
     CU_add_test(s, "flung_card_pushed_out_when_last_seen", test_flung_card_pushed_out_when_last_seen); /* session 13 */
     CU_add_test(s, "push_out_on_another_cards_track", test_push_out_on_another_cards_track);
+    CU_add_test(s, "lost_card_push_out_not_before_its_touch", test_lost_card_push_out_not_before_its_touch);
     /* precision session 7 */
     CU_add_test(s, "merged_hands_do_not_end_a_contact", test_merged_hands_do_not_end_a_contact);
     CU_add_test(s, "dead_stop_is_not_a_press", test_dead_stop_is_not_a_press);
