@@ -23,15 +23,18 @@ static const kr_track_card_init layout[] = {
 };
 #define NCARDS (int)(sizeof layout / sizeof layout[0])
 
-static kr_track_t *make_tracker(void)
+/* A tracker of the test camera with the n cards of lay laid out (default config). */
+static kr_track_t *tracker_with(const kr_track_card_init *lay, int n)
 {
     kr_track_config cfg;
     kr_track_config_default(&cfg);
     kr_track_t *t = NULL;
     CU_ASSERT_EQUAL_FATAL(kr_track_create(&cfg, map_fn, NULL, FW, FH, &t), KR_OK);
-    CU_ASSERT_EQUAL_FATAL(kr_track_set_layout(t, layout, NCARDS), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_track_set_layout(t, lay, n), KR_OK);
     return t;
 }
+
+static kr_track_t *make_tracker(void) { return tracker_with(layout, NCARDS); }
 
 static void still_scene(uint8_t *img, double gain)
 {
@@ -245,11 +248,7 @@ static void test_card_seen_displaced_late_goes_with_the_hand(void)
 {
     static const kr_track_card_init lay[] = {{17, KR_TRACK_A, -360, -51.5}, {78, KR_TRACK_A, 100, -51.5},
                                              {64, KR_TRACK_B, 100, 51.5}};
-    kr_track_config cfg;
-    kr_track_config_default(&cfg);
-    kr_track_t *t = NULL;
-    CU_ASSERT_EQUAL_FATAL(kr_track_create(&cfg, map_fn, NULL, FW, FH, &t), KR_OK);
-    CU_ASSERT_EQUAL_FATAL(kr_track_set_layout(t, lay, 3), KR_OK);
+    kr_track_t *t = tracker_with(lay, 3);
     static const double tip[] = {-200, -250, -300, -370, -500, -545, -545, -545, -545, -545};
     static const double card[] = {-360, -360, -360, -360, -485, -600, -600, -600, -600, -600};
     const int nf = (int)(sizeof tip / sizeof tip[0]);
@@ -824,6 +823,10 @@ static void test_hands_followed_through_contact(void)
 
 /* ---- precision session 8 ---- */
 
+/* Cards 78 and 77 side by side in A's upper row, and two more away from them (the knock tests). */
+static const kr_track_card_init knock_row[4] = {
+    {17, KR_TRACK_A, -200, -51.5}, {77, KR_TRACK_A, 156, -51.5}, {78, KR_TRACK_A, 100, -51.5}, {64, KR_TRACK_B, -100, 51.5}};
+
 /* A's hand sweeps card 78 (x = 100) into card 77 (x = 156), which flies on ahead (94, 50,
  * 48 mm a frame) while 78 ends partly on 77's spot, card on card. On the frame 78 is first
  * seen displaced A's hand covers most of 77's footprint: 77 is not seen displaced there,
@@ -834,14 +837,7 @@ static void test_hands_followed_through_contact(void)
  * phase 0.5: the read card's push-out was put on its neighbour). */
 static void test_knocked_card_keeps_its_id(void)
 {
-    static const kr_track_card_init lay[] = {
-        {17, KR_TRACK_A, -200, -51.5}, {77, KR_TRACK_A, 156, -51.5}, {78, KR_TRACK_A, 100, -51.5}, {64, KR_TRACK_B, -100, 51.5}};
-    const int n = (int)(sizeof lay / sizeof lay[0]);
-    kr_track_config cfg;
-    kr_track_config_default(&cfg);
-    kr_track_t *t = NULL;
-    CU_ASSERT_EQUAL_FATAL(kr_track_create(&cfg, map_fn, NULL, FW, FH, &t), KR_OK);
-    CU_ASSERT_EQUAL_FATAL(kr_track_set_layout(t, lay, n), KR_OK);
+    kr_track_t *t = tracker_with(knock_row, 4);
     int64_t ts = 0;
     const kr_track_frame *fr = NULL;
     static const double x78[] = {100, 104, 130, 143, 155, 162, 168, 172, 172, 172, 172, 172, 172, 172, 172, 172, 172, 172};
@@ -877,14 +873,7 @@ static void test_knocked_card_keeps_its_id(void)
  * its rest, last seen on every frame). */
 static void test_knocked_card_flung_unseen_is_not_the_pushers(void)
 {
-    static const kr_track_card_init lay[] = {
-        {17, KR_TRACK_A, -200, -51.5}, {77, KR_TRACK_A, 156, -51.5}, {78, KR_TRACK_A, 100, -51.5}, {64, KR_TRACK_B, -100, 51.5}};
-    const int n = (int)(sizeof lay / sizeof lay[0]);
-    kr_track_config cfg;
-    kr_track_config_default(&cfg);
-    kr_track_t *t = NULL;
-    CU_ASSERT_EQUAL_FATAL(kr_track_create(&cfg, map_fn, NULL, FW, FH, &t), KR_OK);
-    CU_ASSERT_EQUAL_FATAL(kr_track_set_layout(t, lay, n), KR_OK);
+    kr_track_t *t = tracker_with(knock_row, 4);
     int64_t ts = 0, moved_t = -1;
     const kr_track_frame *fr = NULL;
     static const double x78[] = {100, 100, 130, 156, 180, 200, 215, 222, 225, 225, 225, 225,
