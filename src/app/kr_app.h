@@ -37,8 +37,9 @@ int kr_app_layout_from_frame(const struct kr_image *bgr, const char *calib_path,
  * given. A camera turned half a turn (or a quarter) fits the field as well with player A
  * at the bottom of the picture; the layout tells the sides apart: when some of its placed
  * cards do not lie on the card outlines seen, A at the top, left and right are tried too,
- * and the side putting most of them on outlines is kept (A at the bottom on a tie; a line
- * on stderr names another side). layout: a `layout` record, or NULL (A at the bottom).
+ * and the side putting most of them on outlines is kept (A at the bottom on a tie; the
+ * result's a_side names it, and a debug line says why). layout: a `layout` record, or NULL
+ * (A at the bottom).
  * *out caller-owned (kr_calib_destroy). Errors as kr_calib_create_from_frame's, with
  * kr_calib_error() set. */
 struct kr_calib;

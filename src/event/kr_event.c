@@ -2076,7 +2076,9 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * one of the two tracks follows the other's card (push_out at 30 fps: 78, swept
              * into 77's place, kept 77's track there, which then followed 78 out: 77's
              * push-out came 134 ms late on a t_err of 9.6). Whose track is whose cannot be
-             * told: each push-out taken while another card's track lies there is doubtful */
+             * told: each push-out taken while another card's track lies there is doubtful.
+             * (The tracker now untangles two cards seen displaced on different frames,
+             * kr_track_cards.c's untangle; this is for the rest.) */
             int ghost = 0;
             for (int j = 0; j < fr->n_cards && !ghost; j++)
                 ghost = j != k && !fr->cards[j].lost &&
