@@ -169,6 +169,7 @@ typedef struct card_state {
     int64_t unblamed_t;      /* seen starting to move in play with no hand on it (then); -1 none */
     int64_t unblamed_lo;     /* ... the window's start (last still, at most SWEEP_BACK_US before) */
     double  px, py, pa;      /* previous centre, angle (degrees) */
+    int     pocc;            /* ... the card hidden then (its place not seen, only kept) */
     int64_t pt;
     int     pushed;          /* a push-out of it was emitted and it has not been seen at rest in the
                                 field since: it cannot leave the field again */
@@ -2045,8 +2046,11 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 t -= back < 2 * dt ? back : 2 * dt;
             }
             /* not before the previous frame if the card was inside the lines there (and then
-             * back <= dt anyway); at most one more period when it was already past them */
-            int64_t t_lo = cs->pt - (kr_track_out_over(cs->px, cs->py, cs->pa) > 0 ? ev->last_dt : 0);
+             * back <= dt anyway); at most one more period when it was already past them, or
+             * hidden under the hand there (its place kept, not seen: 60 fps send_back card 33,
+             * hidden on the frame before it was seen out, was out already then) */
+            int hid = cs->pocc && !c->lost;
+            int64_t t_lo = cs->pt - (kr_track_out_over(cs->px, cs->py, cs->pa) > 0 || hid ? ev->last_dt : 0);
             if (t < t_lo)
                 t = t_lo;
             /* lost: not seen since c->last_seen_us (the tracker gives a card up once it has not
@@ -2058,6 +2062,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * earlier than PUSH_BACK_MAX_US before now (what the horizon counts on), t_err
              * from the sighting */
             int64_t e = (int64_t)(dt / sqrt(12.0));
+            if (hid) /* the two periods since it was last seen inside */
+                e = (int64_t)((double)(fr->t_us - t_lo) / sqrt(12.0));
             if (c->lost && !c->found) {
                 t = c->last_seen_us + dt / 2;
                 if (t < fr->t_us - PUSH_BACK_MAX_US)
@@ -2126,6 +2132,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         cs->px = c->x_mm;
         cs->py = c->y_mm;
         cs->pa = c->angle_deg;
+        cs->pocc = c->occluded;
         cs->pt = fr->t_us;
     }
     /* sweeps seen this frame, in order of contact: a card knocked by a card the same hand
