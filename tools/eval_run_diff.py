@@ -3,13 +3,14 @@
 # push-outs that moved or came and went, and rulings ruled or flagged otherwise.
 # SPDX-License-Identifier: MIT
 #   tools/eval_run_diff.py OUT_A OUT_B DIR...
-# Each DIR is a scenario render holding truth.jsonl and the two runs' analyze outputs in
-# DIR/OUT_A and DIR/OUT_B (tools/eval_events.sh --out-name, or tools/eval_sealed.sh --out with
-# DIR/NAME given as OUT: then pass OUT_A and OUT_B as absolute or relative paths and DIR as the
-# render, e.g. `tools/eval_run_diff.py ../../out/v5a ../../out/v5b out/eval/varied5/*`; a path
-# with a slash is taken as OUT/NAME, NAME the render's folder name). Observations are paired by
-# type, player and card, nearest in time within 150 ms; a pair more than 0.5 ms apart has moved.
-# Prints one line per change with the truth's time where there is one, then the totals.
+# Each DIR is a scenario's render (truth.jsonl). OUT_A and OUT_B name the two runs' analyze
+# outputs: a bare name is a folder inside each DIR (tools/eval_events.sh --out-name); a path
+# with a slash is a folder holding one output per scenario, DIR's own name inside it
+# (tools/eval_sealed.sh --out), e.g. `tools/eval_run_diff.py out/a-varied out/b-varied
+# out/eval/varied/*/`. Observations are paired by type, player and card, nearest in time
+# within 150 ms; a pair more than 0.5 ms apart has moved. Prints one line per change with the
+# truth's time where there is one, then the totals. On a sealed set, read only the totals
+# (`| tail -1`): the lines show the footage's details.
 import json
 import os
 import sys

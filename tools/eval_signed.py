@@ -8,11 +8,12 @@
 # value, sorted. A true touch is a sweep when a push_out of its card follows within 300 ms;
 # it is matched to the same player's nearest detected touch of the same card within 60 ms.
 # Held-out scenarios (h_*) are left out; with PREFIX, only scenarios whose name starts so
-# (e.g. race_).
+# (e.g. race_). KR_OUT_NAME: the analyze output folder's name in each scenario (default out;
+# tools/eval_events.sh --out-name).
 import glob
 import json
-import statistics
 import os
+import statistics
 import sys
 
 OUT = os.environ.get("KR_OUT_NAME", "out")
