@@ -1936,18 +1936,22 @@ static void test_lost_card_push_out_not_before_its_touch(void)
         fake_frame(&f, t, path, 4);
     }
     int64_t touch_t = -1, push_t = -1;
+    double margin = 0;
     for (int i = 0; i < f.n_obs; i++) {
         if (f.obs[i].rec.card != 5)
             continue;
         if (f.obs[i].rec.type == KR_REC_TOUCH)
             touch_t = f.obs[i].rec.t_us;
-        if (f.obs[i].rec.type == KR_REC_PUSH_OUT)
+        if (f.obs[i].rec.type == KR_REC_PUSH_OUT) {
             push_t = f.obs[i].rec.t_us;
+            margin = f.obs[i].line_margin_mm;
+        }
     }
     if (getenv("KR_TEST_VERBOSE"))
         printf("lost card: touch %lld push-out %lld\n", (long long)touch_t, (long long)push_t);
     CU_ASSERT_TRUE_FATAL(touch_t > 0 && push_t > 0);
     CU_ASSERT_TRUE(push_t > touch_t);
+    CU_ASSERT_TRUE(isnan(margin)); /* not seen past the line: no margin to it (kr_pipe says so) */
     kr_event_destroy(f.ev);
 }
 

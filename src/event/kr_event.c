@@ -2111,7 +2111,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     /* no hand was blamed for its motion: the nearest one is a guess */
                     o->rec.confidence = ghost ? 0.6 : c->out_of_field && !guessed ? 0.95 : 0.7;
                     o->rec.t_err_us = e;
-                    o->line_margin_mm = over;
+                    o->line_margin_mm = c->lost && !c->found ? NAN : over;
                     cs->pushed = 1;
                     if (!ev->played)
                         ev->first_play_t = t;

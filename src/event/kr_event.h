@@ -52,7 +52,8 @@ typedef struct kr_event_obs {
                                 t_us, t_err_us, confidence, player, hand, card, territory, id */
     int     cue;             /* touch: 1 card motion (sweep), 2 hand at rest on the card (press) */
     int     hidden;          /* 1: the card or the hand was hidden on the frames that decided it */
-    double  line_margin_mm;  /* push_out: how far the card's nearest edge was past the line when seen out */
+    double  line_margin_mm;  /* push_out: how far the card's nearest edge was past the line when seen out;
+                                NAN when it was lost from sight, not seen out */
     int64_t gap_us;          /* largest presentation-time gap (beyond one period) whose missing
                                 span lies within 2 t_err_us + 2 frame periods of t_us, else 0 */
     int64_t frame_dt_us;     /* frame period around t_us */

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: MIT */
 #include "kr_pipe.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,7 +225,9 @@ static void review_reasons(const kr_pipe_t *p, kr_ruling *ru, bool with_queue)
             add_review(ru, "decisive card or hand hidden on the decisive frames");
         if (d->gap_us > 0)
             add_review(ru, "frames missing around the decisive moment");
-        if (d->rec.type == KR_REC_PUSH_OUT && d->line_margin_mm < near_mm)
+        if (d->rec.type == KR_REC_PUSH_OUT && isnan(d->line_margin_mm))
+            add_review(ru, "the card pushed out was lost from sight, not seen past the line");
+        else if (d->rec.type == KR_REC_PUSH_OUT && d->line_margin_mm < near_mm)
             add_review(ru, "card within the calibration error of the line at the push-out");
     }
     /* players nearly always make the sends they owe: none seen is more likely a send the
