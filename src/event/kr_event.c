@@ -2071,13 +2071,13 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 if (t < ev->horizon) /* (missing since before play: not held for) */
                     t = ev->horizon;
                 e = t - c->last_seen_us > dt / 2 ? t - c->last_seen_us : dt / 2;
-                /* not before the contact that set it going (as for a push-out seen in the
-                 * contact's frame, below): v6_film_24 at 24 fps, card 25 lost the frame after
-                 * B's sweep, its push-out put 6 ms before the sweep's touch, and the take
-                 * went to the push-out */
-                if (cs->touch_t > t && cs->touch_t >= cs->rest_since && cs->touch_t <= fr->t_us)
-                    t = cs->touch_t + 1000;
             }
+            /* not before the contact that set it going, when that touch is out already (one
+             * that comes out later in this frame moves this push-out, below): v6_film_24 at
+             * 24 fps, card 25 lost the frame after B's sweep, its push-out put 6 ms before the
+             * sweep's touch, and the take went to the push-out */
+            if (cs->touch_t > t && cs->touch_t >= cs->rest_since && cs->touch_t <= fr->t_us)
+                t = cs->touch_t + 1000;
             /* another card's centre where this one is: two cards cannot lie in one place, so
              * one of the two tracks follows the other's card (push_out at 30 fps: 78, swept
              * into 77's place, kept 77's track there, which then followed 78 out: 77's
