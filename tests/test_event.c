@@ -1638,11 +1638,10 @@ static void test_slow_approach_waits_for_the_landing(void)
  * model. From 600 ms the hand rises straight up, its point wobbling by 6 mm (under the
  * rest speed) until it leaves at 800 ms, before the wait for a landing ran out: fitted at
  * the rest's end, the stop moves onto the wobble (817 ms; 493 at the first look). The
- * contact is put midway between the two stops, the span in its error: the model on the
- * first stop (543 ms) lies within twice it, as the rules engine reads it (before: 50 ms
- * after the stop fitted at the end, 867 +- 29 ms; v2_flicker_60 B card 43 and
- * v3_dim_flicker_60 A card 71, 278 and 274 ms late). Returns the touch's time, *err its
- * t_err. */
+ * contact is put midway between the two stops, with half the span in its error: the model
+ * on the first stop (543 ms) lies within it (before: 50 ms after the stop fitted at the
+ * end, 867 +- 29 ms; v2_flicker_60 B card 43 and v3_dim_flicker_60 A card 71, 278 and 274
+ * ms late). Returns the touch's time, *err its t_err. */
 static int64_t rising_wobble_press(int64_t *err)
 {
     fake f;
@@ -1674,7 +1673,7 @@ static void test_stop_moved_by_a_rising_hand_widens_the_model(void)
 {
     int64_t e, t = rising_wobble_press(&e);
     CU_ASSERT_TRUE_FATAL(t > 0 && e > 0);
-    CU_ASSERT_TRUE(llabs(t - 543000) <= 2 * e);
+    CU_ASSERT_TRUE(llabs(t - 543000) <= e);
 }
 
 /* Card 5 put beside card 64 (its left edge on 64's right edge). A's hand comes over card
@@ -2640,7 +2639,7 @@ static void test_race_own_residue_widens_the_error(void)
     int64_t t, err;
     race_own_seq(33333, own, whole, 6, &t, &err);
     CU_ASSERT_TRUE(t >= 0 && llabs(t - 640000) <= 2 * err);
-    CU_ASSERT_TRUE(err > 15000 && llabs(t - 646000) <= 2 * err && llabs(t - 685000) <= 2 * err);
+    CU_ASSERT_TRUE(err > 20000);
     const double own2[] = {13000, 1300, 1300, 950, 1080};
     const double whole2[] = {5000, 5000, 5000, 5000, 5000};
     race_own_seq(DT, own2, whole2, 5, &t, &err);

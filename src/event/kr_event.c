@@ -1147,7 +1147,8 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
     /* the last change on an intra-coded frame after a changing one: the codec drew the
      * whole picture anew there (the hand and card it lies on change by thousands with
      * nothing moving), so the descent may have ended on the frame before. Which cannot be
-     * told: the landing is anywhere from that reading to this one (put_midway; race_5ms at 60 fps with the frame times jittered: a keyframe 19 ms
+     * told: the landing is anywhere from that reading to this one (midway, half the span
+     * in quadrature; race_5ms at 60 fps with the frame times jittered: a keyframe 19 ms
      * after A's contact put both racing presses there, +27 and +22 ms on 12.4) */
     if (is_key(ev, ev->lt[p][L]) && L + 2 < LHIST && ev->lpresent[p][L + 2] && ev->lt[p][L + 1] > start &&
         !tip_still(ev, chg, rule, p, L + 1, quiet)) {
@@ -1237,8 +1238,8 @@ static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_
  * most LEAK_SHARE of the other hand's own change, and at most LEAK_MAX quiet levels, may
  * be that alone (race_60ms: A's own change 873, 1254, 849, 495 on the frames after its
  * landing, B's 2553, 3636, 7203, 5439 at 60 fps). The landing is then anywhere from the end of the last
- * frame of a change of its own (plus the tail) to the one measured: put midway, the span
- * widening landing's error (put_midway). Same returns as landing. */
+ * frame of a change of its own (plus the tail) to the one measured: put midway, with half
+ * that span as its error (in quadrature with landing's). Same returns as landing. */
 static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop, int64_t dt, int64_t *t, int64_t *err)
 {
     const int o = 1 - p;
@@ -1297,25 +1298,24 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
     int Ls;
     if (landing(ev, ev->lchg_own[p], TIP_RULE_OWN_WHOLE, p, start, stop, dt, &ts, &es, &Ls) && Ls >= 0 && ts < lo)
         lo = ts;
+    if (lo < *t) {
+        int64_t half = (*t - lo) / 2;
+        e = sqrt(sqr((double)half) + sqr(e));
+        *t = lo + half;
+    }
     *err = (int64_t)e;
-    put_midway(lo, t, err);
     return 1;
 }
 
 /* A contact anywhere from lo to *t (two readings that cannot be told apart): put midway,
- * with the standard deviation of a time spread evenly over the span (the span / sqrt(12))
- * in quadrature with *err. Twice that is 1.15 times half the span: the rules engine's
- * test of two touches (2 sqrt(e1^2 + e2^2)) still takes in the whole span. (Until the
- * twentieth session half the span was taken for the deviation, 1.7 times too wide: 60 fps
- * race_60ms, A's landing anywhere in 50 ms and B's 54 ms later, was flagged as
- * near-simultaneous.) Nothing when lo is not earlier. */
+ * half the span in quadrature with *err. Nothing when lo is not earlier. */
 static void put_midway(int64_t lo, int64_t *t, int64_t *err)
 {
     if (lo >= *t)
         return;
-    int64_t span = *t - lo;
-    *t -= span / 2;
-    *err = (int64_t)sqrt(sqr((double)*err) + sqr((double)span) / 12.0);
+    int64_t half = (*t - lo) / 2;
+    *t -= half;
+    *err = (int64_t)sqrt(sqr((double)*err) + sqr((double)half));
 }
 
 /* The last time before rest_t that player p's leading point lay within SEEN_NEAR_MM of
@@ -1413,13 +1413,13 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * barely moves it: v2_flicker_60 B card 43 and v3_dim_flicker_60 A card 71, where the
      * flickering light kept the landing from being read, were put 278 and 274 ms late on
      * 29.2). Which cannot be told: the contact is anywhere between the two, and the span
-     * widens the error the same way as a leak (put_midway) */
+     * widens the error the same way as a leak (midway, half the span in quadrature) */
     if (!near && stop > cps->race_stop)
         put_midway(tp - (stop - cps->race_stop), &tp, &ep);
     /* ... a rest whose leading point jumped in (the tracker lost the hand and found it
      * again there) with its hand seen at this point before it was lost: the hand may have
      * come down while it was lost, anywhere from that sighting on. A single press is put
-     * midway (put_midway; dead_fault_two at 60 fps under --look-seed 7004:
+     * midway, half the span in quadrature (dead_fault_two at 60 fps under --look-seed 7004:
      * A's hand over card 9 until 2.667 s, lost for 150 ms to a small blob at its guard
      * while it pressed at 2.700, found again at 2.833: +183 ms on a t_err of 29.2; midway
      * is before the rest's start, so it is put there, +133 ms on 166). A racing press keeps
