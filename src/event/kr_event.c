@@ -171,7 +171,9 @@ typedef struct card_state {
     double  px, py, pa;      /* previous centre, angle (degrees) */
     int     pocc;            /* ... the card hidden then (its place not seen, only kept) */
     int64_t pt;
-    double  seen_x, seen_y;  /* centre on the last frame it was seen (not hidden, not lost) */
+    double  seen_x, seen_y;  /* centre on the last frame it was seen where it was: at rest and
+                                unchanged, or followed (not hidden, not lost, not kept in place
+                                while it changed, not held where it was predicted) */
     int64_t seen_t;          /* ... that frame */
     int     pushed;          /* a push-out of it was emitted and it has not been seen at rest in the
                                 field since: it cannot leave the field again */
@@ -2050,15 +2052,17 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         if (((c->out_of_field && !cs->was_out) || (c->lost && !cs->was_lost && !c->out_of_field)) && !cs->pushed) {
             double over = kr_track_out_over(c->x_mm, c->y_mm, c->angle_deg);
             double v = sqrt(sqr(cs->vx) + sqr(cs->vy));
-            int hid = cs->pocc && !c->lost;
-            /* hidden under the hand on the frame before: the card was not seen there, its
-             * place only kept, so the frame's velocity takes the whole way from where it
-             * lay for one period's travel. Its speed is the way from where it was last seen
+            int hid = cs->seen_t < cs->pt && !c->lost; /* not seen where it was on the frame before */
+            /* not seen where it was on the frame before (hidden under the hand, or kept in
+             * its place while it changed as it began to move, or held where it was
+             * predicted): the frame's velocity takes the whole way from that kept place
+             * for one period's travel. Its speed is the way from where it was last seen
              * over the time since then, or since the contact that set it going when that
              * is later and known (120 fps double: card 88 swept at 2.300 s, hidden on the
              * two frames after, seen 101 mm off at 2.333: 12 m/s taken for 3, its push-out
-             * put 13 ms late on a t_err of 4.8) */
-            if (hid && c->out_of_field && cs->seen_t < cs->pt) {
+             * put 13 ms late on a t_err of 4.8; 120 fps early_entry: card 55 kept in place
+             * on the frame before as it began to move, 11 m/s for 3.7, 5.8 ms late on 2.4) */
+            if (c->out_of_field && hid) {
                 int64_t t0 = cs->seen_t;
                 if (cs->touch_t > t0 && cs->touch_t >= cs->rest_since && cs->touch_t < fr->t_us)
                     t0 = cs->touch_t;
@@ -2071,8 +2075,9 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             }
             /* not before the previous frame if the card was inside the lines there (and then
              * back <= dt anyway); at most one more period when it was already past them, or
-             * hidden under the hand there (its place kept, not seen: 60 fps send_back card 33,
-             * hidden on the frame before it was seen out, was out already then) */
+             * not seen where it was there (hidden under the hand, or its place kept: 60 fps
+             * send_back card 33, hidden on the frame before it was seen out, was out already
+             * then; so was 120 fps early_entry card 55, kept in place as it began to move) */
             int64_t t_lo = cs->pt - (kr_track_out_over(cs->px, cs->py, cs->pa) > 0 || hid ? ev->last_dt : 0);
             if (t < t_lo)
                 t = t_lo;
@@ -2157,7 +2162,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         cs->pa = c->angle_deg;
         cs->pocc = c->occluded;
         cs->pt = fr->t_us;
-        if (!c->occluded && !c->lost) {
+        if (!c->occluded && !c->lost && (c->displaced ? c->found : !c->moving)) {
             cs->seen_x = c->x_mm;
             cs->seen_y = c->y_mm;
             cs->seen_t = fr->t_us;
