@@ -1868,39 +1868,45 @@ static double ghost_case(int ghost)
     return conf;
 }
 
-/* A sweeps its card 5 (row end) off to the left at 3 m/s, at 60 fps; the card is seen out
- * of the field at 600 ms. On the frame before it lay in place (seen), or was hidden under
- * the hand (hidden: its place kept, not seen). Returns the push-out's t_err. */
-static int64_t push_out_after(int hidden)
+/* A sweeps its card 5 (row end, at rest at x -380) off to the left at 60 fps; the card is
+ * seen out of the field from 600 ms on, at x0 - v (t - 600 ms) (v in mm/ms). Before, it
+ * lies in its place, seen there but on the frames after unseen_from: hidden under the hand
+ * (kept 0), or kept in its place while it changed as it began to move (kept 1: moving, not
+ * yet displaced). Returns card 5's push-out (t_us -1: none). */
+static kr_rules_record card5_push_out(double x0, double v, int64_t unseen_from, int kept)
 {
     fake f;
     fake_start(&f, 5, 150000);
     const key_pt path[] = {{250000, -200, -330, 0}, {500000, -250, -51.5, 0}, {650000, -600, -51.5, 0},
                            {700000, 1e9, 0, 0}};
-    int64_t err = -1;
     for (int64_t t = 0; t < 1200000; t += DT) {
         kr_track_card *c = &f.cards[1];
-        c->occluded = hidden && t >= 583000 && t < 600000;
+        int unseen = t > unseen_from && t < 600000;
+        c->occluded = unseen && !kept;
+        c->moving = unseen && kept;
         if (t >= 600000) {
             c->displaced = c->moving = c->found = c->out_of_field = 1;
             c->occluded = 0;
-            c->x_mm = c->whole_x_mm = -470 - 3.0 * (double)(t - 600000) / 1000;
+            c->x_mm = c->whole_x_mm = x0 - v * (double)(t - 600000) / 1000;
         }
         fake_frame(&f, t, path, 4);
     }
+    kr_rules_record r = {.t_us = -1};
     for (int i = 0; i < f.n_obs; i++)
         if (f.obs[i].rec.type == KR_REC_PUSH_OUT && f.obs[i].rec.card == 5)
-            err = f.obs[i].rec.t_err_us;
+            r = f.obs[i].rec;
     kr_event_destroy(f.ev);
-    return err;
+    return r;
 }
 
 /* Hidden on the frame before it was seen out, the card may have left already then: its
  * push-out's error spans the two periods since it was last seen inside (before: one, as if
- * seen inside there; 60 fps send_back card 33 was 9.5 ms off on 4.8). */
+ * seen inside there; 60 fps send_back card 33 was 9.5 ms off on 4.8). Seen out at x -470,
+ * 3 m/s; seen in place or hidden on the frame before. */
 static void test_push_out_after_hidden_frame_spans_two_periods(void)
 {
-    int64_t seen = push_out_after(0), hidden = push_out_after(1);
+    int64_t seen = card5_push_out(-470, 3.0, 600000, 0).t_err_us;
+    int64_t hidden = card5_push_out(-470, 3.0, 570000, 0).t_err_us;
     if (getenv("KR_TEST_VERBOSE"))
         printf("push-out t_err: seen before %lld, hidden before %lld\n", (long long)seen, (long long)hidden);
     CU_ASSERT_TRUE_FATAL(seen > 0 && hidden > 0);
@@ -1908,50 +1914,18 @@ static void test_push_out_after_hidden_frame_spans_two_periods(void)
     CU_ASSERT_TRUE(llabs(hidden - (int64_t)(2 * DT / sqrt(12.0))) < 100);
 }
 
-/* A sweeps its card 5 (row end, at rest at x -380) off to the left at 60 fps; the card
- * slides from 560 ms at 2.7 m/s, so its whole outline is past the line (x -461) at
- * 590 ms. Seen in place at 550 ms; on the two frames after not seen where it was: hidden
- * under the hand (kept 0), or kept in its place while it changed as it began to move
- * (kept 1: moving, not yet displaced); seen out at 600 ms, 108 mm from where it lay.
- * Returns the push-out's time (-1: none) and writes the true one. */
-static int64_t push_out_after_unseen(int kept, double *t_out)
-{
-    fake f;
-    fake_start(&f, 5, 150000);
-    const key_pt path[] = {{250000, -200, -330, 0}, {500000, -250, -51.5, 0}, {650000, -600, -51.5, 0},
-                           {700000, 1e9, 0, 0}};
-    const double v = 2.7; /* mm/ms */
-    *t_out = 560000 + (KR_TRACK_FIELD_HALF_W_MM + KR_TRACK_CARD_W_MM / 2 - 380) / v * 1000;
-    for (int64_t t = 0; t < 1200000; t += DT) {
-        kr_track_card *c = &f.cards[1];
-        int unseen = t > 560000 && t < 600000;
-        c->occluded = unseen && !kept;
-        c->moving = unseen && kept;
-        if (t >= 600000) {
-            c->displaced = c->moving = c->found = c->out_of_field = 1;
-            c->occluded = 0;
-            c->x_mm = c->whole_x_mm = -380 - v * (double)(t - 560000) / 1000;
-        }
-        fake_frame(&f, t, path, 4);
-    }
-    int64_t push_t = -1;
-    for (int i = 0; i < f.n_obs; i++)
-        if (f.obs[i].rec.type == KR_REC_PUSH_OUT && f.obs[i].rec.card == 5)
-            push_t = f.obs[i].rec.t_us;
-    kr_event_destroy(f.ev);
-    return push_t;
-}
-
-/* The push-out of a card not seen where it was on the frames before it is seen out is put
- * back from there at its speed since it was last seen (at least 2.2 m/s), not at the speed
- * the kept place gives for one period (6.5 m/s: 5.8 ms late; 120 fps double card 88, hidden
- * on the two frames after its sweep, was put 13 ms late on a t_err of 4.8, 120 fps
- * early_entry card 55, kept in place on the frame before, 5.8 ms late on 2.4). */
+/* The card slides from 560 ms at 2.7 m/s, so its whole outline is past the line (x -461)
+ * at 590 ms; seen in place at 550 ms, not seen where it was on the two frames after (hidden,
+ * or kept in place), seen out at 600 ms 108 mm from where it lay. Its push-out is put back
+ * from there at its speed since it was last seen (at least 2.2 m/s), not at the speed the
+ * kept place gives for one period (6.5 m/s: 5.8 ms late; 120 fps double card 88, hidden on
+ * the two frames after its sweep, was put 13 ms late on a t_err of 4.8, 120 fps early_entry
+ * card 55, kept in place on the frame before, 5.8 ms late on 2.4). */
 static void test_push_out_after_unseen_frames_at_the_cards_speed(void)
 {
+    const double v = 2.7, t_out = 560000 + (KR_TRACK_FIELD_HALF_W_MM + KR_TRACK_CARD_W_MM / 2 - 380) / v * 1000;
     for (int kept = 0; kept < 2; kept++) {
-        double t_out;
-        int64_t push_t = push_out_after_unseen(kept, &t_out);
+        int64_t push_t = card5_push_out(-380 - v * 40, v, 560000, kept).t_us;
         if (getenv("KR_TEST_VERBOSE"))
             printf("push-out after unseen frames (%s): %lld, true %.0f\n", kept ? "kept" : "hidden",
                    (long long)push_t, t_out);
