@@ -30,6 +30,8 @@
 #define TIP_NOISE_MIN_PX 40 /* ... measured on at least this many pixels */
 #ifndef TIP_OWN_MARGIN_MM
 #define TIP_OWN_MARGIN_MM 9.0 /* tip_change_own: the other hand masked with this margin */
+#define SHOULDER_MM 700.0   /* a kneeling player's shoulders: this far from the mat's centre line */
+#define ARM_LINE_MM 100.0   /* the arm's line (leading point to base) is read when at least this long */
 #endif
 #define GAIN_STEADY 0.004   /* gain change between frames below which unchanged pixels keep their class */
 
@@ -1290,8 +1292,17 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
         h->vx_mm_s = (h->lead_x_mm - ph->lead_x_mm) / dt_s;
         h->vy_mm_s = (h->lead_y_mm - ph->lead_y_mm) / dt_s;
     }
-    /* left / right from the player's view: the side of the body the arm comes from */
-    double rel = (h->base_x_mm) * (p == 0 ? 1 : -1);
+    /* left / right from the player's view: the side of the body the arm comes from. The
+     * arm's line from the leading point back through its base, followed to the shoulders'
+     * depth (SHOULDER_MM), says which shoulder it hangs from; the base alone is fooled by a
+     * hand reaching across the body (a left hand on a card at the far right enters the view
+     * right of the middle: open v7 study, a left-handed A's first take read right). Not
+     * past three times the line's own length back, nor from a line too short to point. */
+    double sx = h->base_x_mm, ax = h->base_x_mm - h->lead_x_mm, ay = h->base_y_mm - h->lead_y_mm;
+    double back = (p == 0 ? -SHOULDER_MM : SHOULDER_MM) - h->base_y_mm;
+    if (hypot(ax, ay) >= ARM_LINE_MM && ay * back > 0)
+        sx += ax * fmin(back / ay, 3.0);
+    double rel = sx * (p == 0 ? 1 : -1);
     h->side = rel > 40 ? 1 : rel < -40 ? -1 : 0;
     /* shadow cue around the leading point */
     int r1 = (int)(45 / mmpp), r2 = (int)(100 / mmpp);
