@@ -1125,6 +1125,36 @@ static void test_out_over_counts_the_turn(void)
     CU_ASSERT(kr_track_out_over(0, 0, 30) < -200); /* in the middle: far inside */
 }
 
+
+/* A player's hand reaching across the body: A's left arm (shoulder at x -190, 720 mm behind
+ * the centre line) on a card at the far right, and the right arm mirrored. Where each arm
+ * enters the view lies on the other side of the middle (x +110 and -110); followed back to
+ * the shoulders' depth, the arm's line gives the side it hangs from. */
+static void test_hand_side_from_the_arms_line(void)
+{
+    for (int right = 0; right < 2; right++) {
+        kr_track_t *t = make_tracker();
+        int64_t ts = 0;
+        warm(t, &ts);
+        const double sh = right ? 190 : -190, tx = right ? -340 : 340;
+        const kr_track_frame *fr = NULL;
+        for (int i = 0; i < 4; i++) {
+            still_scene(frame, 1.0);
+            draw_arm_from(frame, sh, -720, tx - (sh > 0 ? -1 : 1) * 20 * (3 - i), -60 - 20 * (3 - i), 25, -20, 1);
+            fr = feed(t, ts);
+            ts += 16667;
+        }
+        const kr_track_hand *h = &fr->hands[KR_TRACK_A];
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("arm from %.0f: base %.0f %.0f lead %.0f %.0f side %d\n", sh, h->base_x_mm, h->base_y_mm,
+                   h->lead_x_mm, h->lead_y_mm, h->side);
+        CU_ASSERT_TRUE_FATAL(h->present);
+        CU_ASSERT_TRUE(right ? h->base_x_mm < -40 : h->base_x_mm > 40); /* the entry alone says the other side */
+        CU_ASSERT_EQUAL(h->side, right ? 1 : -1);
+        kr_track_destroy(t);
+    }
+}
+
 int main(void)
 {
 
@@ -1165,6 +1195,7 @@ int main(void)
     /* session 19 (last: the scene noise's generator is shared, the tests before keep their draws) */
     CU_add_test(s, "knocked_card_flung_unseen_is_not_the_pushers", test_knocked_card_flung_unseen_is_not_the_pushers);
     CU_add_test(s, "card_seen_displaced_late_goes_with_the_hand", test_card_seen_displaced_late_goes_with_the_hand);
+    CU_add_test(s, "hand_side_from_the_arms_line", test_hand_side_from_the_arms_line); /* session 20 */
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();
