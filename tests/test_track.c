@@ -1125,7 +1125,6 @@ static void test_out_over_counts_the_turn(void)
     CU_ASSERT(kr_track_out_over(0, 0, 30) < -200); /* in the middle: far inside */
 }
 
-
 /* A player's hand reaching across the body: A's left arm (shoulder at x -190, 720 mm behind
  * the centre line) on a card at the far right, and the right arm mirrored. Where each arm
  * enters the view lies on the other side of the middle (x +110 and -110); followed back to
