@@ -215,7 +215,7 @@ void kr_track_mat_to_mm(const kr_track_t *t, double u, double v, double *x_mm, d
 kr_status kr_track_draw_overlay(kr_track_t *t, const kr_track_frame *fr, int scale, kr_image_t *img);
 
 /* Writes fr as one JSON line to f (the trace format of `analyze --trace`: time, hands with
- * leading point, velocity, area, side and shadow cues, and per card [id, x, y, moving,
+ * leading point, base, velocity, area, side and shadow cues, and per card [id, x, y, moving,
  * displaced, occluded, out_of_field, lost, change, cover A, cover B, visible, angle]).
  * KR_ERR_IO when the stream has an error. Debug and evaluation only. */
 kr_status kr_track_write_trace(FILE *f, const kr_track_frame *fr);

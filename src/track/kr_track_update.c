@@ -31,7 +31,7 @@
 #ifndef TIP_OWN_MARGIN_MM
 #define TIP_OWN_MARGIN_MM 9.0 /* tip_change_own: the other hand masked with this margin */
 #define SHOULDER_MM 700.0   /* a kneeling player's shoulders: this far from the mat's centre line */
-#define ARM_LINE_MM 100.0   /* the arm's line (leading point to base) is read when at least this long */
+#define ARM_LINE_MM 100.0   /* the arm's line is read when its leading point lies this far in from its base */
 #endif
 #define GAIN_STEADY 0.004   /* gain change between frames below which unchanged pixels keep their class */
 
@@ -1296,11 +1296,14 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
      * arm's line from the leading point back through its base, followed to the shoulders'
      * depth (SHOULDER_MM), says which shoulder it hangs from; the base alone is fooled by a
      * hand reaching across the body (a left hand on a card at the far right enters the view
-     * right of the middle: open v7 study, a left-handed A's first take read right). Not
-     * past three times the line's own length back, nor from a line too short to point. */
+     * right of the middle: open v7 study, a left-handed A's first take read right). Only
+     * for a hand reaching in (its leading point ARM_LINE_MM or more in from the base), and
+     * not past three times the line's own depth back: a hand held at its guard, the wrist
+     * along the edge, points sideways, not at its shoulder (v4_bodies_60_8203: left-handed
+     * B's guard read right on 1339 frames). */
     double sx = h->base_x_mm, ax = h->base_x_mm - h->lead_x_mm, ay = h->base_y_mm - h->lead_y_mm;
     double back = (p == 0 ? -SHOULDER_MM : SHOULDER_MM) - h->base_y_mm;
-    if (hypot(ax, ay) >= ARM_LINE_MM && ay * back > 0)
+    if (fabs(ay) >= ARM_LINE_MM && ay * back > 0)
         sx += ax * fmin(back / ay, 3.0);
     double rel = sx * (p == 0 ? 1 : -1);
     h->side = rel > 40 ? 1 : rel < -40 ? -1 : 0;
