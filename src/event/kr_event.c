@@ -171,7 +171,6 @@ typedef struct card_state {
     int64_t unblamed_t;      /* seen starting to move in play with no hand on it (then); -1 none */
     int64_t unblamed_lo;     /* ... the window's start (last still, at most SWEEP_BACK_US before) */
     double  px, py, pa;      /* previous centre, angle (degrees) */
-    int     pocc;            /* ... the card hidden then (its place not seen, only kept) */
     int64_t pt;
     double  seen_x, seen_y;  /* centre on the last frame it was seen where it was: at rest and
                                 unchanged, or followed (not hidden, not lost, not kept in place
@@ -2061,7 +2060,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         if (((c->out_of_field && !cs->was_out) || (c->lost && !cs->was_lost && !c->out_of_field)) && !cs->pushed) {
             double over = kr_track_out_over(c->x_mm, c->y_mm, c->angle_deg);
             double v = sqrt(sqr(cs->vx) + sqr(cs->vy));
-            int hid = cs->seen_t < cs->pt && !c->lost; /* not seen where it was on the frame before */
+            int hid = cs->seen_t < cs->pt && !c->lost;
             /* not seen where it was on the frame before (hidden under the hand, or kept in
              * its place while it changed as it began to move, or held where it was
              * predicted): the frame's velocity takes the whole way from that kept place
@@ -2169,7 +2168,6 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         cs->px = c->x_mm;
         cs->py = c->y_mm;
         cs->pa = c->angle_deg;
-        cs->pocc = c->occluded;
         cs->pt = fr->t_us;
         if (!c->occluded && !c->lost && (c->displaced ? c->found : !c->moving)) {
             cs->seen_x = c->x_mm;

@@ -30,9 +30,9 @@
 #define TIP_NOISE_MIN_PX 40 /* ... measured on at least this many pixels */
 #ifndef TIP_OWN_MARGIN_MM
 #define TIP_OWN_MARGIN_MM 9.0 /* tip_change_own: the other hand masked with this margin */
+#endif
 #define SHOULDER_MM 700.0   /* a kneeling player's shoulders: this far from the mat's centre line */
 #define ARM_LINE_MM 100.0   /* the arm's line is read when its leading point lies this far in from its base */
-#endif
 #define GAIN_STEADY 0.004   /* gain change between frames below which unchanged pixels keep their class */
 
 /* Sum for the global gain over every third pixel that was background last frame: B+G+R
