@@ -1139,7 +1139,7 @@ static void test_hand_side_from_the_arms_line(void)
         const kr_track_frame *fr = NULL;
         for (int i = 0; i < 4; i++) {
             still_scene(frame, 1.0);
-            draw_arm_from(frame, sh, -720, tx - (sh > 0 ? -1 : 1) * 20 * (3 - i), -60 - 20 * (3 - i), 25, -20, 1);
+            draw_arm_from(frame, sh, -720, tx + (right ? 20 : -20) * (3 - i), -60 - 20 * (3 - i), 25, -20, 1);
             fr = feed(t, ts);
             ts += 16667;
         }
