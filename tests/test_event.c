@@ -1514,6 +1514,16 @@ static int fake_count(const fake *f, kr_rules_rec_type type)
     return c;
 }
 
+/* The last observation of this type and card (a record with t_us -1: none). */
+static kr_rules_record fake_last(const fake *f, kr_rules_rec_type type, int32_t card)
+{
+    kr_rules_record r = {.t_us = -1, .confidence = -1};
+    for (int i = 0; i < f->n_obs; i++)
+        if (f->obs[i].rec.type == type && f->obs[i].rec.card == card)
+            r = f->obs[i].rec;
+    return r;
+}
+
 /* A presses card 64; the other hand's arm passes over it and for 100 ms the blobs touch,
  * the tracker putting A's leading point 90 mm off the card; the blobs part, A's leading
  * point is on the card again, still, until A lifts. One contact, one touch (before: the
@@ -1860,10 +1870,7 @@ static double ghost_case(int ghost)
             c77->out_of_field = 1;
         fake_frame(&f, t, knock_path, KNOCK_NP);
     }
-    double conf = -1;
-    for (int i = 0; i < f.n_obs; i++)
-        if (f.obs[i].rec.type == KR_REC_PUSH_OUT && f.obs[i].rec.card == 77)
-            conf = f.obs[i].rec.confidence;
+    double conf = fake_last(&f, KR_REC_PUSH_OUT, 77).confidence;
     kr_event_destroy(f.ev);
     return conf;
 }
@@ -1891,10 +1898,7 @@ static double arm_over_card(int moved)
         }
         fake_frame(&f, t, path, 4);
     }
-    double conf = -1;
-    for (int i = 0; i < f.n_obs; i++)
-        if (f.obs[i].rec.type == KR_REC_TOUCH && f.obs[i].rec.card == 64)
-            conf = f.obs[i].rec.confidence;
+    double conf = fake_last(&f, KR_REC_TOUCH, 64).confidence;
     kr_event_destroy(f.ev);
     return conf;
 }
@@ -1935,10 +1939,7 @@ static kr_rules_record card5_push_out(double x0, double v, int64_t unseen_from, 
         }
         fake_frame(&f, t, path, 4);
     }
-    kr_rules_record r = {.t_us = -1};
-    for (int i = 0; i < f.n_obs; i++)
-        if (f.obs[i].rec.type == KR_REC_PUSH_OUT && f.obs[i].rec.card == 5)
-            r = f.obs[i].rec;
+    kr_rules_record r = fake_last(&f, KR_REC_PUSH_OUT, 5);
     kr_event_destroy(f.ev);
     return r;
 }
