@@ -1876,31 +1876,38 @@ static double ghost_case(int ghost)
 }
 
 /* A's arm passes over B's card 64 (at -100, 51.5) on its way across the field, its leading
- * point crossing the card at about 500 ms. The card looks changed on one frame under it
- * (moved 0: the shadow and blur of the arm above), then as before; or it is swept off
- * (moved 1: displaced and followed towards B's line at 2 m/s). Returns the confidence of
- * A's touch of card 64 (-1: none). */
-static double arm_over_card(int moved)
+ * point crossing the card at about 500 ms, and lies on across it while the hand presses
+ * B's card 43 (at -100, 134.5) from 560 ms, the two players' blobs touching there (merged).
+ * Card 64 looks changed on one frame under the arm (moved 0: the shadow and blur of the arm
+ * above), then as before; or it is swept off (moved 1: displaced and followed towards B's
+ * line at 2 m/s). Writes the confidence of A's touch of card 64 and returns whether A's
+ * press of card 43 came out. */
+static int arm_over_card(int moved, double *conf64)
 {
+    static const kr_track_card_init lay[2] = {{64, KR_TRACK_B, -100, 51.5}, {43, KR_TRACK_B, -100, 134.5}};
     fake f;
-    fake_start(&f, 5, 150000);
-    const key_pt path[] = {{250000, -100, -330, 0}, {600000, -100, 200, 0}, {800000, -100, -330, 0},
-                           {850000, 1e9, 0, 0}};
-    for (int64_t t = 0; t < 1300000; t += DT) {
+    fake_start_with(&f, lay, 5, 150000);
+    const key_pt path[] = {{250000, -100, -330, 0}, {560000, -100, 134.5, 0}, {900000, -100, 134.5, 0},
+                           {1000000, -100, -330, 0}, {1050000, 1e9, 0, 0}};
+    for (int64_t t = 0; t < 1500000; t += DT) {
         kr_track_card *c = &f.cards[0];
-        c->hand_cover[0] = t > 460000 && t < 540000 ? 0.3 : 0;
+        c->hand_cover[0] = t > 460000 && t < 950000 ? 0.3 : 0;
+        f.cards[1].hand_cover[0] = t > 540000 && t < 950000 ? 0.3 : 0;
         if (!moved)
             c->moving = t > 480000 && t < 500000;
         else if (t > 480000 && t < 700000) {
             c->moving = c->displaced = c->found = c->whole_ok = 1;
+            c->hand_cover[0] = 0;
             c->x_mm = c->whole_x_mm = -100;
-            c->y_mm = c->whole_y_mm = 51.5 + 2.0 * (double)(t - 480000) / 1000;
+            c->y_mm = c->whole_y_mm = 51.5 - 2.0 * (double)(t - 480000) / 1000;
         }
-        fake_frame(&f, t, path, 4);
+        f.fr.hand_contact = t > 560000 && t < 900000;
+        fake_frame_chg(&f, t, path, 5, t < 580000 ? 30000 : 0);
     }
-    double conf = fake_last(&f, KR_REC_TOUCH, 64).confidence;
+    *conf64 = fake_last(&f, KR_REC_TOUCH, 64).confidence;
+    int pressed = fake_last(&f, KR_REC_TOUCH, 43).t_us >= 0;
     kr_event_destroy(f.ev);
-    return conf;
+    return pressed;
 }
 
 /* A sweep's touch stands on the card's motion: one whose card never left its footprint
@@ -1909,11 +1916,14 @@ static double arm_over_card(int moved)
  * on the way across, ruled a fault at confidence 0.95). */
 static void test_card_unmoved_under_a_passing_arm_is_no_sure_sweep(void)
 {
-    double unmoved = arm_over_card(0), swept = arm_over_card(1);
+    double unmoved, swept;
+    int pressed = arm_over_card(0, &unmoved);
+    arm_over_card(1, &swept);
     if (getenv("KR_TEST_VERBOSE"))
-        printf("arm over the card: unmoved %.2f, swept %.2f\n", unmoved, swept);
+        printf("arm over the card: unmoved %.2f (press beyond: %d), swept %.2f\n", unmoved, pressed, swept);
     CU_ASSERT_TRUE(unmoved > 0 && unmoved < 0.9);
     CU_ASSERT_TRUE(swept >= 0.9);
+    CU_ASSERT_TRUE(pressed); /* the arm lying across the unmoved card holds no contact there */
 }
 
 /* A sweeps its card 5 (row end, at rest at x -380) off to the left at 60 fps; the card is
