@@ -856,10 +856,11 @@ static void sweep_emit(kr_event_t *ev, sweep_pend *sp)
      * for a sweep of it at confidence 0.95, a fault) */
     if (!sp->left && sp->obs.rec.confidence > UNMOVED_SWEEP_CONF)
         sp->obs.rec.confidence = UNMOVED_SWEEP_CONF;
-    /* ... nor is the hand held to be in contact with it: its arm may lie across the card on
-     * its way to another, and a rest there must not be taken for a press on this card's
-     * neighbour's arm (in_contact_elsewhere; v7_holdout_60: B's press of card 9, first by
-     * 74 ms, was left out while its arm lay over card 16) */
+    /* ... nor is the hand held to be in contact with it: its arm may lie on across this
+     * card on the way to another, and a rest on that one while the two hands' blobs touch
+     * would be taken for the tracker's split putting its point on the other's arm
+     * (in_contact_elsewhere: no press; v7_holdout_60: B's press of card 9, first by 74 ms,
+     * was left out while B's arm lay over card 16) */
     if (!sp->left && sp->k < ev->n_cards) {
         cp_state *cps = &ev->cards[sp->k].cp[sp->obs.rec.player == KR_SIDE_B];
         if (cps->contact) {
