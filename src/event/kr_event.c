@@ -174,7 +174,8 @@ typedef struct card_state {
     int64_t pt;
     double  seen_x, seen_y;  /* centre on the last frame it was seen where it was: at rest and
                                 unchanged, or followed (not hidden, not lost, not kept in place
-                                while it changed, not held where it was predicted) */
+                                while it changed, not held where it was predicted; stricter than
+                                the tracker's last_seen_us, which counts a card kept in place) */
     int64_t seen_t;          /* ... that frame */
     int     pushed;          /* a push-out of it was emitted and it has not been seen at rest in the
                                 field since: it cannot leave the field again */
@@ -808,6 +809,16 @@ static int hand_clear(const kr_event_t *ev, const kr_track_frame *fr, int q, int
                                          h->bbox_mm[3] + 30 > c->rest_y_mm - KR_TRACK_CARD_H_MM / 2);
 }
 
+/* The contact of a hand with a card ends (if there was one): a new one is not earlier than
+ * the horizon, which left this pair out while in contact. */
+static void end_contact(const kr_event_t *ev, cp_state *s)
+{
+    if (s->contact) {
+        s->contact = 0;
+        s->free_t = ev->horizon;
+    }
+}
+
 /* A held sweep's touch comes out now, timed (sweep_time). */
 static void sweep_emit(kr_event_t *ev, sweep_pend *sp)
 {
@@ -853,20 +864,16 @@ static void sweep_emit(kr_event_t *ev, sweep_pend *sp)
      * (an arm passing above casts its shadow and blur on it), or it was nudged by less than
      * the follower sees. Contact is not shown: a judge decides (open v7 study: B's arm 64 mm
      * over card 16 on its way across the field, the card "moving" for one frame, was taken
-     * for a sweep of it at confidence 0.95, a fault) */
-    if (!sp->left && sp->obs.rec.confidence > UNMOVED_SWEEP_CONF)
-        sp->obs.rec.confidence = UNMOVED_SWEEP_CONF;
-    /* ... nor is the hand held to be in contact with it: its arm may lie on across this
-     * card on the way to another, and a rest on that one while the two hands' blobs touch
-     * would be taken for the tracker's split putting its point on the other's arm
-     * (in_contact_elsewhere: no press; v7_holdout_60: B's press of card 9, first by 74 ms,
-     * was left out while B's arm lay over card 16) */
-    if (!sp->left && sp->k < ev->n_cards) {
-        cp_state *cps = &ev->cards[sp->k].cp[sp->obs.rec.player == KR_SIDE_B];
-        if (cps->contact) {
-            cps->contact = 0;
-            cps->free_t = ev->horizon;
-        }
+     * for a sweep of it at confidence 0.95, a fault). Nor is the hand held to be in contact
+     * with it: its arm may lie on across this card on the way to another, and a rest on that
+     * one while the two hands' blobs touch would be taken for the tracker's split putting its
+     * point on the other's arm (in_contact_elsewhere: no press; v7_holdout_60: B's press of
+     * card 9, first by 74 ms, was left out while B's arm lay over card 16) */
+    if (!sp->left) {
+        if (sp->obs.rec.confidence > UNMOVED_SWEEP_CONF)
+            sp->obs.rec.confidence = UNMOVED_SWEEP_CONF;
+        if (sp->k < ev->n_cards)
+            end_contact(ev, &ev->cards[sp->k].cp[sp->obs.rec.player == KR_SIDE_B]);
     }
     if (sp->k < ev->n_cards)
         ev->cards[sp->k].touch_t = t;
@@ -1332,10 +1339,10 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
 /* A contact anywhere from lo to *t (two readings that cannot be told apart): put midway,
  * half the span in quadrature with *err. Nothing when lo is not earlier. Half the span,
  * not the deviation of a time spread evenly over it (the span / sqrt(12)): the readings
- * are no hard bounds (twentieth session: with the narrower error two of the nine touches
+ * are no hard bounds (twentieth session: with the narrower error two of the eight touches
  * put midway on the 30/60/120 fps renders lay beyond twice it, at 120 fps match_b B card
  * 56 +28.2 ms on 12.7 and h_match_segment B card 21 +31.5 on 14.4; with half the span all
- * nine lie within twice their error, four within it). */
+ * eight lie within twice their error, three within it). */
 static void put_midway(int64_t lo, int64_t *t, int64_t *err)
 {
     if (lo >= *t)
@@ -1888,10 +1895,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                  * time away that ends a contact counts from their separation */
                 if (s->away_t < 0 || fr->hand_contact)
                     s->away_t = fr->t_us;
-                if (s->contact && fr->t_us - s->away_t > 80000 && sd > cfg->touch_margin_mm + 12) {
-                    s->contact = 0;
-                    s->free_t = ev->horizon; /* the horizon left this pair out while in contact */
-                }
+                if (fr->t_us - s->away_t > 80000 && sd > cfg->touch_margin_mm + 12)
+                    end_contact(ev, s);
                 s->rest_t = -1;
             } else {
                 s->away_t = -1;
@@ -2072,7 +2077,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         if (((c->out_of_field && !cs->was_out) || (c->lost && !cs->was_lost && !c->out_of_field)) && !cs->pushed) {
             double over = kr_track_out_over(c->x_mm, c->y_mm, c->angle_deg);
             double v = sqrt(sqr(cs->vx) + sqr(cs->vy));
-            int hid = cs->seen_t < cs->pt && !c->lost;
+            int unseen = cs->seen_t < cs->pt && !c->lost;
             /* not seen where it was on the frame before (hidden under the hand, or kept in
              * its place while it changed as it began to move, or held where it was
              * predicted): the frame's velocity takes the whole way from that kept place
@@ -2082,7 +2087,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * two frames after, seen 101 mm off at 2.333: 12 m/s taken for 3, its push-out
              * put 13 ms late on a t_err of 4.8; 120 fps early_entry: card 55 kept in place
              * on the frame before as it began to move, 11 m/s for 3.7, 5.8 ms late on 2.4) */
-            if (c->out_of_field && hid) {
+            if (c->out_of_field && unseen) {
                 int64_t t0 = cs->seen_t;
                 if (cs->touch_t > t0 && cs->touch_t >= cs->rest_since && cs->touch_t < fr->t_us)
                     t0 = cs->touch_t;
@@ -2098,7 +2103,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * not seen where it was there (hidden under the hand, or its place kept: 60 fps
              * send_back card 33, hidden on the frame before it was seen out, was out already
              * then; so was 120 fps early_entry card 55, kept in place as it began to move) */
-            int64_t t_lo = cs->pt - (kr_track_out_over(cs->px, cs->py, cs->pa) > 0 || hid ? ev->last_dt : 0);
+            int64_t t_lo = cs->pt - (kr_track_out_over(cs->px, cs->py, cs->pa) > 0 || unseen ? ev->last_dt : 0);
             if (t < t_lo)
                 t = t_lo;
             /* lost: not seen since c->last_seen_us (the tracker gives a card up once it has not
@@ -2110,7 +2115,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * earlier than PUSH_BACK_MAX_US before now (what the horizon counts on), t_err
              * from the sighting */
             int64_t e = (int64_t)(dt / sqrt(12.0));
-            if (hid) /* the two periods since it was last seen inside */
+            if (unseen) /* the two periods since it was last seen inside */
                 e = (int64_t)((double)(fr->t_us - t_lo) / sqrt(12.0));
             if (c->lost && !c->found) {
                 t = c->last_seen_us + dt / 2;
