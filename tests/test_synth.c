@@ -749,6 +749,53 @@ static void test_card_sent_back(void)
     kr_synth_destroy(s);
 }
 
+/* A press striking the card (land_speed) comes straight down its last 30 mm at that speed
+ * and lands exactly at t; one without slows to rest on it. Out of range is refused. */
+static void test_press_striking_the_card(void)
+{
+    char path[128], err[600];
+    snprintf(path, sizeof path, "%s/strike.json", tmpdir);
+    const double speed[2] = {0.0, 2.0};
+    for (int k = 0; k < 2; k++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "{\"seed\":5,\"layout\":{\"per_side\":25,\"place\":[{\"card\":48,\"owner\":\"B\",\"row\":\"upper\","
+                 "\"x_mm\":0}]},\"readings\":[{\"card\":48,\"actions\":[{\"do\":\"press\",\"player\":\"A\","
+                 "\"card\":48,\"t\":0.3,\"land_speed\":%g}]}]}",
+                 speed[k]);
+        write_file(path, text);
+        kr_synth_t *s = make(path, 320, 180, 60);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+        const kr_synth_event *ev;
+        int n;
+        kr_synth_events(s, &ev, &n);
+        const kr_synth_event *t = find(ev, n, 0, KR_SYNTH_EV_TOUCH, 0, 48, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        const kr_synth_hand *hd = &s->hands[t->player * 2 + t->hand];
+        double p[3], v[3], q[3];
+        kr_synth_hand_eval(hd, t->t_us / 1e6 - 0.002, p, v);
+        kr_synth_hand_eval(hd, t->t_us / 1e6, q, NULL);
+        CU_ASSERT_EQUAL(q[2], 0.0);
+        if (k == 0) {
+            CU_ASSERT(p[2] < 0.1); /* 2 ms before: all but touching, slowing */
+            CU_ASSERT(v[2] > -100);
+        } else {
+            CU_ASSERT_DOUBLE_EQUAL(p[2], 4.0, 0.05); /* 2 ms at 2 m/s */
+            CU_ASSERT_DOUBLE_EQUAL(v[2], -2000.0, 1.0);
+        }
+        kr_synth_hand_eval(hd, t->t_us / 1e6 + 0.05, p, NULL);
+        CU_ASSERT_EQUAL(p[2], 0.0); /* and it stays on the card */
+        check_touch_physics(s);
+        kr_synth_destroy(s);
+    }
+    write_file(path, "{\"layout\":{\"per_side\":25,\"place\":[{\"card\":48,\"owner\":\"B\",\"row\":\"upper\",\"x_mm\":0}]},"
+                     "\"readings\":[{\"card\":48,\"actions\":[{\"do\":\"press\",\"player\":\"A\",\"card\":48,"
+                     "\"t\":0.3,\"land_speed\":-1}]}]}");
+    kr_synth_t *s = NULL;
+    CU_ASSERT_EQUAL(kr_synth_create(path, NULL, &s, err, sizeof err), KR_ERR_FORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "land_speed"));
+}
+
 static void test_bad_scenario(void)
 {
     char path[128], err[600];
@@ -787,6 +834,7 @@ int main(void)
     CU_add_test(s, "slow_motion_ramp", test_slow_motion_ramp);
     CU_add_test(s, "card_sent_back", test_card_sent_back);
     CU_add_test(s, "bad_scenario", test_bad_scenario);
+    CU_add_test(s, "press_striking_the_card", test_press_striking_the_card);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

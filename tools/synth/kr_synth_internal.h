@@ -116,6 +116,7 @@ typedef struct kr_synth_action {
     bool   play;             /* counts for settle */
     double t_end;            /* time of the action's last key (s) */
     double follow;           /* sweep: mm the hand slides on after landing */
+    double land;             /* press: mm/s the hand still comes down at on contact (0: it slows to rest on the card) */
 } kr_synth_action;
 
 typedef struct kr_synth_reading {

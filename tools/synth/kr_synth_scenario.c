@@ -251,7 +251,7 @@ static kr_status parse_action(kr_synth_t *s, const cJSON *a, int reading, double
             FAIL("%s.hand: need \"left\" or \"right\"", where);
         ac->side = side_of(jh->valuestring);
     }
-    for (const char **f = (const char *[]){"t", "speed", "height_mm", "hold_s", "approach_s", "card", "follow_mm", NULL}; *f; f++)
+    for (const char **f = (const char *[]){"t", "speed", "height_mm", "hold_s", "approach_s", "card", "follow_mm", "land_speed", NULL}; *f; f++)
         if (bad_type(a, *f, 1))
             FAIL("%s.%s: need a number", where, *f);
     const cJSON *jt = cJSON_GetObjectItemCaseSensitive(a, "t");
@@ -278,6 +278,9 @@ static kr_status parse_action(kr_synth_t *s, const cJSON *a, int reading, double
     ac->hold = num(a, "hold_s", 0.25);
     ac->follow = num(a, "follow_mm", 60.0);
     ac->approach = num(a, "approach_s", 0.0);
+    ac->land = num(a, "land_speed", 0.0) * 1000.0;
+    if (ac->land < 0 || ac->land > 10000)
+        FAIL("%s.land_speed: need 0..10 m/s", where);
     const cJSON *jex = cJSON_GetObjectItemCaseSensitive(a, "exact");
     ac->exact = jex ? cJSON_IsTrue(jex) : (ac->card != 0 && (ac->kind == KR_ACT_SWEEP || ac->kind == KR_ACT_PRESS));
     ac->dir = NAN;
