@@ -277,15 +277,18 @@ static void test_press_counts_once(void)
         CU_ASSERT_EQUAL(o->rec.card, 5);
         CU_ASSERT_EQUAL(o->rec.territory, KR_SIDE_A);
         CU_ASSERT_EQUAL(o->cue, 2);
-        /* the hand stops at 450 ms; a press is timed a descent (50 ms default) later */
-        CU_ASSERT_DOUBLE_EQUAL((double)o->rec.t_us, 450000.0 + 50000.0, 2.5 * DT);
+        /* the hand stops at 450 ms, and the picture around its tip never changes after: it
+         * came down as it stopped (before: at its stop as fitted, 478 ms, a stop fitted
+         * after the rest's start is no later contact) */
+        CU_ASSERT_DOUBLE_EQUAL((double)o->rec.t_us, 450000.0, DT);
     }
     /* a hand resting on a card it is known to touch holds nothing back: the horizon stays
-     * within a speed window (and a sweep's half window) of the newest frame (before: the
-     * covered card's last clear frame held it, 100 ms and growing) */
+     * within a speed window (and a sweep's half window) of the newest frame, and a period
+     * (a landing may lie in the frame before a rest's start) (before: the covered card's
+     * last clear frame held it, 100 ms and growing) */
     if (getenv("KR_TEST_VERBOSE"))
         printf("press: horizon lag at rest %lld us\n", (long long)r.max_lag_us[0]);
-    CU_ASSERT_TRUE(r.max_lag_us[0] <= 60000);
+    CU_ASSERT_TRUE(r.max_lag_us[0] <= 60000 + DT);
     run_end(&r);
 }
 
@@ -2945,6 +2948,56 @@ static void test_landing_tail_of_the_renders(void)
 }
 
 
+/* One press of card 64 whose hand moves in along `path` and whose tip change is `chg`
+ * (newest first, nc frames up to the last changing one, frame kl = 800 ms / DT) then quiet;
+ * returns the detected contact minus the one put f periods after frame kl - 1. */
+static double landing_path_case(const key_pt *path, int np, const double *chg, int nc, double f, int64_t *t_err)
+{
+    fake fk;
+    fake_start(&fk, 64, 150000);
+    const int kl = (int)((800000 + DT / 2) / DT);
+    for (int k = 0; k * DT < 1700000; k++) {
+        double e = k <= kl - nc ? chg[nc - 1] : k <= kl ? chg[kl - k] : 0;
+        fake_frame_chg(&fk, (int64_t)k * DT, path, np, e);
+    }
+    const int64_t contact = (int64_t)(kl - 1) * DT + (int64_t)(f * (double)DT);
+    double err = 1e9;
+    *t_err = 0;
+    CU_ASSERT_EQUAL(fake_count(&fk, KR_REC_TOUCH), 1);
+    for (int i = 0; i < fk.n_obs; i++)
+        if (fk.obs[i].rec.type == KR_REC_TOUCH) {
+            err = (double)(fk.obs[i].rec.t_us - contact);
+            *t_err = fk.obs[i].rec.t_err_us;
+        }
+    kr_event_destroy(fk.ev);
+    return err;
+}
+
+/* The tail after the picture stops changing belongs to a hand that slows as it lands: one
+ * that stops over the card and lowers itself onto it (the renders: the motion last seen
+ * 33 ms or more after the rest began). A hand that strikes the card is stopped by it: its
+ * motion is last seen where it lands (strike_a at 60 fps, land_speed 1.5 m/s, A's press of
+ * card 79 came 12.7 ms late on 8.5 with the tail). The same change, the hand arriving at
+ * 1 m/s and stopping dead on the landing frame: the contact where the motion was last seen;
+ * come to rest 100 ms before: the tail (11 ms) after it. */
+static void test_press_striking_the_card_has_no_tail(void)
+{
+    const key_pt struck[] = {{250000, -100, -500, 0}, {800000, -100, 49, 0}, {1300000, -100, 49, 0},
+                             {1500000, -100, -330, 0}, {1600000, 1e9, 0, 0}};
+    const key_pt placed[] = {{250000, -100, -200, 0}, {600000, -100, 45, 0}, {700000, -100, 49, 0},
+                             {1300000, -100, 49, 0}, {1500000, -100, -330, 0}, {1600000, 1e9, 0, 0}};
+    const double chg[] = {12000, 30000, 30000, 30000}; /* the motion ends 0.4 of the way into the last */
+    int64_t e_struck, e_placed;
+    double d_struck = landing_path_case(struck, 5, chg, 4, 0.4, &e_struck);
+    double d_placed = landing_path_case(placed, 6, chg, 4, 0.4, &e_placed);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("struck: %.0f us on %lld; placed: %.0f us on %lld (both from the motion last seen)\n", d_struck,
+               (long long)e_struck, d_placed, (long long)e_placed);
+    CU_ASSERT_TRUE(fabs(d_struck) <= 1500);
+    CU_ASSERT_TRUE(d_placed >= 9000 && d_placed <= 12000);
+    CU_ASSERT_TRUE(e_struck > 0 && e_struck == e_placed);
+}
+
 /* ---- session 11: a drop, then a rest of change ---- */
 
 /* A press whose change drops to under half its descent's and stays there for frames before
@@ -3424,6 +3477,7 @@ int main(void)
     CU_add_test(s, "knock_order_waits_for_the_knock", test_knock_order_waits_for_the_knock);
     /* timing session 9 */
     CU_add_test(s, "landing_tail_of_the_renders", test_landing_tail_of_the_renders);
+    CU_add_test(s, "press_striking_the_card_has_no_tail", test_press_striking_the_card_has_no_tail);
     CU_add_test(s, "landing_drop_then_rest", test_landing_drop_then_rest);
     CU_add_test(s, "landing_on_a_keyframe", test_landing_on_a_keyframe);
     CU_add_test(s, "sliding_card_is_timed_with_its_friction", test_sliding_card_is_timed_with_its_friction);

@@ -59,6 +59,16 @@
 #define LANDING_TAIL_ALONE_US 11000 /* ... contact this long after the picture is last seen moving (the last mm) */
 #define LANDING_TAIL_US 8000 /* ... the same read from the hand's own change (race_landing; not re-measured) */
 #define LANDING_TAIL_ERR_US 5000 /* ... give or take this */
+#define LANDING_STRIKE_US 25000 /* ... no tail when the motion is last seen this soon after the hand's
+                                   stop (or its rest's start), all of it from LANDING_PLACED_US on,
+                                   in between in proportion: a hand that comes to rest over the card
+                                   and then lowers itself onto it slows as it lands (the renders:
+                                   descents of 70 ms, the motion last seen 33 ms or more after the
+                                   rest's start), one whose descent ends with its motion struck the
+                                   card, and the card stopped it (varied8, land_speed 0.8-3 m/s:
+                                   0-25 ms, the contact within 3 ms of the motion last seen; a slow
+                                   strike, lowered 80 ms at a steady speed, still gets the tail) */
+#define LANDING_PLACED_US 50000
 #define LANDING_DROP_SHARE 0.5 /* ... a change below this share of the descent's peak ends it (a drop, see landing) */
 #define TIP_OWN_MIN_SHARE 0.3 /* a racing press's landing: read from its own change (race_landing) when
                                  the other hand's mask leaves at least this share of the tip's circle */
@@ -67,7 +77,10 @@
                                 beside the other hand, whose last mm of descent may pass for quiet
                                 (the renders: -15 to +16 ms at 60 and 120 fps) */
 #define LEAK_MAX 2.0         /* ... when at most this many times the quiet level (a hand's own descent
-                                changes its picture by more) */
+                                changes its picture by more) ... */
+#define LEAK_BIG_SHARE 0.1   /* ... or at most this share of the other's (a hand striking the card
+                                beside it: strike_a at 60 fps, B lying on card 87 while A came
+                                down, B's own change 3285 to 10332, 4 to 8 % of A's) */
 #define SHADOW_MEET_MM 25.0  /* a press: the hand's shadow seen this near its leading point (on the mat) ... */
 #define SHADOW_MIN_PX 3      /* ... or at least this many of its pixels beside the hand near it (fewer: noise) */
 #define SHADOW_ALONE_MM 150.0 /* ... read only with the other hand's box this far off (its shadow is not this one's) */
@@ -1126,12 +1139,22 @@ static int landing_drop(const kr_event_t *ev, const double *chg, int p, int L, i
  * last seen (the renders, 55 single presses at 30, 60 and 120 fps, contacts on frame times
  * and half a period off: median 11.1 ms, 1 sigma 5.2, alike at each rate but 120 fps on
  * frame times, 5 ms; with 8 ms the presses came early at every rate, at 60 fps by 4 ms).
+ * That is a hand slowing as it lands, lowering itself onto the card after it stopped over
+ * it; a hand striking the card is stopped by it, its motion seen to the end: the tail is
+ * taken in proportion to how long after the start the motion is last seen (none within
+ * LANDING_STRIKE_US, all from LANDING_PLACED_US on).
  * Read from the hand's own change (a race, rule TIP_RULE_OWN: the fingertips beside the
  * other hand masked), LANDING_TAIL_US as before: not re-measured, and the racing presses
  * at 60 fps came late already (phase 0.5: median +8 ms; 11 ms made them later). Never after the
  * first quiet frame. Error: a third of the period (the share) and the tail's spread, in
- * quadrature. No change after the start: the hand came down as it stopped, contact at the
- * stop. Returns 1 with *t, *err set and *last the index of the last changing frame (-1:
+ * quadrature. No change after the start: the hand came down as it stopped. Its landing
+ * is then in the interval that ended at the start's own frame, read as above, when that
+ * frame changed (a hand striking the card stops as it lands, and its rest starts on the
+ * frame that saw it land); else contact at the start (the earlier of the stop and the
+ * rest's start: a stop fitted after the rest began, its leading point drifting on the
+ * card, is no later contact; strike_a at 30 fps, a hand striking card 79 at 1.5 m/s, its
+ * stop fitted 108 ms after the contact, was put there).
+ * Returns 1 with *t, *err set and *last the index of the last changing frame (-1:
  * quiet from the start); 0 when no quiet run is seen yet (ask again next frame). chg is
  * ev->lchg[p] read with rule TIP_RULE_ALL, or ev->lchg_own[p] with TIP_RULE_OWN (tip_still). */
 static void put_midway(int64_t lo, int64_t *t, int64_t *err);
@@ -1153,8 +1176,11 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
             }
     if (j < 0)
         return 0;
-    if (j == n - 1) { /* quiet from the start on */
-        *t = stop;
+    /* quiet from the start on: the hand came down as it stopped. When the start's own frame
+     * changed, its interval is the descent's last (a hand striking the card stops as it
+     * lands, and its rest starts on the frame that saw it land); else at the start */
+    if (j == n - 1 && !(n < LHIST && ev->lpresent[p][n] && !tip_still(ev, chg, rule, p, n, quiet))) {
+        *t = start < stop ? start : stop;
         *err = dt + 1000;
         return 1;
     }
@@ -1166,9 +1192,12 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
         if (share > 1)
             share = 1;
     }
-    const int64_t tail = rule != TIP_RULE_ALL ? LANDING_TAIL_US : LANDING_TAIL_ALONE_US;
     int64_t per = ev->lt[p][L] - (L + 1 < LHIST && ev->lpresent[p][L + 1] ? ev->lt[p][L + 1] : ev->lt[p][L] - dt);
-    int64_t tc = ev->lt[p][L] - per + (int64_t)(share * per) + tail;
+    int64_t end = ev->lt[p][L] - per + (int64_t)(share * per); /* the motion last seen */
+    double strike = ((double)(end - start) - LANDING_STRIKE_US) / (LANDING_PLACED_US - LANDING_STRIKE_US);
+    strike = strike < 0 ? 0 : strike > 1 ? 1 : strike; /* 0: struck, 1: placed (see LANDING_STRIKE_US) */
+    const int64_t tail = (int64_t)(strike * (rule != TIP_RULE_ALL ? LANDING_TAIL_US : LANDING_TAIL_ALONE_US));
+    int64_t tc = end + tail;
     if (tc > ev->lt[p][j])
         tc = ev->lt[p][j];
     *t = tc;
@@ -1283,7 +1312,8 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
     int k = L;
     while (k + 1 < LHIST && ev->lpresent[p][k + 1] && ev->lpresent[o][k] && ev->lt[p][k] > start &&
            ev->lchg_own[p][k] <= LEAK_SHARE * ev->lchg_own[o][k] &&
-           ev->lchg_own[p][k] <= LEAK_MAX * TIP_QUIET * (double)(ev->lt[p][k] - ev->lt[p][k + 1]) / 16667.0)
+           (ev->lchg_own[p][k] <= LEAK_MAX * TIP_QUIET * (double)(ev->lt[p][k] - ev->lt[p][k + 1]) / 16667.0 ||
+            ev->lchg_own[p][k] <= LEAK_BIG_SHARE * ev->lchg_own[o][k]))
         k++;
     double e = sqrt(sqr((double)*err) + sqr(OWN_ERR_US));
     int64_t lo = k > L ? ev->lt[p][k] + LANDING_TAIL_US : INT64_MAX;
@@ -1467,8 +1497,17 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
         tp = t_land;
         ep = e_land;
     }
-    if (tp < rest_t)
-        tp = rest_t; /* (the horizon counts on it) */
+    /* not before the rest's start, or a measured landing not before the frame before it: a
+     * hand striking the card stops as it lands, and its rest starts on the frame that saw
+     * it land (the horizon counts on it: a period before a rest, ev->last_dt) */
+    int64_t pre = measured > 0 ? dt : 0;
+    for (int j = 0; pre > 0 && j < LHIST && ev->lpresent[p][j]; j++)
+        if (ev->lt[p][j] < rest_t) {
+            pre = rest_t - ev->lt[p][j] < pre ? rest_t - ev->lt[p][j] : pre;
+            break;
+        }
+    if (tp < rest_t - pre)
+        tp = rest_t - pre;
     if (t_seen >= 0 && tp - t_seen > ep)
         ep = tp - t_seen; /* a race's, or moved up to the rest's start: the sighting within its error */
     /* came to rest while drawing back towards its own line (the way home after play):
@@ -1493,10 +1532,13 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * a hand down on the mat, however its leading point arrived (the tracker putting it
      * back on the fingertip as the hand came down is a jump, not a blob). Read only with
      * the other player's hand well off (its shadow would be taken for this one's); no
-     * shadow at all (diffuse light) says nothing here. */
+     * shadow at all (diffuse light) says nothing here. From the stop on when the contact
+     * was put before it (a landing quiet from the rest's start on, put there: the hand may
+     * still have been moving in until its stop, low over the mat on its way home). */
     int shadow_seen = 0, shadow_met = 0;
+    const int64_t t_on = tp > stop ? tp : stop;
     for (int j = 0; j < LHIST && ev->lpresent[p][j] && ev->lt[p][j] >= rest_t &&
-                    (j == 0 || ev->lt[p][j] >= tp);
+                    (j == 0 || ev->lt[p][j] >= t_on);
          j++) {
         if (ev->lshd[p][j] >= 0)
             shadow_seen = 1;
@@ -1634,7 +1676,7 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
                 run = ev->lt[p][j];
             if (w < run)
                 w = run;
-            tb = min64(tb, w - STOP_BEFORE_US + cfg->press_descent_us);
+            tb = min64(tb, w - STOP_BEFORE_US + cfg->press_descent_us - ev->last_dt);
         }
         double hx = KR_TRACK_CARD_W_MM / 2 + cfg->touch_margin_mm + 10;
         double hy = KR_TRACK_CARD_H_MM / 2 + cfg->touch_margin_mm + 10;
@@ -1643,7 +1685,7 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
             const kr_track_card *c = &fr->cards[k];
             for (int p = 0; p < 2; p++)
                 if (cs->cp[p].rest_t >= 0 && !cs->cp[p].contact)
-                    tb = min64(tb, cs->cp[p].rest_t - STOP_BEFORE_US + cfg->press_descent_us);
+                    tb = min64(tb, cs->cp[p].rest_t - STOP_BEFORE_US + cfg->press_descent_us - ev->last_dt);
             if (cs->unblamed_t >= 0) /* a late blame's touch: the middle of its window */
                 tb = min64(tb, cs->unblamed_lo + (cs->unblamed_t - cs->unblamed_lo) / 2);
             /* a sweep's touch needs a player not in contact with the card already */
