@@ -63,11 +63,13 @@
                                    stop (or its rest's start), all of it from LANDING_PLACED_US on,
                                    in between in proportion: a hand that comes to rest over the card
                                    and then lowers itself onto it slows as it lands (the renders:
-                                   descents of 70 ms, the motion last seen 33 ms or more after the
-                                   rest's start), one whose descent ends with its motion struck the
-                                   card, and the card stopped it (varied8, land_speed 0.8-3 m/s:
-                                   0-25 ms, the contact within 3 ms of the motion last seen; a slow
-                                   strike, lowered 80 ms at a steady speed, still gets the tail) */
+                                   descents of 70 ms, the last changing frame 33 ms or more after
+                                   the rest's start at 60 fps), one whose descent ends with its
+                                   motion struck the card, and the card stopped it (varied8,
+                                   land_speed 0.8-3 m/s: 17-33 ms, the contact within 3 ms of the
+                                   motion last seen). The motion's end read between frames overlaps
+                                   (25-35 ms): there the tail is taken in part. A slow strike,
+                                   lowered 80 ms at a steady speed, still gets the tail */
 #define LANDING_PLACED_US 50000
 #define LANDING_DROP_SHARE 0.5 /* ... a change below this share of the descent's peak ends it (a drop, see landing) */
 #define TIP_OWN_MIN_SHARE 0.3 /* a racing press's landing: read from its own change (race_landing) when
