@@ -279,8 +279,8 @@ static kr_status parse_action(kr_synth_t *s, const cJSON *a, int reading, double
     ac->follow = num(a, "follow_mm", 60.0);
     ac->approach = num(a, "approach_s", 0.0);
     ac->land = num(a, "land_speed", 0.0) * 1000.0;
-    if (ac->land < 0 || ac->land > 10000)
-        FAIL("%s.land_speed: need 0..10 m/s", where);
+    if (ac->land != 0 && (ac->land < 100 || ac->land > 10000)) /* its last 30 mm within 300 ms */
+        FAIL("%s.land_speed: need 0 or 0.1..10 m/s", where);
     const cJSON *jex = cJSON_GetObjectItemCaseSensitive(a, "exact");
     ac->exact = jex ? cJSON_IsTrue(jex) : (ac->card != 0 && (ac->kind == KR_ACT_SWEEP || ac->kind == KR_ACT_PRESS));
     ac->dir = NAN;
