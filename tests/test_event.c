@@ -2959,8 +2959,8 @@ static void test_landing_tail_of_the_renders(void)
 
 
 /* The tail after the picture stops changing belongs to a hand that slows as it lands: one
- * that stops over the card and lowers itself onto it (the renders: the motion last seen
- * 33 ms or more after the rest began). A hand that strikes the card is stopped by it: its
+ * that stops over the card and lowers itself onto it (the renders: the last changing frame
+ * 33 ms or more after the rest began, at 60 fps). A hand that strikes the card is stopped by it: its
  * motion is last seen where it lands (strike_a at 60 fps, land_speed 1.5 m/s, A's press of
  * card 79 came 12.7 ms late on 8.5 with the tail). The same change, the hand arriving at
  * 1 m/s and stopping dead on the landing frame: the contact where the motion was last seen;
