@@ -750,7 +750,8 @@ static void test_card_sent_back(void)
 }
 
 /* A press striking the card (land_speed) comes straight down its last 30 mm at that speed
- * and lands exactly at t; one without slows to rest on it. Out of range is refused. */
+ * and lands exactly at t; one without slows to rest on it. Out of range, or on another
+ * action, it is refused. */
 static void test_press_striking_the_card(void)
 {
     char path[128], err[600];
@@ -794,6 +795,11 @@ static void test_press_striking_the_card(void)
     kr_synth_t *s = NULL;
     CU_ASSERT_EQUAL(kr_synth_create(path, NULL, &s, err, sizeof err), KR_ERR_FORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "land_speed"));
+    write_file(path, "{\"layout\":{\"per_side\":25,\"place\":[{\"card\":48,\"owner\":\"B\",\"row\":\"upper\",\"x_mm\":0}]},"
+                     "\"readings\":[{\"card\":48,\"actions\":[{\"do\":\"sweep\",\"player\":\"A\",\"card\":48,"
+                     "\"t\":0.3,\"land_speed\":1}]}]}");
+    CU_ASSERT_EQUAL(kr_synth_create(path, NULL, &s, err, sizeof err), KR_ERR_FORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "only a press"));
 }
 
 static void test_bad_scenario(void)

@@ -5,7 +5,7 @@
 # the truth than 1 and 2 t_err. Answers "does a press's claimed error hold?", which decides
 # whether a near-simultaneous race is flagged.
 # SPDX-License-Identifier: MIT
-#   tools/eval_press_err.py SCENARIO_DIR DEBUG_LOG [SCENARIO_DIR DEBUG_LOG ...] [--all] [--near]
+#   tools/eval_press_err.py SCENARIO_DIR DEBUG_LOG [SCENARIO_DIR DEBUG_LOG ...] [--all] [--near] [--rest]
 # DEBUG_LOG: the stderr of `KR_DEBUG=1 karuta-ref analyze SCENARIO_DIR/video.mp4 --out OUT ...` (its
 # "press of card" lines), kept in OUT: only decisions that became a touch of OUT/events.jsonl
 # are counted (not those outside play or dropped as weak). A decision is paired with the same
@@ -17,13 +17,22 @@
 # decided ("hand by the point N of M", the NEAR_LEFT_SHARE rule of src/event/kr_event.c), for
 # every press decision (also those ruled no press): its lowest among decisions with a true
 # touch of the same player and card within 150 ms, and the shares of those with none.
+# --rest: instead, for the presses timed by their landing alone ("landing of card" lines:
+# the last changing frame) within a reading's first second of play (their true touch at most
+# 1 s after its kimariji: not the pick-ups of sends and tidying), the time from the rest's
+# start to the last changing frame, and the signed error; then the least, median and most
+# of both. Tells a hand lowered onto the card after it stopped over it (the renders' slowing
+# landing) from one striking it (varied8), which LANDING_STRIKE_US of src/event/kr_event.c
+# reads.
 import json
 import os
 import re
 import sys
 
-LINE = re.compile(r"press of card (\d+) by ([AB]): rest -?\d+ stop (-?\d+) \(jumped \d\) (\w+) (-?\d+) "
+LINE = re.compile(r"press of card (\d+) by ([AB]): rest (-?\d+) stop (-?\d+) \(jumped \d\) (\w+) (-?\d+) "
                   r"force \d -> (-?\d+) \+- (\d+);")
+LANDED = re.compile(r"landing of card (\d+) by ([AB]): last change at (\d+)")
+PLAY_US = 1000000
 PAIR_US = 500000
 NEAR = re.compile(r"press of card (\d+) by ([AB]):.* -> (-?\d+) \+-.*hand by the point (\d+) of (\d+)")
 NEAR_PAIR_US = 150000
@@ -41,14 +50,20 @@ def decisions(log):
     ev = os.path.join(os.path.dirname(log) or ".", "events.jsonl")
     touches = [r for r in load(ev) if r["type"] == "touch"] if os.path.exists(ev) else None
     out = []
+    last = {}  # (card, player): the last changing frame of the landing read just before
     with open(log, errors="replace") as f:
         for line in f:
+            m = LANDED.search(line)
+            if m:
+                last[(int(m.group(1)), m.group(2))] = int(m.group(3))
+                continue
             m = LINE.search(line)
             if not m:
                 continue
-            card, pl, stop, how, measured, t, err = m.groups()
-            d = {"card": int(card), "player": pl, "stop": int(stop), "t": int(t), "err": int(err),
-                 "kind": KINDS[(how, int(measured) > 0)]}
+            card, pl, rest, stop, how, measured, t, err = m.groups()
+            d = {"card": int(card), "player": pl, "rest": int(rest), "stop": int(stop), "t": int(t),
+                 "err": int(err), "kind": KINDS[(how, int(measured) > 0)],
+                 "last": last.pop((int(card), pl), None)}
             if touches is None or any(r.get("card") == d["card"] and r["player"] == pl and
                                       abs(r["t_us"] - d["t"]) <= 1 for r in touches):
                 out.append(d)
@@ -77,7 +92,42 @@ def near_shares(pairs):
         " ".join("%.2f" % x for x in other)))
 
 
+def rest_to_landing(pairs):
+    """--rest: a single press's last changing frame after its rest's start, in play."""
+    gaps, errs = [], []
+    for sd, log in pairs:
+        truth = load(sd + "/truth.jsonl")
+        kim = [r["t_us"] for r in truth if r["type"] == "kimariji"]
+        touches = [r for r in truth if r["type"] == "touch" and
+                   any(0 <= r["t_us"] - k <= PLAY_US for k in kim)]
+        for d in decisions(log):
+            if d["kind"] != "landing" or d["last"] is None:
+                continue
+            c = [t for t in touches if t.get("card") == d["card"] and t["player"] == d["player"]
+                 and abs(t["t_us"] - d["t"]) < PAIR_US]
+            if not c:
+                continue
+            t = min(c, key=lambda r: abs(r["t_us"] - d["t"]))
+            gap, e = (d["last"] - d["rest"]) / 1000.0, (d["t"] - t["t_us"]) / 1000.0
+            gaps.append(gap)
+            errs.append(e)
+            print("%-28s %s card %-3d last change %+6.1f ms after the rest's start; err %+6.1f on %5.1f ms" % (
+                sd.rstrip("/").split("/")[-1][:28], d["player"], d["card"], gap, e, d["err"] / 1000.0))
+    if gaps:
+        gaps.sort()
+        errs.sort()
+        print("%d presses: last change after the rest's start %.1f / %.1f / %.1f ms (least / median / most); "
+              "signed error %.1f / %.1f / %.1f ms" % (len(gaps), gaps[0], gaps[len(gaps) // 2], gaps[-1],
+                                                      errs[0], errs[len(errs) // 2], errs[-1]))
+
+
 def main():
+    if "--rest" in sys.argv:
+        args = [a for a in sys.argv[1:] if a != "--rest"]
+        if len(args) < 2 or len(args) % 2:
+            sys.exit("usage: tools/eval_press_err.py SCENARIO_DIR DEBUG_LOG [...] --rest")
+        rest_to_landing(list(zip(args[0::2], args[1::2])))
+        return
     if "--near" in sys.argv:
         args = [a for a in sys.argv[1:] if a != "--near"]
         if len(args) < 2 or len(args) % 2:

@@ -66,10 +66,11 @@
                                    descents of 70 ms, the last changing frame 33 ms or more after
                                    the rest's start at 60 fps), one whose descent ends with its
                                    motion struck the card, and the card stopped it (varied8,
-                                   land_speed 0.8-3 m/s: 17-33 ms, the contact within 3 ms of the
-                                   motion last seen). The motion's end read between frames overlaps
-                                   (25-35 ms): there the tail is taken in part. A slow strike,
-                                   lowered 80 ms at a steady speed, still gets the tail */
+                                   land_speed 0.8-3 m/s: 17-33 ms; timed so, within 5 ms; both by
+                                   tools/eval_press_err.py --rest). Read against the motion's end
+                                   between frames, which comes before the last changing frame.
+                                   A slow strike, lowered 80 ms at a steady speed, still gets the
+                                   tail (varied8 card 83: 83 ms, +11 ms) */
 #define LANDING_PLACED_US 50000
 #define LANDING_DROP_SHARE 0.5 /* ... a change below this share of the descent's peak ends it (a drop, see landing) */
 #define TIP_OWN_MIN_SHARE 0.3 /* a racing press's landing: read from its own change (race_landing) when
@@ -1152,10 +1153,10 @@ static int landing_drop(const kr_event_t *ev, const double *chg, int p, int L, i
  * quadrature. No change after the start: the hand came down as it stopped. Its landing
  * is then in the interval that ended at the start's own frame, read as above, when that
  * frame changed (a hand striking the card stops as it lands, and its rest starts on the
- * frame that saw it land); else contact at the start (the earlier of the stop and the
- * rest's start: a stop fitted after the rest began, its leading point drifting on the
- * card, is no later contact; strike_a at 30 fps, a hand striking card 79 at 1.5 m/s, its
- * stop fitted 108 ms after the contact, was put there).
+ * frame that saw it land); else contact at the start (start: the earlier of the stop and
+ * the rest's start, as the callers pass it; a stop fitted after the rest began, its
+ * leading point drifting on the card, is no later contact: strike_a at 30 fps, a hand
+ * striking card 79 at 1.5 m/s, its stop fitted 108 ms after the contact, was put there).
  * Returns 1 with *t, *err set and *last the index of the last changing frame (-1:
  * quiet from the start); 0 when no quiet run is seen yet (ask again next frame). chg is
  * ev->lchg[p] read with rule TIP_RULE_ALL, or ev->lchg_own[p] with TIP_RULE_OWN (tip_still). */
@@ -1181,8 +1182,9 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
     /* quiet from the start on: the hand came down as it stopped. When the start's own frame
      * changed, its interval is the descent's last (a hand striking the card stops as it
      * lands, and its rest starts on the frame that saw it land); else at the start */
-    if (j == n - 1 && !(n < LHIST && ev->lpresent[p][n] && !tip_still(ev, chg, rule, p, n, quiet))) {
-        *t = start < stop ? start : stop;
+    const int start_changed = n < LHIST && ev->lpresent[p][n] && !tip_still(ev, chg, rule, p, n, quiet);
+    if (j == n - 1 && !start_changed) {
+        *t = start;
         *err = dt + 1000;
         return 1;
     }

@@ -281,6 +281,8 @@ static kr_status parse_action(kr_synth_t *s, const cJSON *a, int reading, double
     ac->land = num(a, "land_speed", 0.0) * 1000.0;
     if (ac->land != 0 && (ac->land < 100 || ac->land > 10000)) /* its last 30 mm within 300 ms */
         FAIL("%s.land_speed: need 0 or 0.1..10 m/s", where);
+    if (ac->land != 0 && ac->kind != KR_ACT_PRESS)
+        FAIL("%s.land_speed: only a press lands", where);
     const cJSON *jex = cJSON_GetObjectItemCaseSensitive(a, "exact");
     ac->exact = jex ? cJSON_IsTrue(jex) : (ac->card != 0 && (ac->kind == KR_ACT_SWEEP || ac->kind == KR_ACT_PRESS));
     ac->dir = NAN;

@@ -381,7 +381,7 @@ static kr_status action_keys(kr_synth_t *s, const kr_synth_card *plan, kr_synth_
             K(tc - 30 / ac->land, Tx, Ty, 30, 0, 0, -ac->land);
         else if (ac->kind == KR_ACT_PRESS)
             K(tc - 0.07, Tx, Ty, 30, 0, 0, -300);
-        K(tc, Tx, Ty, z, 0, 0, ac->kind == KR_ACT_PRESS ? -ac->land : 0);
+        K(tc, Tx, Ty, z, 0, 0, -ac->land); /* (0 but for a press) */
         K(tc + ac->hold, Tx, Ty, z, 0, 0, 0);
         K(tc + ac->hold + 0.12, Tx, Ty, z + 35, 0, 0, 150);
         K(tc + ac->hold + 0.6, G[0], G[1], G[2], 0, 0, 0);
