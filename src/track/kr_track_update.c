@@ -24,6 +24,7 @@
 #define GHOST_FAST_FRAMES 6 /* the same where non-hand, non-shadow foreground was learned (t->learned) */
 #define NEAR_MM 100.0       /* kr_track_hand.near_area_mm2: within this of the leading point */
 #define DETACHED_STILL 6.0  /* a detached piece unchanged this long on average is not a hand */
+#define STILL_HAND_MM2 4000.0 /* ... unless a hand lies still as it: at least this big (a fist from above) */
 #define TIP_CHANGE_MM 60.0 /* tip_change is summed within this of the leading point */
 #define TIP_CHANGE_NOISE 6 /* |BGR| change between frames up to this is noise (tip_change) ... */
 #define TIP_NOISE_Q 0.9    /* ... or up to this quantile of the still picture's change around the tip (tip_noise) */
@@ -721,6 +722,33 @@ static double bg_update_simd(kr_track_t *t, const bg_par *bp)
 static double sqr(double a) { return a * a; }
 
 static void hand_from_pixels(kr_track_t *t, int p, double dt_s);
+
+/* The player (0 A, 1 B) whose hand lies still as most of detached piece c: hand-sized, and
+ * over half its pixels (card-like ones included: a card left on the mat is no hand) were
+ * that player's hand on the last frame (t->hmap) and are unchanged since; -1 none. Scraps
+ * an arm leaves behind as it withdraws (unchanged: the background there had learned skin)
+ * are smaller, and would keep themselves alive as a hand frame after frame. */
+static int still_hand(const kr_track_t *t, int c)
+{
+    const kr_track_comp *cp = &t->comp[c];
+    if (cp->area * t->cfg.mm_per_px * t->cfg.mm_per_px < STILL_HAND_MM2)
+        return -1;
+    const uint8_t *last = t->hmap + (size_t)(t->hand_cur ^ 1) * (size_t)t->n;
+    int kept[2] = {0, 0};
+    for (int v = cp->v0; v <= cp->v1; v++)
+        for (int u = cp->u0, i = v * t->w + u; u <= cp->u1; u++, i++) {
+            if (t->cls[i] != KR_CLS_FG || t->label[i] != c)
+                continue;
+            const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
+            if (last[i] && abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) < STILL_DIFF)
+                kept[last[i] - 1]++;
+        }
+    for (int p = 0; p < 2; p++)
+        if (2 * kept[p] > cp->area)
+            return p;
+    return -1;
+}
+
 static void join_pieces(kr_track_t *t);
 static void split_contacts(kr_track_t *t, double dt_s);
 static void tip_change_own(kr_track_t *t, int p);
@@ -939,10 +967,19 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
     }
     for (int c = 0; c < t->n_comp; c++) {
         kr_track_comp *cp = &t->comp[c];
+        if (cp->area < t->min_area_px || cp->zone_a || cp->zone_b)
+            continue;
         /* ... nor a piece that has not changed for a while (a hand moves; bare mat where a
-         * card lay, or a dropped sleeve, does not) */
-        if ((cp->owner == 0 || cp->owner == 1) && !cp->zone_a && !cp->zone_b &&
-            (!attached[cp->owner] || cp->still_sum > DETACHED_STILL / t->fscale * cp->area))
+         * card lay, or a dropped sleeve, does not), unless it is a hand that lies still: most
+         * of it was that player's hand on the last frame, unchanged since (a resting pale
+         * forearm taken into the background cuts the hand on the card off its arm) */
+        int kept = -1;
+        if (cp->owner < 0 || cp->still_sum > DETACHED_STILL / t->fscale * cp->area)
+            kept = still_hand(t, c);
+        if (kept >= 0)
+            cp->owner = kept;
+        if ((cp->owner == 0 || cp->owner == 1) &&
+            (!attached[cp->owner] || (kept < 0 && cp->still_sum > DETACHED_STILL / t->fscale * cp->area)))
             cp->owner = -1;
     }
     join_pieces(t);
