@@ -725,10 +725,12 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s);
 
 /* The player (0 A, 1 B) whose hand lies still as most of detached piece c: hand-sized, and
  * over half its pixels (card-like ones included: a card left on the mat is no hand) were
- * that player's hand on the last frame (t->hmap) and are unchanged since; -1 none. Scraps
- * an arm leaves behind as it withdraws (unchanged: the background there had learned skin)
- * are smaller, and would keep themselves alive as a hand frame after frame. */
-static int still_hand(const kr_track_t *t, int c)
+ * that player's hand on the last frame (t->hmap), are unchanged since and are not the
+ * mat's colour (bare mat where the background had learned a hand is its ghost); -1 none.
+ * Scraps an arm leaves behind as it withdraws (unchanged: the background there had
+ * learned skin) are smaller, and would keep themselves alive as a hand frame after frame.
+ * g: the frame's gain. */
+static int still_hand(const kr_track_t *t, int c, double g)
 {
     const kr_track_comp *cp = &t->comp[c];
     if (cp->area * t->cfg.mm_per_px * t->cfg.mm_per_px < STILL_HAND_MM2)
@@ -740,7 +742,8 @@ static int still_hand(const kr_track_t *t, int c)
             if (t->cls[i] != KR_CLS_FG || t->label[i] != c)
                 continue;
             const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
-            if (last[i] && abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) < STILL_DIFF)
+            if (last[i] && abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) < STILL_DIFF &&
+                !mat_coloured(t, I, g))
                 kept[last[i] - 1]++;
         }
     for (int p = 0; p < 2; p++)
@@ -975,7 +978,7 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
          * forearm taken into the background cuts the hand on the card off its arm) */
         int kept = -1;
         if (cp->owner < 0 || cp->still_sum > DETACHED_STILL / t->fscale * cp->area)
-            kept = still_hand(t, c);
+            kept = still_hand(t, c, g);
         if (kept >= 0)
             cp->owner = kept;
         if ((cp->owner == 0 || cp->owner == 1) &&
