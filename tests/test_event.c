@@ -3305,9 +3305,10 @@ static void test_arm_drawing_back_is_no_press_nor_lost(void)
  * the card was taken as let go, no send and HANDLED). At 330, well past B's line, the hand
  * is not putting a card in the field: let go, HANDLED as before. spikes: on every fifth
  * frame of the rest the point jumps 45 mm to the card's corner for that frame alone (the
- * tracker's point flipping between two fingertips: v2_diffuse_120, card 29). Returns the
- * sends; *flags the reading's flags. */
-static int far_row_sends(double rest_y, int spikes, unsigned *flags)
+ * tracker's point flipping between two fingertips: v2_diffuse_120, card 29). found_t: the
+ * tracker finds the card at rest at (-300, 217) from then on (0: never). Returns the sends;
+ * *flags the reading's flags, *send the last send (t_us -1: none). */
+static int far_row_sends_found(double rest_y, int spikes, int64_t found_t, unsigned *flags, kr_rules_record *send)
 {
     fake f;
     fake_start(&f, 64, 150000);
@@ -3320,7 +3321,13 @@ static int far_row_sends(double rest_y, int spikes, unsigned *flags)
     const int np = (int)(sizeof path / sizeof path[0]);
     for (int64_t t = 0; t < 5500000; t += DT) {
         kr_track_card *c = &f.cards[1];
-        if (t >= 2300000) { /* carried, then never found at rest */
+        if (found_t > 0 && t >= found_t) { /* at rest where it was put down */
+            c->displaced = c->moving = c->lost = 0;
+            c->visible = 1;
+            c->change = 0;
+            c->x_mm = c->rest_x_mm = -300;
+            c->y_mm = c->rest_y_mm = 217;
+        } else if (t >= 2300000) { /* carried, then not found at rest */
             c->displaced = c->moving = 1;
             c->visible = 0.2;
             c->change = 1;
@@ -3334,10 +3341,18 @@ static int far_row_sends(double rest_y, int spikes, unsigned *flags)
     }
     int sends = fake_count(&f, KR_REC_SEND);
     *flags = kr_event_reading_flags(f.ev, 1);
+    if (send)
+        *send = fake_last(&f, KR_REC_SEND, 5);
     if (getenv("KR_TEST_VERBOSE"))
-        printf("far row (rest at %.0f, spikes %d): sends %d, flags %x\n", rest_y, spikes, sends, *flags);
+        printf("far row (rest at %.0f, spikes %d, found %lld): sends %d, flags %x\n", rest_y, spikes,
+               (long long)found_t, sends, *flags);
     kr_event_destroy(f.ev);
     return sends;
+}
+
+static int far_row_sends(double rest_y, int spikes, unsigned *flags)
+{
+    return far_row_sends_found(rest_y, spikes, 0, flags, NULL);
 }
 
 static void test_send_to_the_far_row_reaches_past_the_line(void)
@@ -3347,6 +3362,20 @@ static void test_send_to_the_far_row_reaches_past_the_line(void)
     CU_ASSERT_FALSE(fl & KR_EVENT_FLAG_HANDLED);
     CU_ASSERT_EQUAL(far_row_sends(330, 0, &fl), 0);
     CU_ASSERT_TRUE(fl & KR_EVENT_FLAG_HANDLED);
+}
+
+/* The card is found lying in B's territory at 3.5 s, 0.8 s after A's hand came to rest there
+ * with it (carried hidden, found once the hand had gone): one send, put down when the hand
+ * came to rest (2.7 s), not when the card was found (before: at 3.5 s with an error of
+ * 0.1 s; v8_strike_a at 60 fps, card 6, 0.6 s late). */
+static void test_send_found_late_is_put_at_the_hands_rest(void)
+{
+    unsigned fl;
+    kr_rules_record r;
+    CU_ASSERT_EQUAL(far_row_sends_found(200, 0, 3500000, &fl, &r), 1);
+    CU_ASSERT_EQUAL(r.player, KR_SIDE_A);
+    CU_ASSERT_TRUE(llabs(r.t_us - 2700000) <= r.t_err_us && r.t_err_us <= 200000);
+    CU_ASSERT_FALSE(fl & (KR_EVENT_FLAG_HANDLED | KR_EVENT_FLAG_SEND_BY_HAND));
 }
 
 /* A point that leaves the rest for single frames (a jump and straight back) has not
@@ -3478,6 +3507,7 @@ int main(void)
     CU_add_test(s, "race_presses_timed_from_own_landing", test_race_presses_timed_from_own_landing); /* race session 8 */
     CU_add_test(s, "race_leak_widens_the_error", test_race_leak_widens_the_error); /* race session 8 */
     CU_add_test(s, "race_leak_small_beside_a_strike", test_race_leak_small_beside_a_strike); /* session 22 */
+    CU_add_test(s, "send_found_late_is_put_at_the_hands_rest", test_send_found_late_is_put_at_the_hands_rest); /* session 22 */
     CU_add_test(s, "race_quiet_run_cut_short_widens_the_error", test_race_quiet_run_cut_short_widens_the_error);
     CU_add_test(s, "race_own_residue_widens_the_error", test_race_own_residue_widens_the_error);
     /* presses session 9 */

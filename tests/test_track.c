@@ -685,6 +685,58 @@ static void test_hand_cut_off_its_arm_stays_a_hand(void)
     kr_track_destroy(t);
 }
 
+/* Card 64 (B, at -100, 51.5) carried off hidden under B's hand and put down in A's
+ * territory at (-100, -150): the hand lies on it there for half a second, then goes home.
+ * Never seen moving, the card is lost once its place shows bare mat; by the time the hand
+ * leaves it has lain still too long to be card evidence (taken into the background). It is
+ * found again at rest where it lies (before: lost for good; v8_strike_a at 60 fps, card 6). */
+static void test_card_put_down_hidden_is_found_again(void)
+{
+    kr_track_t *t = make_tracker();
+    int64_t ts = 0;
+    warm(t, &ts);
+    const kr_track_frame *fr = NULL;
+    /* the hand's tip 80 mm beyond the card's centre: the arm hides all of it; put down, the
+     * fingertips lie on its far edge, and most of it lies still in view for half a second */
+    for (int i = 0; i <= 40; i++, ts += 16667) {
+        /* in from B's edge onto the card (10 frames), over to A's side (15), at rest (15) */
+        double ty = i <= 10 ? 330 + (51.5 - 80 - 330) * i / 10.0
+                            : i <= 25 ? -28.5 + (-150 - 80 + 28.5) * (i - 10) / 15.0 : -230;
+        memcpy(frame, base, sizeof base);
+        for (int k = 0; k < NCARDS; k++)
+            if (k != 3 || i <= 10)
+                draw_card(frame, layout[k].x_mm, layout[k].y_mm);
+        draw_arm_from(frame, -100, 420, -100, ty, 10, 8, 1);
+        fr = feed(t, ts);
+    }
+    for (int i = 0; i < 30; i++, ts += 16667) { /* put down, the fingers at rest on its edge */
+        memcpy(frame, base, sizeof base);
+        for (int k = 0; k < NCARDS; k++)
+            if (k != 3)
+                draw_card(frame, layout[k].x_mm, layout[k].y_mm);
+        draw_card(frame, -100, -150);
+        draw_arm_from(frame, -100, 420, -100, -125, 10, 8, 1);
+        fr = feed(t, ts);
+    }
+    for (int i = 0; i < 45; i++, ts += 16667) { /* the hand gone */
+        memcpy(frame, base, sizeof base);
+        for (int k = 0; k < NCARDS; k++)
+            if (k != 3)
+                draw_card(frame, layout[k].x_mm, layout[k].y_mm);
+        draw_card(frame, -100, -150);
+        fr = feed(t, ts);
+    }
+    const kr_track_card *c = &fr->cards[3];
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("hidden card: at %.1f, %.1f displaced %d lost %d rest %.1f, %.1f\n", c->x_mm, c->y_mm, c->displaced,
+               c->lost, c->rest_x_mm, c->rest_y_mm);
+    CU_ASSERT_FALSE(c->lost);
+    CU_ASSERT_FALSE(c->displaced);
+    CU_ASSERT_DOUBLE_EQUAL(c->rest_x_mm, -100, 5.0);
+    CU_ASSERT_DOUBLE_EQUAL(c->rest_y_mm, -150, 5.0);
+    kr_track_destroy(t);
+}
+
 /* The per-pixel loops 4 pixels at a time (SSE2) give the same tracker, bit for bit, as
  * one pixel at a time: every class, background value, unchanged-frame count and gain sum
  * after every frame of a scene with lighting changes, an arm coming and resting, a card
@@ -1244,6 +1296,7 @@ int main(void)
     CU_add_test(s, "card_seen_displaced_late_goes_with_the_hand", test_card_seen_displaced_late_goes_with_the_hand);
     CU_add_test(s, "hand_side_from_the_arms_line", test_hand_side_from_the_arms_line); /* session 20 */
     CU_add_test(s, "hand_cut_off_its_arm_stays_a_hand", test_hand_cut_off_its_arm_stays_a_hand); /* session 22 */
+    CU_add_test(s, "card_put_down_hidden_is_found_again", test_card_put_down_hidden_is_found_again); /* session 22 */
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

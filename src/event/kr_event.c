@@ -1904,13 +1904,20 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             double moved = sqrt(sqr(c->rest_x_mm - cs->rest0_x) + sqr(c->rest_y_mm - cs->rest0_y));
             if (terr != cs->territory && fabs(c->rest_y_mm) < KR_TRACK_FIELD_HALF_H_MM &&
                 fabs(c->rest_x_mm) < KR_TRACK_FIELD_HALF_W_MM) {
-                kr_event_obs *o = emit(ev, KR_REC_SEND, fr->t_us);
+                /* seen at rest long after its sender's hand came to rest over there with it
+                 * (a card carried hidden and found again where it lay: v8_strike_a at 60 fps,
+                 * card 6, put down at 26.56 s, the hand at rest there from 26.45, the card
+                 * found at 27.18): put down when the hand came to rest */
+                const int from = cs->territory, by_hand = ev->pend_k[from] == k;
+                kr_event_obs *o = emit(ev, KR_REC_SEND, by_hand ? ev->pend_t[from] : fr->t_us);
                 if (o) {
-                    o->rec.player = cs->territory ? KR_SIDE_B : KR_SIDE_A;
+                    o->rec.player = from ? KR_SIDE_B : KR_SIDE_A;
                     o->rec.card = c->id;
                     o->rec.confidence = 0.9;
-                    o->rec.t_err_us = 100000;
+                    o->rec.t_err_us = by_hand ? 200000 : 100000;
                 }
+                if (by_hand)
+                    ev->pend_k[from] = -1;
                 ev->moved_by[cs->territory] = 1;
                 cs->territory = terr;
                 cs->moved_after = 1;

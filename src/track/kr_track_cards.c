@@ -526,6 +526,34 @@ static double evidence_centroid(const kr_track_t *t, const card_axis *ax, double
     return w;
 }
 
+/* Weighted centroid of card-coloured pixels other than hands' in the square of half side r
+ * mm around (x, y), whatever their class: a card put down under a hand and left lying
+ * there is soon taken into the background, and then no card evidence. Returns the pixel
+ * count. */
+static double colour_centroid(const kr_track_t *t, double g, double x, double y, double r, double *cx, double *cy)
+{
+    double u0, v0, u1, v1;
+    kr_track_mm_to_mat(t, x - r, y + r, &u0, &v0);
+    kr_track_mm_to_mat(t, x + r, y - r, &u1, &v1);
+    int a0 = u0 < 0 ? 0 : (int)u0, a1 = u1 >= t->w ? t->w - 1 : (int)u1;
+    int b0 = v0 < 0 ? 0 : (int)v0, b1 = v1 >= t->h ? t->h - 1 : (int)v1;
+    double su = 0, sv = 0, w = 0;
+    for (int v = b0; v <= b1; v++)
+        for (int u = a0; u <= a1; u++) {
+            int i = v * t->w + u;
+            uint8_t cl = t->cls[i];
+            if (cl == KR_CLS_HAND_A || cl == KR_CLS_HAND_B || cl == KR_CLS_OUT ||
+                !kr_track_near_colour_(t->mat + (size_t)i * 3, t->card_rgb, g, 0.80, 1.25, 0.035))
+                continue;
+            w++;
+            su += u;
+            sv += v;
+        }
+    if (w > 0)
+        kr_track_mat_to_mm(t, su / w + 0.5, sv / w + 0.5, cx, cy);
+    return w;
+}
+
 /* Is the mat point inside the warped area and seen by the camera? */
 static int in_view(const kr_track_t *t, double x, double y)
 {
@@ -1074,13 +1102,16 @@ static void follow_card(kr_track_t *t, const kr_track_src *frame, const card_axi
 }
 
 /* A lost card that comes to rest in view again: a still, card-sized patch of card
- * evidence that no other card explains is given to the nearest lost card. */
-static void reacquire(kr_track_t *t, const card_axis *ax, double g, int64_t t_us)
+ * evidence that no other card explains is given to the nearest lost card. In the field,
+ * a card-coloured patch taken into the background will do (a card carried hidden under the
+ * hand that sends it and put down in the other territory: v8_strike_a at 60 fps, card 6,
+ * never seen moving, lost once the hand left its place, by then lying still for 0.5 s). */
+static void reacquire(kr_track_t *t, const kr_track_src *frame, const card_axis *ax, double g, int64_t t_us)
 {
     double mmpp = t->cfg.mm_per_px;
     double card_px = KR_TRACK_CARD_W_MM * KR_TRACK_CARD_H_MM / (mmpp * mmpp);
     for (int pass = 0; pass < 2; pass++) {
-        int best_k = -1;
+        int best_k = -1, best_absorbed = 0;
         double best_d = 1e30, bx = 0, by = 0;
         /* scan a coarse grid of candidate centres (every 30 mm) for a still card patch */
         for (double y = -KR_TRACK_FIELD_HALF_H_MM - 60; y <= KR_TRACK_FIELD_HALF_H_MM + 60; y += 30)
@@ -1091,12 +1122,18 @@ static void reacquire(kr_track_t *t, const card_axis *ax, double g, int64_t t_us
                 if (iu < 0 || iv < 0 || iu >= t->w || iv >= t->h)
                     continue;
                 int i = iv * t->w + iu;
-                if (!card_evidence(t, ax, i, g) || t->still[i] < kr_track_nframes_(t, 3) || t->fpmask[i])
+                if (t->still[i] < kr_track_nframes_(t, 3) || t->fpmask[i])
+                    continue;
+                const int absorbed = !card_evidence(t, ax, i, g);
+                if (absorbed && (t->cls[i] != KR_CLS_BG || fabs(x) > KR_TRACK_FIELD_HALF_W_MM ||
+                                 fabs(y) > KR_TRACK_FIELD_HALF_H_MM ||
+                                 !kr_track_near_colour_(t->mat + (size_t)i * 3, t->card_rgb, g, 0.80, 1.25, 0.035)))
                     continue;
                 double cx = x, cy = y;
                 double w = 0;
                 for (int it = 0; it < 3; it++)
-                    w = evidence_centroid(t, ax, g, cx, cy, 40, &cx, &cy, NULL, NULL);
+                    w = absorbed ? colour_centroid(t, g, cx, cy, 40, &cx, &cy)
+                                 : evidence_centroid(t, ax, g, cx, cy, 40, &cx, &cy, NULL, NULL);
                 if (w < 0.6 * card_px || w > 1.5 * card_px)
                     continue;
                 /* not a card that is already followed there */
@@ -1116,6 +1153,7 @@ static void reacquire(kr_track_t *t, const card_axis *ax, double g, int64_t t_us
                     if (d < best_d) {
                         best_d = d;
                         best_k = q;
+                        best_absorbed = absorbed;
                         bx = cx;
                         by = cy;
                     }
@@ -1125,6 +1163,17 @@ static void reacquire(kr_track_t *t, const card_axis *ax, double g, int64_t t_us
             return;
         kr_track_card *o = &t->cards[best_k];
         kr_track_cstate *c = &t->cs[best_k];
+        if (best_absorbed) {
+            /* lying still for a while already: at rest there now, its pose fitted */
+            double a = o->angle_deg;
+            fit_pose_wide(t, frame, &bx, &by, &a, 12.0);
+            o->rest_x_mm = bx;
+            o->rest_y_mm = by;
+            o->rest_angle_deg = a;
+            card_take_rest(t, best_k, 1, g);
+            o->last_seen_us = t_us;
+            continue;
+        }
         o->lost = 0;
         o->found = 1;
         o->x_mm = c->last_x = bx;
@@ -1275,5 +1324,5 @@ void kr_track_cards_update_(kr_track_t *t, const kr_track_src *frame, double g, 
         if (t->cards[k].lost && !t->cards[k].out_of_field)
             any_lost = 1;
     if (any_lost && t->frames % kr_track_nframes_(t, REACQ_EVERY) == 0)
-        reacquire(t, &ax, g, t_us);
+        reacquire(t, frame, &ax, g, t_us);
 }
