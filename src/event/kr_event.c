@@ -83,11 +83,7 @@
                                 changes its picture by more) ... */
 #define LEAK_BIG_SHARE 0.1   /* ... or at most this share of the other's (a hand striking the card
                                 beside it: strike_a at 60 fps, B lying on card 87 while A came
-                                down, B's own change 3285 to 10332, 4 to 8 % of A's) ... */
-#define LEAK_PEAK_SHARE 0.15 /* ... or at most this share of its own descent's largest change since
-                                its start (strike_a at 120 fps, card 15: B struck it, its own change
-                                36522 then 20397 on the landing's frame, then 3315 to 2586, 7 to
-                                11 % of that, while A came down beside it at 10563 to 43857) */
+                                down, B's own change 3285 to 10332, 4 to 8 % of A's) */
 #define SHADOW_MEET_MM 25.0  /* a press: the hand's shadow seen this near its leading point (on the mat) ... */
 #define SHADOW_MIN_PX 3      /* ... or at least this many of its pixels beside the hand near it (fewer: noise) */
 #define SHADOW_ALONE_MM 150.0 /* ... read only with the other hand's box this far off (its shadow is not this one's) */
@@ -1317,15 +1313,11 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
         return -1;
     if (L < 0)
         return -1; /* no descent seen: the mask may have hidden it */
-    double peak = 0; /* the own descent's largest change since the start */
-    for (int i = L; i < LHIST && ev->lpresent[p][i] && ev->lt[p][i] > start; i++)
-        peak = fmax(peak, ev->lchg_own[p][i]);
     int k = L;
     while (k + 1 < LHIST && ev->lpresent[p][k + 1] && ev->lpresent[o][k] && ev->lt[p][k] > start &&
            ev->lchg_own[p][k] <= LEAK_SHARE * ev->lchg_own[o][k] &&
            (ev->lchg_own[p][k] <= LEAK_MAX * TIP_QUIET * (double)(ev->lt[p][k] - ev->lt[p][k + 1]) / 16667.0 ||
-            ev->lchg_own[p][k] <= LEAK_BIG_SHARE * ev->lchg_own[o][k] ||
-            ev->lchg_own[p][k] <= LEAK_PEAK_SHARE * peak))
+            ev->lchg_own[p][k] <= LEAK_BIG_SHARE * ev->lchg_own[o][k]))
         k++;
     double e = sqrt(sqr((double)*err) + sqr(OWN_ERR_US));
     int64_t lo = k > L ? ev->lt[p][k] + LANDING_TAIL_US : INT64_MAX;
