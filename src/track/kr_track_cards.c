@@ -526,10 +526,10 @@ static double evidence_centroid(const kr_track_t *t, const card_axis *ax, double
     return w;
 }
 
-/* Weighted centroid of card-coloured pixels other than hands' in the square of half side r
- * mm around (x, y), whatever their class: a card put down under a hand and left lying
- * there is soon taken into the background, and then no card evidence. Returns the pixel
- * count. */
+/* Weighted centroid of card-coloured pixels other than hands' and other than the cards'
+ * at rest (t->fpmask) in the square of half side r mm around (x, y), whatever their class:
+ * a card put down under a hand and left lying there is soon taken into the background, and
+ * then no card evidence. Returns the pixel count. */
 static double colour_centroid(const kr_track_t *t, double g, double x, double y, double r, double *cx, double *cy)
 {
     double u0, v0, u1, v1;
@@ -542,7 +542,7 @@ static double colour_centroid(const kr_track_t *t, double g, double x, double y,
         for (int u = a0; u <= a1; u++) {
             int i = v * t->w + u;
             uint8_t cl = t->cls[i];
-            if (cl == KR_CLS_HAND_A || cl == KR_CLS_HAND_B || cl == KR_CLS_OUT ||
+            if (cl == KR_CLS_HAND_A || cl == KR_CLS_HAND_B || cl == KR_CLS_OUT || t->fpmask[i] ||
                 !kr_track_near_colour_(t->mat + (size_t)i * 3, t->card_rgb, g, 0.80, 1.25, 0.035))
                 continue;
             w++;
