@@ -36,11 +36,18 @@ static kr_track_t *tracker_with(const kr_track_card_init *lay, int n)
 
 static kr_track_t *make_tracker(void) { return tracker_with(layout, NCARDS); }
 
-static void still_scene(uint8_t *img, double gain)
+/* The still scene without card skip (an index of layout; -1: every card), gain 1. */
+static void scene_but(uint8_t *img, int skip)
 {
     memcpy(img, base, sizeof base);
     for (int k = 0; k < NCARDS; k++)
-        draw_card(img, layout[k].x_mm + (k == 2 ? 2.0 : 0), layout[k].y_mm);
+        if (k != skip)
+            draw_card(img, layout[k].x_mm + (k == 2 ? 2.0 : 0), layout[k].y_mm);
+}
+
+static void still_scene(uint8_t *img, double gain)
+{
+    scene_but(img, -1);
     if (gain != 1.0)
         for (size_t i = 0; i < sizeof frame; i++) {
             double v = img[i] * gain;
@@ -155,10 +162,7 @@ static void test_swept_card_is_followed_out_of_the_field(void)
     double x = -100;
     for (int i = 0; i < 8; i++) {
         x -= 60;
-        memcpy(frame, base, sizeof base);
-        for (int k = 0; k < NCARDS; k++)
-            if (k != 3)
-                draw_card(frame, layout[k].x_mm + (k == 2 ? 2.0 : 0), layout[k].y_mm);
+        scene_but(frame, 3);
         draw_card(frame, x, 51.5);
         fr = feed(t, ts);
         ts += 16667;
@@ -702,27 +706,18 @@ static void test_card_put_down_hidden_is_found_again(void)
         /* in from B's edge onto the card (10 frames), over to A's side (15), at rest (15) */
         double ty = i <= 10 ? 330 + (51.5 - 80 - 330) * i / 10.0
                             : i <= 25 ? -28.5 + (-150 - 80 + 28.5) * (i - 10) / 15.0 : -230;
-        memcpy(frame, base, sizeof base);
-        for (int k = 0; k < NCARDS; k++)
-            if (k != 3 || i <= 10)
-                draw_card(frame, layout[k].x_mm, layout[k].y_mm);
+        scene_but(frame, i <= 10 ? -1 : 3);
         draw_arm_from(frame, -100, 420, -100, ty, 10, 8, 1);
         fr = feed(t, ts);
     }
     for (int i = 0; i < 30; i++, ts += 16667) { /* put down, the fingers at rest on its edge */
-        memcpy(frame, base, sizeof base);
-        for (int k = 0; k < NCARDS; k++)
-            if (k != 3)
-                draw_card(frame, layout[k].x_mm, layout[k].y_mm);
+        scene_but(frame, 3);
         draw_card(frame, -100, -150);
         draw_arm_from(frame, -100, 420, -100, -125, 10, 8, 1);
         fr = feed(t, ts);
     }
     for (int i = 0; i < 45; i++, ts += 16667) { /* the hand gone */
-        memcpy(frame, base, sizeof base);
-        for (int k = 0; k < NCARDS; k++)
-            if (k != 3)
-                draw_card(frame, layout[k].x_mm, layout[k].y_mm);
+        scene_but(frame, 3);
         draw_card(frame, -100, -150);
         fr = feed(t, ts);
     }
