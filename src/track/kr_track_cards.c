@@ -543,7 +543,7 @@ static double colour_centroid(const kr_track_t *t, double g, double x, double y,
             int i = v * t->w + u;
             uint8_t cl = t->cls[i];
             if (cl == KR_CLS_HAND_A || cl == KR_CLS_HAND_B || cl == KR_CLS_OUT || t->fpmask[i] ||
-                !kr_track_near_colour_(t->mat + (size_t)i * 3, t->card_rgb, g, 0.80, 1.25, 0.035))
+                !kr_track_card_coloured_(t, t->mat + (size_t)i * 3, g))
                 continue;
             w++;
             su += u;
@@ -1127,7 +1127,7 @@ static void reacquire(kr_track_t *t, const kr_track_src *frame, const card_axis 
                 const int absorbed = !card_evidence(t, ax, i, g);
                 if (absorbed && (t->cls[i] != KR_CLS_BG || fabs(x) > KR_TRACK_FIELD_HALF_W_MM ||
                                  fabs(y) > KR_TRACK_FIELD_HALF_H_MM ||
-                                 !kr_track_near_colour_(t->mat + (size_t)i * 3, t->card_rgb, g, 0.80, 1.25, 0.035)))
+                                 !kr_track_card_coloured_(t, t->mat + (size_t)i * 3, g)))
                     continue;
                 double cx = x, cy = y;
                 double w = 0;

@@ -179,6 +179,13 @@ static inline int kr_track_near_colour_(const uint8_t *I, const double *ref, dou
     return d < ctol * ctol;
 }
 
+/* Is I card-coloured (the reference card colour at gain g): the colour test of the card-like
+ * class (kr_track_update.c) and of a card found again by its colour (kr_track_cards.c). */
+static inline int kr_track_card_coloured_(const kr_track_t *t, const uint8_t *I, double g)
+{
+    return kr_track_near_colour_(I, t->card_rgb, g, 0.80, 1.25, 0.035);
+}
+
 /* BGR of one Y, U, V sample into d[0..2] (the tables of kr_track_src). kr_track_yuv_px_:
  * of YUV pixel (x, y) (inside the picture), with the chroma of its 2x2 block (4:2:0, no
  * chroma interpolation, as swscale's unscaled converter). */

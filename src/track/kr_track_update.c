@@ -916,7 +916,7 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
             if (t->cls[i] != KR_CLS_FG)
                 continue;
             const uint8_t *I = t->mat + (size_t)i * 3;
-            if (kr_track_near_colour_(I, t->card_rgb, g, 0.80, 1.25, 0.035))
+            if (kr_track_card_coloured_(t, I, g))
                 t->cls[i] = KR_CLS_CARDLIKE;
             else if (t->fpmask[i] && mat_coloured(t, I, g))
                 t->cls[i] = KR_CLS_OTHER; /* bare mat revealed where a card lay (it moved away);
