@@ -3308,7 +3308,12 @@ static int far_row_sends_found(double rest_y, int spikes, int64_t found_t, unsig
             c->displaced = c->moving = 1;
             c->visible = 0.2;
             c->change = 1;
-            c->lost = t >= 3200000;
+            c->lost = found_t <= 0 && t >= 3200000;
+            if (found_t > 0) { /* followed: carried over, then still where it is put down (2.7 s) */
+                double u = t >= 2700000 ? 1 : (double)(t - 2300000) / 400000.0;
+                c->x_mm = -380 + 80 * u + ((t / DT) % 3 - 1.0);
+                c->y_mm = -60 + 277 * u + ((t / DT) % 2);
+            }
         }
         const key_pt jump[] = {{0, -280, rest_y - 40, 0}};
         if (spikes && t >= 2700000 && t < 3200000 && (t / DT) % 5 == 0)
@@ -3353,6 +3358,21 @@ static void test_send_found_late_is_put_at_the_hands_rest(void)
     CU_ASSERT_EQUAL(r.player, KR_SIDE_A);
     CU_ASSERT_TRUE(llabs(r.t_us - 2700000) <= r.t_err_us && r.t_err_us <= 200000);
     CU_ASSERT_FALSE(fl & (KR_EVENT_FLAG_HANDLED | KR_EVENT_FLAG_SEND_BY_HAND));
+}
+
+/* Followed as it is carried over and put down at 2.7 s (its centre then within 2 mm), the
+ * card is seen at rest at 3.5 s, once the hand (at rest past B's line: no send by the hand)
+ * has gone: the send is put between the two, its error spanning them to a frame (before: at
+ * 3.5 s with an error of 0.1 s; the renders' sends came 430-530 ms after the card was put
+ * down). */
+static void test_send_seen_at_rest_late_spans_its_putting_down(void)
+{
+    unsigned fl;
+    kr_rules_record r;
+    CU_ASSERT_EQUAL(far_row_sends_found(330, 0, 3500000, &fl, &r), 1);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("send seen at rest late: %lld +- %lld\n", (long long)r.t_us, (long long)r.t_err_us);
+    CU_ASSERT_TRUE(llabs(r.t_us - 2700000) <= r.t_err_us + DT && r.t_us < 3500000 && r.t_err_us >= 300000);
 }
 
 /* A point that leaves the rest for single frames (a jump and straight back) has not
@@ -3484,6 +3504,7 @@ int main(void)
     CU_add_test(s, "race_presses_timed_from_own_landing", test_race_presses_timed_from_own_landing); /* race session 8 */
     CU_add_test(s, "race_leak_widens_the_error", test_race_leak_widens_the_error); /* race session 8 */
     CU_add_test(s, "send_found_late_is_put_at_the_hands_rest", test_send_found_late_is_put_at_the_hands_rest); /* session 22 */
+    CU_add_test(s, "send_seen_at_rest_late_spans_its_putting_down", test_send_seen_at_rest_late_spans_its_putting_down);
     CU_add_test(s, "race_quiet_run_cut_short_widens_the_error", test_race_quiet_run_cut_short_widens_the_error);
     CU_add_test(s, "race_own_residue_widens_the_error", test_race_own_residue_widens_the_error);
     /* presses session 9 */

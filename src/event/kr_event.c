@@ -87,6 +87,8 @@
 #define SHADOW_MEET_MM 25.0  /* a press: the hand's shadow seen this near its leading point (on the mat) ... */
 #define SHADOW_MIN_PX 3      /* ... or at least this many of its pixels beside the hand near it (fewer: noise) */
 #define SHADOW_ALONE_MM 150.0 /* ... read only with the other hand's box this far off (its shadow is not this one's) */
+#define PUT_MM 5.0 /* a card carried and put down: at rest from when its centre stays this near (the
+                      follower's centre wanders 1-3 mm a frame under the hand that holds it) */
 #define SEEN_NEAR_MM 30.0 /* a modelled press after a jump: its hand seen this near its point before it was lost */
 #define SIDE_AREA_MM2 2000.0 /* a hand's side is read only from a blob this large (a hand from above,
                                 palm and fingers, is some 7000 mm^2: a speck is no arm) */
@@ -200,6 +202,10 @@ typedef struct card_state {
     int64_t bare_t;          /* last frame it was seen still with no hand over it: a hand pushing a
                                 card covers the bare strip it leaves, so only this frame shows the
                                 card had not moved (a sweep's window starts there) */
+    int64_t put_t;           /* displaced: the first frame from which on its centre stayed within
+                                PUT_MM of where it was then (put_x, put_y; up to the last frame):
+                                when it was put down; -1 not displaced */
+    double  put_x, put_y;
 } card_state;
 
 struct kr_event {
@@ -1775,6 +1781,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             cs->mover = -1;
             cs->unblamed_t = -1;
             cs->lost_t = -1;
+            cs->put_t = -1;
             cs->px = fr->cards[k].x_mm;
             cs->py = fr->cards[k].y_mm;
             cs->pa = fr->cards[k].angle_deg;
@@ -1892,21 +1899,27 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             any_moving = 1; /* a card flickering "moving" for a frame or two with no hand on it is noise */
         /* send / rearrange: a displaced card has come to rest again somewhere else */
         if (cs->was_displaced && !c->displaced && !c->lost) {
+            /* put down between when its centre came to stay where it lies (put_t) and now (the
+             * hand gone from it): midway, half the span its error (at least 100 ms) */
+            const int64_t put_lo = cs->put_t >= 0 ? cs->put_t : fr->t_us, put_t = put_lo + (fr->t_us - put_lo) / 2;
+            const int64_t put_err = (fr->t_us - put_lo) / 2 > 100000 ? (fr->t_us - put_lo) / 2 : 100000;
             int terr = c->rest_y_mm > 0;
             double moved = sqrt(sqr(c->rest_x_mm - cs->rest0_x) + sqr(c->rest_y_mm - cs->rest0_y));
             if (terr != cs->territory && fabs(c->rest_y_mm) < KR_TRACK_FIELD_HALF_H_MM &&
                 fabs(c->rest_x_mm) < KR_TRACK_FIELD_HALF_W_MM) {
-                /* seen at rest long after its sender's hand came to rest over there with it
-                 * (a card carried hidden and found again where it lay: v8_strike_a at 60 fps,
-                 * card 6, put down at 26.56 s, the hand at rest there from 26.45, the card
-                 * found at 27.18): put down when the hand came to rest */
+                /* the card is at rest once the hand has left it, seen so 0.3 to 0.5 s after it
+                 * was put down (the renders: sends +430 to +530 ms on an error of 100 ms): put
+                 * down as put_t says, or, seen at rest long after its sender's hand came to
+                 * rest over there with it, when the hand came to rest (a card carried hidden
+                 * and found again where it lay: v8_strike_a at 60 fps, card 6, put down at
+                 * 26.56 s, the hand at rest there from 26.45, the card found at 27.18) */
                 const int from = cs->territory, by_hand = ev->pend_k[from] == k;
-                kr_event_obs *o = emit(ev, KR_REC_SEND, by_hand ? ev->pend_t[from] : fr->t_us);
+                kr_event_obs *o = emit(ev, KR_REC_SEND, by_hand ? ev->pend_t[from] : put_t);
                 if (o) {
                     o->rec.player = from ? KR_SIDE_B : KR_SIDE_A;
                     o->rec.card = c->id;
                     o->rec.confidence = 0.9;
-                    o->rec.t_err_us = by_hand ? 200000 : 100000;
+                    o->rec.t_err_us = by_hand ? 200000 : put_err;
                 }
                 if (by_hand)
                     ev->pend_k[from] = -1;
@@ -1914,7 +1927,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 cs->territory = terr;
                 cs->moved_after = 1;
             } else if (terr == cs->territory && moved > 15 && fabs(c->rest_x_mm) < KR_TRACK_FIELD_HALF_W_MM) {
-                kr_event_obs *o = emit(ev, KR_REC_REARRANGE, fr->t_us);
+                kr_event_obs *o = emit(ev, KR_REC_REARRANGE, put_t);
                 if (o) {
                     o->rec.player = cs->territory ? KR_SIDE_B : KR_SIDE_A;
                     o->rec.card = c->id;
@@ -1922,7 +1935,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     o->rec.x_mm = c->rest_x_mm;
                     o->rec.y_mm = c->rest_y_mm;
                     o->rec.confidence = 0.9;
-                    o->rec.t_err_us = 100000;
+                    o->rec.t_err_us = put_err;
                 }
                 ev->moved_by[cs->territory] = 1;
                 cs->moved_after = 1;
@@ -1933,6 +1946,13 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             cs->rest0_y = c->rest_y_mm;
         }
         cs->was_displaced = c->displaced;
+        if (!c->displaced)
+            cs->put_t = -1;
+        else if (!c->lost && (cs->put_t < 0 || sqrt(sqr(c->x_mm - cs->put_x) + sqr(c->y_mm - cs->put_y)) > PUT_MM)) {
+            cs->put_t = fr->t_us;
+            cs->put_x = c->x_mm;
+            cs->put_y = c->y_mm;
+        }
         int newly_moving = (c->moving || c->displaced) && !cs->was_moving && !cs->was_out;
         for (int p = 0; p < 2; p++) {
             const kr_track_hand *h = &fr->hands[p];
