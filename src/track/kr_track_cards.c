@@ -1170,7 +1170,7 @@ static void reacquire(kr_track_t *t, const kr_track_src *frame, const card_axis 
             o->rest_x_mm = bx;
             o->rest_y_mm = by;
             o->rest_angle_deg = a;
-            card_take_rest(t, best_k, 1, g);
+            card_take_rest(t, best_k, 0, g); /* (the frame: the background may not have all of it yet) */
             o->last_seen_us = t_us;
             continue;
         }
