@@ -15,6 +15,7 @@
 #define REST_STILL_FRAMES 8 /* followed card steady (< 1.5 mm per 1/60 s) this long: at rest */
 #define LOST_AFTER_US 150000
 #define REACQ_EVERY 4 /* between searches for a lost card */
+#define FLUNG_MM_S 300.0 /* a lost card last followed faster than this flew off (not found by its colour) */
 #define UNTANGLE_MM 10.0 /* two followed cards' centres this near: one card seen twice (untangle) */
 #define EVIDENCE_STILL_MAX 20 /* pixels unchanged this long are no evidence of a moving card */
 
@@ -526,10 +527,11 @@ static double evidence_centroid(const kr_track_t *t, const card_axis *ax, double
     return w;
 }
 
-/* Weighted centroid of card-coloured pixels other than hands' and other than the cards'
- * at rest (t->fpmask) in the square of half side r mm around (x, y), whatever their class:
- * a card put down under a hand and left lying there is soon taken into the background, and
- * then no card evidence. Returns the pixel count. */
+/* Weighted centroid of card-coloured background pixels other than the cards' at rest
+ * (t->fpmask) in the square of half side r mm around (x, y): a card put down under a hand
+ * and left lying there is soon taken into the background, and then no card evidence (a
+ * light sleeve is card-coloured too, but foreground: v3_bodies_flicker_60, A's grey sleeve
+ * read as card 66 at its angle). Returns the pixel count. */
 static double colour_centroid(const kr_track_t *t, double g, double x, double y, double r, double *cx, double *cy)
 {
     double u0, v0, u1, v1;
@@ -541,9 +543,7 @@ static double colour_centroid(const kr_track_t *t, double g, double x, double y,
     for (int v = b0; v <= b1; v++)
         for (int u = a0; u <= a1; u++) {
             int i = v * t->w + u;
-            uint8_t cl = t->cls[i];
-            if (cl == KR_CLS_HAND_A || cl == KR_CLS_HAND_B || cl == KR_CLS_OUT || t->fpmask[i] ||
-                !kr_track_card_coloured_(t, t->mat + (size_t)i * 3, g))
+            if (t->cls[i] != KR_CLS_BG || t->fpmask[i] || !kr_track_card_coloured_(t, t->mat + (size_t)i * 3, g))
                 continue;
             w++;
             su += u;
@@ -1147,7 +1147,13 @@ static void reacquire(kr_track_t *t, const kr_track_src *frame, const card_axis 
                     continue;
                 for (int q = 0; q < t->n_cards; q++) {
                     const kr_track_card *o = &t->cards[q];
+                    const kr_track_cstate *cq = &t->cs[q];
                     if (!o->lost || o->out_of_field)
+                        continue;
+                    /* found by its colour: only a card that was put down, not one a fast hand
+                     * sent flying or seen flying (v3_bodies_flicker_60: card 66, swept out of
+                     * the view unseen, was given a sleeve in A's territory) */
+                    if (absorbed && (cq->hvx != 0 || cq->hvy != 0 || sqr(cq->vx) + sqr(cq->vy) > sqr(FLUNG_MM_S)))
                         continue;
                     double d = sqr(o->x_mm - cx) + sqr(o->y_mm - cy);
                     if (d < best_d) {
