@@ -15,7 +15,6 @@
 #define REST_STILL_FRAMES 8 /* followed card steady (< 1.5 mm per 1/60 s) this long: at rest */
 #define LOST_AFTER_US 150000
 #define REACQ_EVERY 4 /* between searches for a lost card */
-#define FLUNG_MM_S 300.0 /* a lost card last followed faster than this flew off (not found by its colour) */
 #define UNTANGLE_MM 10.0 /* two followed cards' centres this near: one card seen twice (untangle) */
 #define EVIDENCE_STILL_MAX 20 /* pixels unchanged this long are no evidence of a moving card */
 
@@ -1147,13 +1146,7 @@ static void reacquire(kr_track_t *t, const kr_track_src *frame, const card_axis 
                     continue;
                 for (int q = 0; q < t->n_cards; q++) {
                     const kr_track_card *o = &t->cards[q];
-                    const kr_track_cstate *cq = &t->cs[q];
                     if (!o->lost || o->out_of_field)
-                        continue;
-                    /* found by its colour: only a card that was put down, not one a fast hand
-                     * sent flying or seen flying (v3_bodies_flicker_60: card 66, swept out of
-                     * the view unseen, was given a sleeve in A's territory) */
-                    if (absorbed && (cq->hvx != 0 || cq->hvy != 0 || sqr(cq->vx) + sqr(cq->vy) > sqr(FLUNG_MM_S)))
                         continue;
                     double d = sqr(o->x_mm - cx) + sqr(o->y_mm - cy);
                     if (d < best_d) {
