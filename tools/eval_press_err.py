@@ -122,24 +122,21 @@ def rest_to_landing(pairs):
 
 
 def main():
+    flags = {"--all", "--near", "--rest"}
+    args = [a for a in sys.argv[1:] if a not in flags]
+    if len(args) < 2 or len(args) % 2:
+        sys.exit("usage: tools/eval_press_err.py SCENARIO_DIR DEBUG_LOG [SCENARIO_DIR DEBUG_LOG ...] "
+                 "[--all | --near | --rest]")
+    pairs = list(zip(args[0::2], args[1::2]))
     if "--rest" in sys.argv:
-        args = [a for a in sys.argv[1:] if a != "--rest"]
-        if len(args) < 2 or len(args) % 2:
-            sys.exit("usage: tools/eval_press_err.py SCENARIO_DIR DEBUG_LOG [...] --rest")
-        rest_to_landing(list(zip(args[0::2], args[1::2])))
+        rest_to_landing(pairs)
         return
     if "--near" in sys.argv:
-        args = [a for a in sys.argv[1:] if a != "--near"]
-        if len(args) < 2 or len(args) % 2:
-            sys.exit("usage: tools/eval_press_err.py SCENARIO_DIR DEBUG_LOG [...] --near")
-        near_shares(list(zip(args[0::2], args[1::2])))
+        near_shares(pairs)
         return
-    args = [a for a in sys.argv[1:] if a != "--all"]
-    if len(args) < 2 or len(args) % 2:
-        sys.exit("usage: tools/eval_press_err.py SCENARIO_DIR DEBUG_LOG [SCENARIO_DIR DEBUG_LOG ...] [--all]")
     stats = {}
     unpaired = 0
-    for sd, log in zip(args[0::2], args[1::2]):
+    for sd, log in pairs:
         truth = [r for r in load(sd + "/truth.jsonl") if r["type"] == "touch"]
         for d in decisions(log):
             c = [t for t in truth if t.get("card") == d["card"] and t["player"] == d["player"]

@@ -1901,8 +1901,10 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         if (cs->was_displaced && !c->displaced && !c->lost) {
             /* put down between when its centre came to stay where it lies (put_t) and now (the
              * hand gone from it): midway, half the span its error (at least 100 ms) */
-            const int64_t put_lo = cs->put_t >= 0 ? cs->put_t : fr->t_us, put_t = put_lo + (fr->t_us - put_lo) / 2;
-            const int64_t put_err = (fr->t_us - put_lo) / 2 > 100000 ? (fr->t_us - put_lo) / 2 : 100000;
+            int64_t put_t = fr->t_us, put_err = 0;
+            put_midway(cs->put_t >= 0 ? cs->put_t : fr->t_us, &put_t, &put_err);
+            if (put_err < 100000)
+                put_err = 100000;
             int terr = c->rest_y_mm > 0;
             double moved = sqrt(sqr(c->rest_x_mm - cs->rest0_x) + sqr(c->rest_y_mm - cs->rest0_y));
             if (terr != cs->territory && fabs(c->rest_y_mm) < KR_TRACK_FIELD_HALF_H_MM &&
@@ -1923,7 +1925,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 }
                 if (by_hand)
                     ev->pend_k[from] = -1;
-                ev->moved_by[cs->territory] = 1;
+                ev->moved_by[from] = 1;
                 cs->territory = terr;
                 cs->moved_after = 1;
             } else if (terr == cs->territory && moved > 15 && fabs(c->rest_x_mm) < KR_TRACK_FIELD_HALF_W_MM) {
