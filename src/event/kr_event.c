@@ -84,6 +84,13 @@
 #define LEAK_BIG_SHARE 0.1   /* ... or at most this share of the other's (a hand striking the card
                                 beside it: strike_a at 60 fps, B lying on card 87 while A came
                                 down, B's own change 3285 to 10332, 4 to 8 % of A's) */
+#define LEAK_DROP_SHARE 0.25 /* ... or, frames of a run after a descent, at most this share of the
+                                descent's last two frames' (a hand that struck the card, lying under
+                                the other's fingers: strike_a at 120 fps, B's own change 36522, 20397
+                                as it landed on card 15, then 3315 to 4020 for 35 ms while A came down
+                                onto B's fingers, 10 to 25 % of A's; its press +42 ms on 10.4, now +27
+                                on 18.5; the renders' slow descents change by 2000-3000 a frame at
+                                120 fps, both_fault's with a lone 20526 the mask let through) */
 #define SHADOW_MEET_MM 25.0  /* a press: the hand's shadow seen this near its leading point (on the mat) ... */
 #define SHADOW_MIN_PX 3      /* ... or at least this many of its pixels beside the hand near it (fewer: noise) */
 #define SHADOW_ALONE_MM 150.0 /* ... read only with the other hand's box this far off (its shadow is not this one's) */
@@ -1325,6 +1332,20 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
            (ev->lchg_own[p][k] <= LEAK_MAX * TIP_QUIET * (double)(ev->lt[p][k] - ev->lt[p][k + 1]) / 16667.0 ||
             ev->lchg_own[p][k] <= LEAK_BIG_SHARE * ev->lchg_own[o][k]))
         k++;
+    /* ... or a run of such frames, each at most LEAK_SHARE of the other's own change, after
+     * a descent whose change was, over its last two frames, 1 / LEAK_DROP_SHARE times the
+     * run's largest or more (a hand that struck the card, lying under the other's fingers) */
+    double run = 0;
+    for (int m = L; m + 2 < LHIST && ev->lpresent[p][m + 1] && ev->lpresent[o][m] && ev->lt[p][m] > start; m++) {
+        if (m > L && fmin(ev->lchg_own[p][m], ev->lchg_own[p][m + 1]) * LEAK_DROP_SHARE >= run) {
+            if (m > k)
+                k = m;
+            break;
+        }
+        if (ev->lchg_own[p][m] > LEAK_SHARE * ev->lchg_own[o][m])
+            break;
+        run = fmax(run, ev->lchg_own[p][m]);
+    }
     double e = sqrt(sqr((double)*err) + sqr(OWN_ERR_US));
     int64_t lo = k > L ? ev->lt[p][k] + LANDING_TAIL_US : INT64_MAX;
     /* an earlier quiet run (two frames or more, after the start) cut short by changes on
@@ -1613,9 +1634,12 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     int left = ev->lnear[p][0] < NEAR_LEFT_SHARE * near_max && ev->lnown[p][0] < NEAR_LEFT_SHARE * own_max;
     int withdrawn = (ev->withdrawing[p] && !shadow_met) || left;
     if (!near && measured > 0 && last >= 1 && last + 1 < LHIST) /* (a quiet frame after it) */
-        KR_DEBUG("event %.3f: landing of card %d by %c: last change at %lld (%.0f, after %.0f), then quiet at %lld (%.0f)",
+        KR_DEBUG("event %.3f: landing of card %d by %c: last change at %lld (%.0f, after %.0f, %.0f, %.0f), then quiet at "
+                 "%lld (%.0f); from %lld",
                  fr->t_us / 1e6, c->id, p ? 'B' : 'A', (long long)ev->lt[p][last], ev->lchg[p][last],
-                 ev->lchg[p][last + 1], (long long)ev->lt[p][last - 1], ev->lchg[p][last - 1]);
+                 ev->lchg[p][last + 1], last + 2 < LHIST ? ev->lchg[p][last + 2] : -1.0,
+                 last + 3 < LHIST ? ev->lchg[p][last + 3] : -1.0, (long long)ev->lt[p][last - 1], ev->lchg[p][last - 1],
+                 (long long)from);
     KR_DEBUG("event %.3f: press of card %d by %c: rest %lld stop %lld (jumped %d) %s %d force %d -> %lld +- %lld; "
              "other %d near %d merged %d back %d shadow seen %d met %d none %d obx %.0f split_only %d withdrawn %d "
              "(area share %.2f) hand by the point %.0f of %.0f, its own %.0f of %.0f",
