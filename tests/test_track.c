@@ -689,6 +689,102 @@ static void test_hand_cut_off_its_arm_stays_a_hand(void)
     kr_track_destroy(t);
 }
 
+/* B's fingers over A's (B's tip at y 0, A's at 40, on card 64's column), the two hands one
+ * blob split between them; then B's forearm is cut off its edge by a band of mat-like sleeve
+ * (y 260-300: strike_a at 30 fps, B's dark sleeve lost for a frame as the hands met). B's
+ * hand and forearm are joined to A's arm only: before, that blob was all A's, A's leading
+ * point went to B's elbow and B's to the stub at its edge, and neither racing press was
+ * seen. Now the blob is split as a contact: each leading point stays by its own tip. */
+static void test_arm_cut_off_in_a_contact_stays_its_players(void)
+{
+    kr_track_t *t = make_tracker();
+    int64_t ts = 0;
+    warm(t, &ts);
+    const kr_track_frame *fr = NULL;
+    for (int i = 0; i <= 12; i++, ts += 16667) { /* in from both edges until the fingers cross */
+        still_scene(frame, 1.0);
+        draw_arm_from(frame, -100, -420, -100, -300 + (40.0 + 300) * i / 12, 10, -8, 1);
+        draw_arm_from(frame, -100, 420, -100, 300 + (0.0 - 300) * i / 12, 10, 8, 1);
+        fr = feed(t, ts);
+    }
+    for (int i = 0; i < 4; i++, ts += 16667) { /* lying so, both arms whole */
+        still_scene(frame, 1.0);
+        draw_arm_from(frame, -100, -420, -100, 40, 10, -8, 1);
+        draw_arm_from(frame, -100, 420, -100, 0, 10, 8, 1);
+        fr = feed(t, ts);
+    }
+    CU_ASSERT_TRUE(fr->hand_contact);
+    CU_ASSERT_TRUE(fr->hands[KR_TRACK_B].present && fabs(fr->hands[KR_TRACK_B].lead_y_mm) < 30);
+    int kept[2] = {0, 0}, n = 6;
+    for (int i = 0; i < n; i++, ts += 16667) {
+        still_scene(frame, 1.0);
+        draw_arm_from(frame, -100, -420, -100, 40, 10, -8, 1);
+        draw_arm_from(frame, -100, 420, -100, 0, 10, 8, 1);
+        double px0, py0, px1, py1;
+        map_fn(NULL, -170, 300, &px0, &py0);
+        map_fn(NULL, -30, 260, &px1, &py1);
+        for (int y = (int)py0; y <= (int)py1; y++)
+            memcpy(frame + ((size_t)y * FW + (size_t)px0) * 3, base + ((size_t)y * FW + (size_t)px0) * 3,
+                   (size_t)(px1 - px0) * 3);
+        fr = feed(t, ts);
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("cut arm: A %d (%.0f, %.0f) B %d (%.0f, %.0f)\n", fr->hands[0].present, fr->hands[0].lead_x_mm,
+                   fr->hands[0].lead_y_mm, fr->hands[1].present, fr->hands[1].lead_x_mm, fr->hands[1].lead_y_mm);
+        /* (where the fingers overlap the split runs between the tips) */
+        kept[0] += fr->hands[KR_TRACK_A].present && fabs(fr->hands[KR_TRACK_A].lead_y_mm - 40) < 30;
+        kept[1] += fr->hands[KR_TRACK_B].present && fabs(fr->hands[KR_TRACK_B].lead_y_mm) < 30;
+    }
+    CU_ASSERT_EQUAL(kept[0], n);
+    CU_ASSERT_EQUAL(kept[1], n);
+    kr_track_destroy(t);
+}
+
+/* B's dark hand lies still, its fingertips at (-100, 0); A's pale hand, still beside its
+ * own row, swings over in one frame (a 3 m/s strike at 30 fps) until its fingers lie
+ * against B's (tip at -60, 10). A's new place is neither hand's last; its fingers, next to
+ * B's still hand and far along the arm from what was A, grew from B (the hands' split
+ * gives each pixel to the nearest of what each hand was: v8_strike_b at 60 fps, B's
+ * leading point ran off with A's sweep of card 64, and its push-out was blamed on B). The
+ * hands' colours differ: a pixel clearly of A's colour is grown from A only. B's point
+ * stays by its tip, A's goes with its fingers. */
+static void test_hand_swung_against_another_colour_stays_its_own(void)
+{
+    kr_track_t *t = make_tracker();
+    int64_t ts = 0;
+    warm(t, &ts);
+    const kr_track_frame *fr = NULL;
+    for (int i = 0; i <= 12; i++, ts += 16667) { /* B in from its edge; A in to the side */
+        still_scene(frame, 1.0);
+        draw_arm_from(frame, -100, 420, -100, 300 + (0.0 - 300) * i / 12, 10, 8, 4);
+        draw_arm_from(frame, -380, -420, -380, -300 + (-120.0 + 300) * i / 12, 10, -8, 1);
+        fr = feed(t, ts);
+    }
+    for (int i = 0; i < 6; i++, ts += 16667) { /* both still, apart */
+        still_scene(frame, 1.0);
+        draw_arm_from(frame, -100, 420, -100, 0, 10, 8, 4);
+        draw_arm_from(frame, -380, -420, -380, -120, 10, -8, 1);
+        fr = feed(t, ts);
+    }
+    int b_kept = 0, a_with = 0, n = 4;
+    for (int i = 0; i < n; i++, ts += 16667) { /* swung over, fingers against B's */
+        still_scene(frame, 1.0);
+        draw_arm_from(frame, -100, 420, -100, 0, 10, 8, 4);
+        draw_arm_from(frame, -380, -420, -60, 10, 10, -8, 1);
+        fr = feed(t, ts);
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("swung: A lead (%.0f, %.0f), B lead %d (%.0f, %.0f), contact %d\n", fr->hands[0].lead_x_mm,
+                   fr->hands[0].lead_y_mm, fr->hands[1].present, fr->hands[1].lead_x_mm, fr->hands[1].lead_y_mm,
+                   fr->hand_contact);
+        b_kept += fr->hands[KR_TRACK_B].present && fabs(fr->hands[KR_TRACK_B].lead_x_mm + 100) < 30 &&
+                  fabs(fr->hands[KR_TRACK_B].lead_y_mm) < 30;
+        a_with += fr->hands[KR_TRACK_A].present && fabs(fr->hands[KR_TRACK_A].lead_x_mm + 60) < 30 &&
+                  fabs(fr->hands[KR_TRACK_A].lead_y_mm - 10) < 30;
+    }
+    CU_ASSERT_EQUAL(b_kept, n);
+    CU_ASSERT_EQUAL(a_with, n);
+    kr_track_destroy(t);
+}
+
 /* Card 64 (B, at -100, 51.5) carried off hidden under B's hand and put down in A's
  * territory at (-100, -150): the hand lies on it there for half a second, then goes home.
  * Never seen moving, the card is lost once its place shows bare mat; by the time the hand
@@ -1291,6 +1387,8 @@ int main(void)
     CU_add_test(s, "card_seen_displaced_late_goes_with_the_hand", test_card_seen_displaced_late_goes_with_the_hand);
     CU_add_test(s, "hand_side_from_the_arms_line", test_hand_side_from_the_arms_line); /* session 20 */
     CU_add_test(s, "hand_cut_off_its_arm_stays_a_hand", test_hand_cut_off_its_arm_stays_a_hand); /* session 22 */
+    CU_add_test(s, "arm_cut_off_in_a_contact_stays_its_players", test_arm_cut_off_in_a_contact_stays_its_players); /* session 23 */
+    CU_add_test(s, "hand_swung_against_another_colour_stays_its_own", test_hand_swung_against_another_colour_stays_its_own); /* session 23 */
     CU_add_test(s, "card_put_down_hidden_is_found_again", test_card_put_down_hidden_is_found_again); /* session 22 */
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();

@@ -152,6 +152,8 @@ static inline void draw_arm_from(uint8_t *img, double ax, double ay, double tx, 
                 uint8_t *p = img + ((size_t)y * FW + x) * 3;
                 if (pass == 0)
                     put(img, x, y, p[0] * 0.62, p[1] * 0.62, p[2] * 0.62);
+                else if (with_arm == 4) /* dark skin, bare arm */
+                    put(img, x, y, 45 + 4 * (rnd() - 0.5), 62 + 4 * (rnd() - 0.5), 98 + 4 * (rnd() - 0.5));
                 else if (with_arm >= 2 && s < 0.6)
                     put(img, x, y, 224 + 4 * (rnd() - 0.5), 231 + 4 * (rnd() - 0.5), 236 + 4 * (rnd() - 0.5));
                 else if (with_arm == 3)

@@ -112,6 +112,10 @@ struct kr_track {
      * (0 none, 1 A, 2 B); hand_cur (0 or 1) is the index of this frame's map. Owned. */
     uint8_t *hmap;
     int      hand_cur;
+    /* added in the twenty-third session: each hand's colour around its leading point (mean
+     * B, G, R), learned while it touches no other hand; skin_ok[p] once learned */
+    double   skin[2][3];
+    int      skin_ok[2];
 };
 
 /* Mat point (mm) to mat pixel coordinates: kr_track_mm_to_mat's arithmetic, inline for the

@@ -25,6 +25,10 @@
 #define NEAR_MM 100.0       /* kr_track_hand.near_area_mm2: within this of the leading point */
 #define DETACHED_STILL 6.0  /* a detached piece unchanged this long on average is not a hand */
 #define STILL_HAND_MM2 4000.0 /* ... unless a hand lies still as it: at least this big (a fist from above) */
+#define SKIN_MIN_PX 30     /* a hand's colour is learned from at least this many of its pixels near the tip ... */
+#define SKIN_APART 120.0   /* ... and splits a contact where the two hands' differ by this much (|B|+|G|+|R|) ... */
+#define SKIN_NEARER 2.0    /* ... a pixel going to the hand this many times nearer in colour */
+#define CUT_ARM_SHARE 0.3   /* an arm cut off from its edge: this share of its last hand in the other's component */
 #define TIP_CHANGE_MM 60.0 /* tip_change is summed within this of the leading point */
 #define TIP_CHANGE_NOISE 6 /* |BGR| change between frames up to this is noise (tip_change) ... */
 #define TIP_NOISE_Q 0.9    /* ... or up to this quantile of the still picture's change around the tip (tip_noise) */
@@ -752,6 +756,47 @@ static int still_hand(const kr_track_t *t, int c, double g)
     return -1;
 }
 
+/* An arm cut off from its player's edge as it meets the other's hand (its sleeve, dark or
+ * pale, not told from the mat for a frame: strike_a at 30 fps, B's hand and forearm joined
+ * to A's on card 15, B's edge left with 4446 of its 24138 mm^2) joins the other arm's
+ * component, which then held both hands with one entry band and was all the other's: its
+ * leading point went to B's elbow, and neither racing press was seen. Such a component is
+ * a contact (owner 2, split by split_contacts from what each hand was on the last frame)
+ * when it holds CUT_ARM_SHARE of what was the cut-off player's hand on the last frame (and
+ * STILL_HAND_MM2 or more of it), and that player's edge keeps less than half its last
+ * area: the arm is not elsewhere. */
+static inline int in_comp(const kr_track_t *t, int i, int c);
+
+static void take_back_cut_off_arms(kr_track_t *t)
+{
+    const uint8_t *last = t->hmap + (size_t)(t->hand_cur ^ 1) * (size_t)t->n;
+    const double px_mm2 = t->cfg.mm_per_px * t->cfg.mm_per_px;
+    long edge[2] = {0, 0}; /* each player's area joined to its edge, in mat pixels */
+    for (int c = 0; c < t->n_comp; c++) {
+        const kr_track_comp *cp = &t->comp[c];
+        if (cp->area >= t->min_area_px && cp->owner >= 0)
+            for (int p = 0; p < 2; p++)
+                if ((p ? cp->zone_b : cp->zone_a) && (cp->owner == p || cp->owner == 2))
+                    edge[p] += cp->area;
+    }
+    for (int c = 0; c < t->n_comp; c++) {
+        kr_track_comp *cp = &t->comp[c];
+        if (cp->area < t->min_area_px || (cp->owner != 0 && cp->owner != 1))
+            continue;
+        const int q = 1 - cp->owner;
+        const kr_track_hand *qh = &t->prev_hand[q];
+        if (!qh->present || qh->area_mm2 <= 0)
+            continue;
+        long held = 0; /* pixels of c that were q's hand on the last frame */
+        for (int v = cp->v0; v <= cp->v1; v++)
+            for (int u = cp->u0, i = v * t->w + u; u <= cp->u1; u++, i++)
+                held += last[i] == q + 1 && in_comp(t, i, c);
+        if (held * px_mm2 >= STILL_HAND_MM2 && held * px_mm2 >= CUT_ARM_SHARE * qh->area_mm2 &&
+            (double)edge[q] * px_mm2 < 0.5 * qh->area_mm2) /* (c has no pixel of q's edge: owner not 2) */
+            cp->owner = 2;
+    }
+}
+
 static void join_pieces(kr_track_t *t);
 static void split_contacts(kr_track_t *t, double dt_s);
 static void tip_change_own(kr_track_t *t, int p);
@@ -985,6 +1030,7 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
             (!attached[cp->owner] || (kept < 0 && cp->still_sum > DETACHED_STILL / t->fscale * cp->area)))
             cp->owner = -1;
     }
+    take_back_cut_off_arms(t);
     join_pieces(t);
     split_contacts(t, dt_s);
     for (int p = 0; p < 2; p++)
@@ -1108,6 +1154,18 @@ static inline int in_comp(const kr_track_t *t, int i, int c)
  * (t->hmap, half hand_cur: cleared, then 1 A / 2 B on the contact components' pixels);
  * hand_from_pixels adds the other hands' pixels. The queue is t->parent (n + 2 entries,
  * free once the labels are compacted). */
+/* The hand (1 A, 2 B) whose learned colour mat pixel i is SKIN_NEARER times nearer than
+ * the other's, or 0. */
+static int skin_side(const kr_track_t *t, int i)
+{
+    const uint8_t *I = t->mat + (size_t)i * 3;
+    double d[2] = {0, 0};
+    for (int p = 0; p < 2; p++)
+        for (int k = 0; k < 3; k++)
+            d[p] += fabs(I[k] - t->skin[p][k]);
+    return d[0] * SKIN_NEARER < d[1] ? 1 : d[1] * SKIN_NEARER < d[0] ? 2 : 0;
+}
+
 static void split_contacts(kr_track_t *t, double dt_s)
 {
     const size_t n = (size_t)t->n;
@@ -1126,6 +1184,10 @@ static void split_contacts(kr_track_t *t, double dt_s)
         sh[p][0] = (int)lround(du);
         sh[p][1] = (int)lround(dv);
     }
+    double gap = 0; /* the two hands' colours apart (sum of |B|, |G|, |R|) */
+    for (int k = 0; k < 3; k++)
+        gap += fabs(t->skin[0][k] - t->skin[1][k]);
+    const int apart = t->skin_ok[0] && t->skin_ok[1] && gap >= SKIN_APART;
     for (int c = 0; c < t->n_comp; c++) {
         const kr_track_comp *cp = &t->comp[c];
         if (cp->area < t->min_area_px || cp->owner != 2)
@@ -1147,20 +1209,47 @@ static void split_contacts(kr_track_t *t, double dt_s)
                 const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
                 if (last[i] && abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) < STILL_DIFF)
                     claim[2 - last[i]] = 0;
+                /* claimed by both (where one hand moved over the other's last place): the hand
+                 * whose colour it has, when the two hands differ in colour and it is clearly
+                 * nearer one. Not a pixel neither claims: a dark sleeve would pass for a
+                 * dark hand (v8_strike_b at 60 fps: B's hand seeded on A's navy sleeve) */
+                if (claim[0] && claim[1] && apart) {
+                    const int sd = skin_side(t, i);
+                    claim[0] = sd == 1;
+                    claim[1] = sd == 2;
+                }
                 uint8_t s = t->zone[i] == 1 ? 1 : t->zone[i] == 2 ? 2 : claim[0] == claim[1] ? 0 : claim[0] ? 1 : 2;
                 if (s) {
                     cur[i] = s;
                     q[tail++] = i;
                 }
             }
-        while (head < tail) {
-            int i = q[head++], u = i % W, v = i / W;
-            int nb[4] = {u > 0 ? i - 1 : -1, u + 1 < W ? i + 1 : -1, v > 0 ? i - W : -1, v + 1 < t->h ? i + W : -1};
-            for (int k = 0; k < 4; k++) {
-                int j = nb[k];
-                if (j >= 0 && !cur[j] && in_comp(t, j, c)) {
-                    cur[j] = cur[i];
-                    q[tail++] = j;
+        /* the growth: first only into pixels not clearly of the other hand's colour (a
+         * fast hand's fingers sliding past the other's still hand are neither hand's last
+         * place: grown from the still hand beside them, they were that hand's); then the
+         * rest (a sleeve of the other's colour, unclaimed) */
+        for (int pass = 0; pass < (apart ? 2 : 1); pass++) {
+            if (pass == 1) {
+                head = tail = 0;
+                for (int v = cp->v0; v <= cp->v1; v++)
+                    for (int u = cp->u0, i = v * W + u; u <= cp->u1; u++, i++)
+                        if (cur[i] && in_comp(t, i, c))
+                            q[tail++] = i;
+            }
+            while (head < tail) {
+                int i = q[head++], u = i % W, v = i / W;
+                int nb[4] = {u > 0 ? i - 1 : -1, u + 1 < W ? i + 1 : -1, v > 0 ? i - W : -1, v + 1 < t->h ? i + W : -1};
+                for (int k = 0; k < 4; k++) {
+                    int j = nb[k];
+                    if (j >= 0 && !cur[j] && in_comp(t, j, c)) {
+                        if (apart && pass == 0) {
+                            const int sd = skin_side(t, j);
+                            if (sd && sd != cur[i])
+                                continue;
+                        }
+                        cur[j] = cur[i];
+                        q[tail++] = j;
+                    }
                 }
             }
         }
@@ -1374,7 +1463,8 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
     int r3 = (int)(TIP_CHANGE_MM / mmpp);
     uint8_t theirs = (uint8_t)(p == 0 ? KR_CLS_HAND_B : KR_CLS_HAND_A);
     const int noise = t->frames > 0 ? tip_noise(t, lu, lv, r3) : TIP_CHANGE_NOISE;
-    double chg = 0;
+    double chg = 0, rgb[3] = {0, 0, 0};
+    long nrgb = 0;
     for (int v = lv_i - r3; v <= lv_i + r3; v++)
         for (int u = lu_i - r3; u <= lu_i + r3; u++) {
             if (u < 0 || v < 0 || u >= t->w || v >= t->h || sqr(u + 0.5 - lu) + sqr(v + 0.5 - lv) > r3 * r3)
@@ -1383,11 +1473,21 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
             if (t->cls[i] == KR_CLS_OUT || t->cls[i] == theirs)
                 continue;
             const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
+            if (t->cls[i] == mine) {
+                for (int k = 0; k < 3; k++)
+                    rgb[k] += I[k];
+                nrgb++;
+            }
             int d = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) - noise;
             if (d > 0)
                 chg += d;
         }
     h->tip_change = chg / 3.0 * mmpp * mmpp;
+    if (cn == 0 && nrgb >= SKIN_MIN_PX) { /* touching no other hand: its colour (split_contacts) */
+        for (int k = 0; k < 3; k++)
+            t->skin[p][k] = t->skin_ok[p] ? 0.7 * t->skin[p][k] + 0.3 * rgb[k] / (double)nrgb : rgb[k] / (double)nrgb;
+        t->skin_ok[p] = 1;
+    }
     h->shadow_px = scount;
     h->shadow_dist_mm = sbest >= 0 ? sqrt(sqr(su - lu) + sqr(sv - lv)) * mmpp : -1;
     if (cn > 0 && p == 1) {
