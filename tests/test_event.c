@@ -3327,9 +3327,11 @@ static void test_arm_drawing_back_is_no_press_nor_lost(void)
  * is not putting a card in the field: let go, HANDLED as before. spikes: on every fifth
  * frame of the rest the point jumps 45 mm to the card's corner for that frame alone (the
  * tracker's point flipping between two fingertips: v2_diffuse_120, card 29). found_t: the
- * tracker finds the card at rest at (-300, 217) from then on (0: never). Returns the sends;
- * *flags the reading's flags, *send the last send (t_us -1: none). */
-static int far_row_sends_found(double rest_y, int spikes, int64_t found_t, unsigned *flags, kr_rules_record *send)
+ * tracker finds the card at rest at (-300, found_y; 217 in far_row_sends_found) from then on
+ * (0: never). Returns the sends; *flags the reading's flags, *send the last send (t_us -1:
+ * none), *rearranged (if not NULL) the rearrangements. */
+static int far_row_sends_found_at(double rest_y, int spikes, int64_t found_t, double found_y, unsigned *flags,
+                                  kr_rules_record *send, int *rearranged)
 {
     fake f;
     fake_start(&f, 64, 150000);
@@ -3347,7 +3349,7 @@ static int far_row_sends_found(double rest_y, int spikes, int64_t found_t, unsig
             c->visible = 1;
             c->change = 0;
             c->x_mm = c->rest_x_mm = -300;
-            c->y_mm = c->rest_y_mm = 217;
+            c->y_mm = c->rest_y_mm = found_y;
         } else if (t >= 2300000) { /* carried, then not found at rest */
             c->displaced = c->moving = 1;
             c->visible = 0.2;
@@ -3356,7 +3358,7 @@ static int far_row_sends_found(double rest_y, int spikes, int64_t found_t, unsig
             if (found_t > 0) { /* followed: carried over, then still where it is put down (2.7 s) */
                 double u = t >= 2700000 ? 1 : (double)(t - 2300000) / 400000.0;
                 c->x_mm = -380 + 80 * u + ((t / DT) % 3 - 1.0);
-                c->y_mm = -60 + 277 * u + ((t / DT) % 2);
+                c->y_mm = -60 + (found_y + 60) * u + ((t / DT) % 2);
             }
         }
         const key_pt jump[] = {{0, -280, rest_y - 40, 0}};
@@ -3366,6 +3368,8 @@ static int far_row_sends_found(double rest_y, int spikes, int64_t found_t, unsig
             fake_frame(&f, t, path, np);
     }
     int sends = fake_count(&f, KR_REC_SEND);
+    if (rearranged)
+        *rearranged = fake_count(&f, KR_REC_REARRANGE);
     *flags = kr_event_reading_flags(f.ev, 1);
     if (send)
         *send = fake_last(&f, KR_REC_SEND, 5);
@@ -3374,6 +3378,11 @@ static int far_row_sends_found(double rest_y, int spikes, int64_t found_t, unsig
                (long long)found_t, sends, *flags);
     kr_event_destroy(f.ev);
     return sends;
+}
+
+static int far_row_sends_found(double rest_y, int spikes, int64_t found_t, unsigned *flags, kr_rules_record *send)
+{
+    return far_row_sends_found_at(rest_y, spikes, found_t, 217, flags, send, NULL);
 }
 
 static int far_row_sends(double rest_y, int spikes, unsigned *flags)
@@ -3417,6 +3426,20 @@ static void test_send_seen_at_rest_late_spans_its_putting_down(void)
     if (getenv("KR_TEST_VERBOSE"))
         printf("send seen at rest late: %lld +- %lld\n", (long long)r.t_us, (long long)r.t_err_us);
     CU_ASSERT_TRUE(llabs(r.t_us - 2700000) <= r.t_err_us + DT && r.t_us < 3500000 && r.t_err_us >= 300000);
+}
+
+/* A carries its card 5 within its own territory: put down in its lower row (y -217) it is a
+ * rearrangement; put down beyond its line (y -330, where the taken cards go) it is none,
+ * no card left the field's arrangement (before: one; full_match and match_b at 30 and 60
+ * fps, each taken card put aside after play). */
+static void test_card_put_beyond_the_line_is_no_rearrangement(void)
+{
+    unsigned fl;
+    int re;
+    CU_ASSERT_EQUAL(far_row_sends_found_at(-217, 0, 3500000, -217, &fl, NULL, &re), 0);
+    CU_ASSERT_EQUAL(re, 1);
+    CU_ASSERT_EQUAL(far_row_sends_found_at(-300, 0, 3500000, -330, &fl, NULL, &re), 0);
+    CU_ASSERT_EQUAL(re, 0);
 }
 
 /* A point that leaves the rest for single frames (a jump and straight back) has not
@@ -3549,6 +3572,7 @@ int main(void)
     CU_add_test(s, "race_leak_widens_the_error", test_race_leak_widens_the_error); /* race session 8 */
     CU_add_test(s, "send_found_late_is_put_at_the_hands_rest", test_send_found_late_is_put_at_the_hands_rest); /* session 22 */
     CU_add_test(s, "send_seen_at_rest_late_spans_its_putting_down", test_send_seen_at_rest_late_spans_its_putting_down);
+    CU_add_test(s, "card_put_beyond_the_line_is_no_rearrangement", test_card_put_beyond_the_line_is_no_rearrangement); /* session 23 */
     CU_add_test(s, "race_quiet_run_cut_short_widens_the_error", test_race_quiet_run_cut_short_widens_the_error);
     CU_add_test(s, "race_struck_card_under_the_others_fingers", test_race_struck_card_under_the_others_fingers);
     CU_add_test(s, "race_own_residue_widens_the_error", test_race_own_residue_widens_the_error);

@@ -1952,7 +1952,10 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 ev->moved_by[from] = 1;
                 cs->territory = terr;
                 cs->moved_after = 1;
-            } else if (terr == cs->territory && moved > 15 && fabs(c->rest_x_mm) < KR_TRACK_FIELD_HALF_W_MM) {
+            } else if (terr == cs->territory && moved > 15 && fabs(c->rest_y_mm) < KR_TRACK_FIELD_HALF_H_MM &&
+                       fabs(c->rest_x_mm) < KR_TRACK_FIELD_HALF_W_MM) {
+                /* (within the field: a card put beyond its line is put aside, a taken card
+                 * laid with the others, not rearranged) */
                 kr_event_obs *o = emit(ev, KR_REC_REARRANGE, put_t);
                 if (o) {
                     o->rec.player = cs->territory ? KR_SIDE_B : KR_SIDE_A;
