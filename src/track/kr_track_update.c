@@ -785,14 +785,13 @@ static void take_back_cut_off_arms(kr_track_t *t)
             continue;
         const int q = 1 - cp->owner;
         const kr_track_hand *qh = &t->prev_hand[q];
-        if (!qh->present || qh->area_mm2 <= 0)
+        if (!qh->present || (double)edge[q] * px_mm2 >= 0.5 * qh->area_mm2) /* (c holds none of q's edge) */
             continue;
         long held = 0; /* pixels of c that were q's hand on the last frame */
         for (int v = cp->v0; v <= cp->v1; v++)
             for (int u = cp->u0, i = v * t->w + u; u <= cp->u1; u++, i++)
                 held += last[i] == q + 1 && in_comp(t, i, c);
-        if (held * px_mm2 >= STILL_HAND_MM2 && held * px_mm2 >= CUT_ARM_SHARE * qh->area_mm2 &&
-            (double)edge[q] * px_mm2 < 0.5 * qh->area_mm2) /* (c has no pixel of q's edge: owner not 2) */
+        if (held * px_mm2 >= STILL_HAND_MM2 && held * px_mm2 >= CUT_ARM_SHARE * qh->area_mm2)
             cp->owner = 2;
     }
 }
