@@ -72,6 +72,16 @@
                                    A slow strike, lowered 80 ms at a steady speed, still gets the
                                    tail (varied8 card 83: 83 ms, +11 ms) */
 #define LANDING_PLACED_US 50000
+#define LANDING_BRAKE_LO 0.9 /* ... also placed when the last full frame changed at most this share of
+                                the one before (braking), struck from LANDING_BRAKE_HI on, in between
+                                in proportion: a placed hand whose rest was found late, its motion
+                                last seen within LANDING_STRIKE_US of it, is no strike (the renders
+                                at 60 fps: shares 0.86-0.95, 10-15 ms early as strikes; varied8's
+                                strikes 1.0-2.0). Read only on frames of LANDING_BRAKE_MIN_PER_US
+                                and more: at 120 fps the renders' strikes change as little on their
+                                last full frames against the ones before (0.36-0.47) */
+#define LANDING_BRAKE_HI 1.0
+#define LANDING_BRAKE_MIN_PER_US 12000
 #define LANDING_DROP_SHARE 0.5 /* ... a change below this share of the descent's peak ends it (a drop, see landing) */
 #define TIP_OWN_MIN_SHARE 0.3 /* a racing press's landing: read from its own change (race_landing) when
                                  the other hand's mask leaves at least this share of the tip's circle */
@@ -1213,6 +1223,15 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
     int64_t end = ev->lt[p][L] - per + (int64_t)(share * per); /* the motion last seen */
     double strike = ((double)(end - start) - LANDING_STRIKE_US) / (LANDING_PLACED_US - LANDING_STRIKE_US);
     strike = strike < 0 ? 0 : strike > 1 ? 1 : strike; /* 0: struck, 1: placed (see LANDING_STRIKE_US) */
+    /* ... or placed when the change was slowing over the last full frames (LANDING_BRAKE_*):
+     * a hand lowered onto the card brakes, a striking one is stopped by it */
+    if (rule == TIP_RULE_ALL && per >= LANDING_BRAKE_MIN_PER_US && L + 2 < LHIST && ev->lpresent[p][L + 2] &&
+        chg[L + 2] > 0) {
+        double brake = (LANDING_BRAKE_HI - chg[L + 1] / chg[L + 2]) / (LANDING_BRAKE_HI - LANDING_BRAKE_LO);
+        brake = brake < 0 ? 0 : brake > 1 ? 1 : brake;
+        if (brake > strike)
+            strike = brake;
+    }
     const int64_t tail = (int64_t)(strike * (rule != TIP_RULE_ALL ? LANDING_TAIL_US : LANDING_TAIL_ALONE_US));
     int64_t tc = end + tail;
     if (tc > ev->lt[p][j])
