@@ -1139,20 +1139,6 @@ static inline int in_comp(const kr_track_t *t, int i, int c)
     return (t->cls[i] == KR_CLS_FG || t->cls[i] == KR_CLS_CARDLIKE) && t->label[i] == c;
 }
 
-/* The hands followed through a contact. Where A's and B's arms form one component, each
- * pixel goes to the hand it is joined to, grown from what is known to be each hand: the
- * pixels of each player's entry band, and the pixels that were that hand on the last
- * frame, where they were and where they are now if the hand moved on as its leading point
- * did (a moving hand covers its own path; a hand that lies still keeps its pixels; a
- * pixel of one hand that has not changed since is that hand's). A pixel both hands claim
- * is left to the growth. The two regions grow together from those
- * seeds through the component (breadth first: each pixel to the seed nearest along the
- * component), so a fingertip reaching past the other hand's wrist stays with its own
- * arm; a split by the nearest entry point gave it to the other player (the bisector of
- * the two bases runs through the card they both reach for). Writes this frame's hand map
- * (t->hmap, half hand_cur: cleared, then 1 A / 2 B on the contact components' pixels);
- * hand_from_pixels adds the other hands' pixels. The queue is t->parent (n + 2 entries,
- * free once the labels are compacted). */
 /* The hand (1 A, 2 B) whose learned colour mat pixel i is SKIN_NEARER times nearer than
  * the other's, or 0. */
 static int skin_side(const kr_track_t *t, int i)
@@ -1165,6 +1151,23 @@ static int skin_side(const kr_track_t *t, int i)
     return d[0] * SKIN_NEARER < d[1] ? 1 : d[1] * SKIN_NEARER < d[0] ? 2 : 0;
 }
 
+/* The hands followed through a contact. Where A's and B's arms form one component, each
+ * pixel goes to the hand it is joined to, grown from what is known to be each hand: the
+ * pixels of each player's entry band, and the pixels that were that hand on the last
+ * frame, where they were and where they are now if the hand moved on as its leading point
+ * did (a moving hand covers its own path; a hand that lies still keeps its pixels; a
+ * pixel of one hand that has not changed since is that hand's). A pixel both hands claim
+ * is left to the growth. The two regions grow together from those
+ * seeds through the component (breadth first: each pixel to the seed nearest along the
+ * component), so a fingertip reaching past the other hand's wrist stays with its own
+ * arm; a split by the nearest entry point gave it to the other player (the bisector of
+ * the two bases runs through the card they both reach for). When the two hands differ in
+ * colour (t->skin, learned by hand_from_pixels), a pixel both claim goes to the one whose
+ * colour it clearly has, and the growth first keeps out of pixels clearly of the other
+ * hand's colour (see below). Writes this frame's hand map
+ * (t->hmap, half hand_cur: cleared, then 1 A / 2 B on the contact components' pixels);
+ * hand_from_pixels adds the other hands' pixels. The queue is t->parent (n + 2 entries,
+ * free once the labels are compacted). */
 static void split_contacts(kr_track_t *t, double dt_s)
 {
     const size_t n = (size_t)t->n;
@@ -1489,11 +1492,7 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
     }
     h->shadow_px = scount;
     h->shadow_dist_mm = sbest >= 0 ? sqrt(sqr(su - lu) + sqr(sv - lv)) * mmpp : -1;
-    if (cn > 0 && p == 1) {
-        t->fr.hand_contact = 1;
-        kr_track_mat_to_mm(t, cu / cn + 0.5, cvv / cn + 0.5, &t->fr.contact_x_mm, &t->fr.contact_y_mm);
-    }
-    if (cn > 0 && p == 0) {
+    if (cn > 0) { /* (B's, made after A's, is the one kept) */
         t->fr.hand_contact = 1;
         kr_track_mat_to_mm(t, cu / cn + 0.5, cvv / cn + 0.5, &t->fr.contact_x_mm, &t->fr.contact_y_mm);
     }
