@@ -2548,6 +2548,21 @@ static void race_frame(fake *f, int64_t t, const double own[2], double chg, doub
         f->obs[f->n_obs++] = o[k];
 }
 
+/* Each player's touch of card 64 in f (t -1: none), its error and (conf not NULL) confidence. */
+static void race_touches(const fake *f, int64_t t[2], int64_t err[2], double conf[2])
+{
+    for (int p = 0; p < 2; p++)
+        t[p] = -1;
+    for (int i = 0; i < f->n_obs; i++)
+        if (f->obs[i].rec.type == KR_REC_TOUCH && f->obs[i].rec.card == 64) {
+            int p = f->obs[i].rec.player == KR_SIDE_B;
+            t[p] = f->obs[i].rec.t_us;
+            err[p] = f->obs[i].rec.t_err_us;
+            if (conf)
+                conf[p] = f->obs[i].rec.confidence;
+        }
+}
+
 /* The race: both hands stop over the card and come down; A lies on it from 650 ms, B from
  * 710 ms (their own changes fall to noise then); the change around either tip goes quiet
  * only at 710 ms. leak: A's own change after its landing holds that share of B's (what the
@@ -2569,15 +2584,7 @@ static void race_case_cut(double leak, double share, int cut, int64_t t[2], int6
             own[0] = 2500; /* B's shadow crossing A's circle: more than the leak rule takes */
         race_frame(&f, tt, own, tt < 300000 ? 0 : tt < 710000 ? 30000 : 50, share);
     }
-    for (int p = 0; p < 2; p++)
-        t[p] = -1;
-    for (int i = 0; i < f.n_obs; i++)
-        if (f.obs[i].rec.type == KR_REC_TOUCH && f.obs[i].rec.card == 64) {
-            int p = f.obs[i].rec.player == KR_SIDE_B;
-            t[p] = f.obs[i].rec.t_us;
-            err[p] = f.obs[i].rec.t_err_us;
-            conf[p] = f.obs[i].rec.confidence;
-        }
+    race_touches(&f, t, err, conf);
     if (getenv("KR_TEST_VERBOSE"))
         printf("race leak %.2f share %.2f: A %lld +- %lld (%.2f), B %lld +- %lld (%.2f)\n", leak, share,
                (long long)t[0], (long long)err[0], conf[0], (long long)t[1], (long long)err[1], conf[1]);
@@ -2655,14 +2662,7 @@ static void race_struck_case(double a_desc, double a_lie, int64_t t[2], int64_t 
                          tt < 300000 ? 0 : tt < 520000 ? 60000 : tt < 710000 ? 8000 : 50};
         race_frame(&f, tt, own, tt < 300000 ? 0 : tt < 710000 ? 30000 : 50, 0.6);
     }
-    for (int p = 0; p < 2; p++)
-        t[p] = -1;
-    for (int i = 0; i < f.n_obs; i++)
-        if (f.obs[i].rec.type == KR_REC_TOUCH && f.obs[i].rec.card == 64) {
-            int p = f.obs[i].rec.player == KR_SIDE_B;
-            t[p] = f.obs[i].rec.t_us;
-            err[p] = f.obs[i].rec.t_err_us;
-        }
+    race_touches(&f, t, err, NULL);
     if (getenv("KR_TEST_VERBOSE"))
         printf("race struck %.0f lie %.0f: A %lld +- %lld, B %lld +- %lld\n", a_desc, a_lie, (long long)t[0],
                (long long)err[0], (long long)t[1], (long long)err[1]);
