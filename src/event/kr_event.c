@@ -1449,6 +1449,18 @@ static int64_t seen_before_loss(const kr_event_t *ev, int p, int64_t rest_t, dou
     return -1;
 }
 
+/* Another card's track (not lost) has its centre within GHOST_MM of card k's: two cards
+ * cannot lie in one place, so one of the two tracks follows the other's card. */
+static int on_another_card(const kr_track_frame *fr, int k)
+{
+    const kr_track_card *c = &fr->cards[k];
+    for (int j = 0; j < fr->n_cards; j++)
+        if (j != k && !fr->cards[j].lost &&
+            sqrt(sqr(fr->cards[j].x_mm - c->x_mm) + sqr(fr->cards[j].y_mm - c->y_mm)) < GHOST_MM)
+            return 1;
+    return 0;
+}
+
 /* Player p's hand is in contact with a card other than k (a contact not yet ended). */
 static int in_contact_elsewhere(const kr_event_t *ev, const kr_track_frame *fr, int k, int p)
 {
@@ -1940,8 +1952,11 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                                                  c->hand_cover[0] + c->hand_cover[1] > 0.05)) ||
             (c->displaced && !c->lost && !c->out_of_field && sqrt(sqr(cs->vx) + sqr(cs->vy)) > 40))
             any_moving = 1; /* a card flickering "moving" for a frame or two with no hand on it is noise */
-        /* send / rearrange: a displaced card has come to rest again somewhere else */
-        if (cs->was_displaced && !c->displaced && !c->lost) {
+        /* send / rearrange: a displaced card has come to rest again somewhere else (not on
+         * another card's place: its track then follows that card, full_match at 120 fps,
+         * card 26 carried off the field and its track left on card 62, a rearrangement that
+         * never was; whose track is whose cannot be told, and the card counts as unseen) */
+        if (cs->was_displaced && !c->displaced && !c->lost && !on_another_card(fr, k)) {
             /* put down between when its centre came to stay where it lies (put_t) and now (the
              * hand gone from it): midway, half the span its error (at least 100 ms) */
             int64_t put_t = fr->t_us, put_err = 0;
@@ -2259,10 +2274,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * told: each push-out taken while another card's track lies there is doubtful.
              * (The tracker now untangles two cards seen displaced on different frames,
              * kr_track_cards.c's untangle; this is for the rest.) */
-            int ghost = 0;
-            for (int j = 0; j < fr->n_cards && !ghost; j++)
-                ghost = j != k && !fr->cards[j].lost &&
-                        sqrt(sqr(fr->cards[j].x_mm - c->x_mm) + sqr(fr->cards[j].y_mm - c->y_mm)) < GHOST_MM;
+            const int ghost = on_another_card(fr, k);
             KR_DEBUG("event %.3f: card %d left the field: out %d lost %d found %d last seen %lld -> %lld +- %lld%s",
                      fr->t_us / 1e6, c->id, c->out_of_field, c->lost, c->found, (long long)c->last_seen_us,
                      (long long)t, (long long)e, ghost ? " (another card's track in the same place)" : "");
