@@ -756,6 +756,12 @@ static int still_hand(const kr_track_t *t, int c, double g)
     return -1;
 }
 
+/* Is mat pixel i part of component c (a pixel of the arms' labelling)? */
+static inline int in_comp(const kr_track_t *t, int i, int c)
+{
+    return (t->cls[i] == KR_CLS_FG || t->cls[i] == KR_CLS_CARDLIKE) && t->label[i] == c;
+}
+
 /* An arm cut off from its player's edge as it meets the other's hand (its sleeve, dark or
  * pale, not told from the mat for a frame: strike_a at 30 fps, B's hand and forearm joined
  * to A's on card 15, B's edge left with 4446 of its 24138 mm^2) joins the other arm's
@@ -765,8 +771,6 @@ static int still_hand(const kr_track_t *t, int c, double g)
  * when it holds CUT_ARM_SHARE of what was the cut-off player's hand on the last frame (and
  * STILL_HAND_MM2 or more of it), and that player's edge keeps less than half its last
  * area: the arm is not elsewhere. */
-static inline int in_comp(const kr_track_t *t, int i, int c);
-
 static void take_back_cut_off_arms(kr_track_t *t)
 {
     const uint8_t *last = t->hmap + (size_t)(t->hand_cur ^ 1) * (size_t)t->n;
@@ -774,10 +778,10 @@ static void take_back_cut_off_arms(kr_track_t *t)
     long edge[2] = {0, 0}; /* each player's area joined to its edge, in mat pixels */
     for (int c = 0; c < t->n_comp; c++) {
         const kr_track_comp *cp = &t->comp[c];
-        if (cp->area >= t->min_area_px && cp->owner >= 0)
-            for (int p = 0; p < 2; p++)
-                if ((p ? cp->zone_b : cp->zone_a) && (cp->owner == p || cp->owner == 2))
-                    edge[p] += cp->area;
+        if (cp->area >= t->min_area_px) { /* (a piece with a player's band is that player's or both's) */
+            edge[0] += cp->zone_a ? cp->area : 0;
+            edge[1] += cp->zone_b ? cp->area : 0;
+        }
     }
     for (int c = 0; c < t->n_comp; c++) {
         kr_track_comp *cp = &t->comp[c];
@@ -1131,12 +1135,6 @@ static void join_pieces(kr_track_t *t)
                 if (r >= nc || !owners[r])
                     t->cls[i] = KR_CLS_BG;
             }
-}
-
-/* Is mat pixel i part of component c (a pixel of the arms' labelling)? */
-static inline int in_comp(const kr_track_t *t, int i, int c)
-{
-    return (t->cls[i] == KR_CLS_FG || t->cls[i] == KR_CLS_CARDLIKE) && t->label[i] == c;
 }
 
 /* The hand (1 A, 2 B) whose learned colour mat pixel i is SKIN_NEARER times nearer than
