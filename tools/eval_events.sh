@@ -102,5 +102,5 @@ for fps in $fpss; do
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 out = ["- %s%s %s" % (r["scenario"], " (held out)" if r.get("holdout") else "", d) for r in rows for d in r.get("flag_no_need_details", [])]
 if out: print("\nFlagged without need, with their reasons (%s fps):\n" % sys.argv[2] + "\n".join(out) + "\n")' "$res" "$fps"
-  [ $lag = 1 ] && python3 tools/eval_events_table.py --lag "$work/$fps/lag.jsonl" --title "$fps fps"
+  if [ $lag = 1 ]; then python3 tools/eval_events_table.py --lag "$work/$fps/lag.jsonl" --title "$fps fps"; fi
 done
