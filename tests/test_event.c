@@ -3064,6 +3064,25 @@ static void test_landing_drop_then_rest(void)
     CU_ASSERT_TRUE(e_plain < 10000);
 }
 
+/* A drop followed by a rest of two frames only (reading_void at 60 fps under look 7021,
+ * card 14: 8112, 9537, then 1818 and 1683, then quiet; the contact at the end of the 1818
+ * frame): too short for the rest rule above, timed from the rest's end it came 26.4 ms
+ * late on an error of 8.5 ms. The rest cannot be told from the descent's last frames: the
+ * landing is put midway between the drop's reading and the rest's end, the truth within
+ * its error. A lone small frame after the drop (no rest) is read as before. */
+static void test_landing_short_rest_after_a_drop(void)
+{
+    const double rest[] = {1683, 1818, 9537, 8112}, lone[] = {1818, 9537, 8112}, after[] = {18, 0, 0, 0};
+    int64_t e_rest, e_lone;
+    double d_rest = landing_seq_case_dt(rest, 4, after, 4, 0, DT, &e_rest);
+    double d_lone = landing_seq_case_dt(lone, 3, after, 4, 1, DT, &e_lone);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("short rest after a drop: %.0f us on %lld; a lone frame: %.0f us on %lld\n", d_rest, (long long)e_rest,
+               d_lone, (long long)e_lone);
+    CU_ASSERT_TRUE(e_rest > 0 && fabs(d_rest) <= (double)e_rest);
+    CU_ASSERT_TRUE(e_lone > 0 && e_lone < 10000 && fabs(d_lone) <= (double)e_lone);
+}
+
 /* A keyframe right after a press's landing (race_5ms at 60 fps with jittered frame times:
  * one 19 ms after A's contact, and both racing presses were put on it, +27 and +22 ms): the
  * codec's redraw changes the picture around the still hand by thousands, so the keyframe
@@ -3074,8 +3093,9 @@ static void test_landing_drop_then_rest(void)
 static void test_landing_on_a_keyframe(void)
 {
     /* the descent's last change on frame 47 (8000: the last mm, the contact 0.2 of a period
-     * after frame 47); frame 48 the keyframe (a still hand, 12000), then quiet */
-    const double chg[] = {12000, 8000, 30000, 45000}, after[] = {0, 0, 0, 0};
+     * after frame 47); frame 48 the keyframe (a still hand, 24000: over half the descent's
+     * largest, no drop and rest for landing_drop), then quiet */
+    const double chg[] = {24000, 8000, 30000, 45000}, after[] = {0, 0, 0, 0};
     int64_t e_plain, e_key, e_mid;
     double d_plain = landing_key_case(chg, 4, after, 4, 0.2, DT, -1, &e_plain);
     double d_key = landing_key_case(chg, 4, after, 4, 0.2, DT, 0, &e_key);
@@ -3613,6 +3633,7 @@ int main(void)
     CU_add_test(s, "landing_tail_of_the_renders", test_landing_tail_of_the_renders);
     CU_add_test(s, "press_striking_the_card_has_no_tail", test_press_striking_the_card_has_no_tail);
     CU_add_test(s, "landing_drop_then_rest", test_landing_drop_then_rest);
+    CU_add_test(s, "landing_short_rest_after_a_drop", test_landing_short_rest_after_a_drop);
     CU_add_test(s, "landing_on_a_keyframe", test_landing_on_a_keyframe);
     CU_add_test(s, "sliding_card_is_timed_with_its_friction", test_sliding_card_is_timed_with_its_friction);
     /* retreat session 10 */
