@@ -12,7 +12,8 @@
 # touch with no push_out of its card within 300 ms, as tools/eval_signed.py) prints the
 # detected touch's signed error and t_err (same player and card, nearest within 60 ms) and,
 # for each frame from A to B ms around the contact (default -100,40), the time from the
-# contact (ms), the true tip height (mm), tip_change and tip_change_own. A frame's change is
+# contact (ms), the true tip height (mm), tip_change and tip_change_own, and the other hand's
+# tip_change_own (-1: not present; a race's leak is read against it). A frame's change is
 # over the interval that ends at it.
 # --summary: one line per press: the signed error, the last frame whose true height is above
 # 0.5 mm and the frames after the largest change before the contact, as shares of it.
@@ -197,7 +198,9 @@ def main():
                 hh = r["hands"][pi] if r else None
                 chg = hh.get("tip_change", -1) if hh and hh.get("present") else -1
                 own = hh.get("tip_change_own", -1) if hh and hh.get("present") else -1
-                rows.append((dt, h, chg, own))
+                ho = r["hands"][1 - pi] if r and len(r["hands"]) > 1 else None
+                oth = ho.get("tip_change_own", -1) if ho and ho.get("present") else -1
+                rows.append((dt, h, chg, own, oth))
             if model:
                 hand = []
                 for tt in sorted(trace):
@@ -229,7 +232,7 @@ def main():
             else:
                 print(head)
                 for r in rows:
-                    print("  %+7.1f ms  h %6.2f  chg %7.0f  own %7.0f" % r)
+                    print("  %+7.1f ms  h %6.2f  chg %7.0f  own %7.0f  other's own %7.0f" % r)
     for v, x in sims.items():
         x.sort()
         a = sorted(abs(y) for y in x)
