@@ -3083,6 +3083,38 @@ static void test_landing_short_rest_after_a_drop(void)
     CU_ASSERT_TRUE(e_lone > 0 && e_lone < 10000 && fabs(d_lone) <= (double)e_lone);
 }
 
+/* A hand that hovers over the card, drifting in slowly (a rest: its leading point under
+ * rest_speed_mm_s for 250 ms), then comes down fast, its leading point sliding 25 mm as it
+ * does (seen from above, a hand coming down moves it), and lies still: the picture around
+ * the tip changes until the contact (dead_fault_two at 60 fps, A's press of card 9: the
+ * rest ended 83 ms before the contact and the modelled descent was put on it, -58 ms on
+ * 38). The rest that ends while the point is still over the card, no landing seen, is not
+ * decided then: the rest that follows reads the landing (before: 159.5 ms early on
+ * 127.4). A hand that never comes to rest there again keeps the decision made as the rest
+ * ended. */
+static void test_press_rest_ended_by_the_descent(void)
+{
+    const key_pt path[] = {{250000, -100, -200, 0}, {430000, -100, 25, 0},  {730000, -100, 40, 0},
+                           {790000, -100, 65, 0},   {1300000, -100, 65, 0}, {1500000, -100, -330, 0},
+                           {1600000, 1e9, 0, 0}};
+    const double chg[] = {20000, 30000}, after[] = {0, 0};
+    int64_t e_down;
+    double d_down = landing_run(path, 7, chg, 2, after, 2, 0.6, DT, -1, &e_down);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("rest ended by the descent: %.0f us on %lld\n", d_down, (long long)e_down);
+    CU_ASSERT_TRUE(e_down > 0 && fabs(d_down) <= (double)e_down);
+    CU_ASSERT_TRUE(e_down < DT);
+    /* ... going on off the card instead, over B's line (a press is still given: the rest
+     * lasted the hold; landing_run counts one touch), on the modelled descent as before */
+    const key_pt on[] = {{250000, -100, -200, 0}, {430000, -100, 25, 0}, {730000, -100, 40, 0},
+                         {790000, -100, 65, 0},   {900000, -100, 200, 0}, {1000000, 1e9, 0, 0}};
+    int64_t e_on;
+    double d_on = landing_run(on, 6, chg, 2, after, 2, 0.6, DT, -1, &e_on);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("rest ended, the hand gone on: %.0f us on %lld\n", d_on, (long long)e_on);
+    CU_ASSERT_TRUE(e_on > 2 * DT);
+}
+
 /* A keyframe right after a press's landing (race_5ms at 60 fps with jittered frame times:
  * one 19 ms after A's contact, and both racing presses were put on it, +27 and +22 ms): the
  * codec's redraw changes the picture around the still hand by thousands, so the keyframe
@@ -3634,6 +3666,7 @@ int main(void)
     CU_add_test(s, "press_striking_the_card_has_no_tail", test_press_striking_the_card_has_no_tail);
     CU_add_test(s, "landing_drop_then_rest", test_landing_drop_then_rest);
     CU_add_test(s, "landing_short_rest_after_a_drop", test_landing_short_rest_after_a_drop);
+    CU_add_test(s, "press_rest_ended_by_the_descent", test_press_rest_ended_by_the_descent);
     CU_add_test(s, "landing_on_a_keyframe", test_landing_on_a_keyframe);
     CU_add_test(s, "sliding_card_is_timed_with_its_friction", test_sliding_card_is_timed_with_its_friction);
     /* retreat session 10 */

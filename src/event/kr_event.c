@@ -151,6 +151,11 @@ typedef struct cp_state {    /* per card and player */
     int64_t race_stop;       /* ... its stop then (a race's model; a single press's with a later stop), ... */
     int     race_weak;       /* ... the other hand at the card or touching this one then, ... */
     int     race_hidden;     /* ... the card too little visible to judge then (kr_track_card.occluded) */
+    int     held;            /* a press decided as its rest ended, held for the rest that may follow
+                                (press_touch): its time, error, confidence and card's visibility */
+    int64_t held_t, held_tp, held_ep;
+    double  held_conf;
+    int     held_hidden;
 } cp_state;
 
 typedef struct sweep_cand { /* a card seen starting to move, with the hand blamed */
@@ -1284,11 +1289,11 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
     return 1;
 }
 
-static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_t t, int64_t err, double conf,
-                  int cue)
+/* A touch of card k by player p (hidden: the card too little visible to judge, as
+ * kr_track_card.occluded); touch() below is the same with the card as seen on frame fr. */
+static void touch_hidden(kr_event_t *ev, int k, int p, int64_t t, int64_t err, double conf, int cue, int hidden)
 {
     card_state *cs = &ev->cards[k];
-    const kr_track_card *c = &fr->cards[k];
     cs->cp[p].contact = 1;
     cs->cp[p].away_t = -1;
     cs->last_toucher = p;
@@ -1304,7 +1309,7 @@ static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_
     /* a player's own card (not the read one) touched well after play began may be the
      * tidying or the send that follows play (a settle seen late: a hand the tracker
      * kept deep in the field); as a fault it would decide the ruling on weak evidence */
-    if (ev->played && t - ev->first_play_t > LATE_OWN_US && cs->territory == p && c->id != ev->read_card &&
+    if (ev->played && t - ev->first_play_t > LATE_OWN_US && cs->territory == p && cs->id != ev->read_card &&
         conf > 0.6)
         conf = 0.6;
     kr_event_obs *o = emit(ev, KR_REC_TOUCH, t);
@@ -1312,15 +1317,21 @@ static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_
         return;
     o->rec.player = p ? KR_SIDE_B : KR_SIDE_A;
     o->rec.hand = hand_of(ev, p);
-    o->rec.card = c->id;
+    o->rec.card = cs->id;
     o->rec.territory = cs->territory ? KR_SIDE_B : KR_SIDE_A;
     o->rec.t_err_us = err;
     o->rec.confidence = conf;
     o->cue = cue;
-    o->hidden = c->occluded;
+    o->hidden = hidden;
     if (!ev->played)
         ev->first_play_t = t;
     ev->played = 1;
+}
+
+static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_t t, int64_t err, double conf,
+                  int cue)
+{
+    touch_hidden(ev, k, p, t, err, conf, cue, fr->cards[k].occluded);
 }
 
 /* A racing press's landing (the other player's hand near the card): the change around
@@ -1684,15 +1695,49 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
              cps->rest_merged, back, shadow_seen, shadow_met, no_shadow, obx, split_only, withdrawn,
              ev->still_area[p] > 0 ? h->area_mm2 / ev->still_area[p] : 1.0, ev->lnear[p][0], near_max,
              ev->lnown[p][0], own_max);
-    int n0 = ev->n_out;
-    touch(ev, fr, k, p, tp, ep,
-          shadow_off || (jumped && no_shadow) || split_only || withdrawn ? 0.25 /* not a hand on the mat: below min_confidence */
-          : (no_shadow || jumped) && !shadow_met ? 0.5
-          : (near ? cps->race_weak && measured <= 0 : other || fr->hand_contact) || back ? 0.6
-                                              : 0.92,
-          2);
-    if (near && ev->n_out > n0 && ev->out[ev->n_out - 1].rec.type == KR_REC_TOUCH)
-        ev->out[ev->n_out - 1].hidden = cps->race_hidden;
+    double conf = shadow_off || (jumped && no_shadow) || split_only || withdrawn ? 0.25 /* not a hand on the mat: below min_confidence */
+                  : (no_shadow || jumped) && !shadow_met ? 0.5
+                  : (near ? cps->race_weak && measured <= 0 : other || fr->hand_contact) || back ? 0.6
+                                                      : 0.92;
+    int hidden = near ? cps->race_hidden : c->occluded;
+    /* a rest ended by the leading point's speed alone, its hand never seen lying still (no
+     * quiet run: measured 0) and the point still over the card: the hand may not be down
+     * yet. Seen from above, a hand coming down fast moves its leading point (dead_fault_two
+     * at 60 fps: A's hand hovered over card 9 at 30-60 mm for 150 ms, then came down at
+     * 0.5 m/s and its point slid 10 mm; the rest ended 83 ms before the contact and the
+     * modelled descent put it there, -58 ms on 38). The decision is held (given out as it
+     * is now if no rest follows: held_press): a rest that follows over the card decides in
+     * its place, with the landing it sees. Not in a race: the other hand's motion by the
+     * card can keep this one's change up after it lies still (hand_contact_fault at 60 fps,
+     * A's press of card 45 with B's hand going by: the rest ended 47 ms after the contact,
+     * and the next rest's landing came +59 ms, on 12) */
+    if (force == 2 && measured == 0 && !near && !cps->held && !c->moving &&
+        card_sd(c, h->lead_x_mm, h->lead_y_mm) <= cfg->touch_margin_mm) {
+        cps->held = 1;
+        cps->held_t = fr->t_us;
+        cps->held_tp = tp;
+        cps->held_ep = ep;
+        cps->held_conf = conf;
+        cps->held_hidden = hidden;
+        return;
+    }
+    touch_hidden(ev, k, p, tp, ep, conf, 2, hidden);
+}
+
+/* A press held as its rest ended (press_touch) on the frame at t: dropped once the card is
+ * touched (a rest that followed decided in its place, or a sweep); given out as it was
+ * decided when no rest followed: the hand left the card (off: not over it), or none came
+ * within SETTLE_WAIT_US, or the video ended (t: INT64_MAX). */
+static void held_press(kr_event_t *ev, int k, int p, int64_t t, int off)
+{
+    cp_state *s = &ev->cards[k].cp[p];
+    if (!s->held || (!s->contact && s->rest_t >= 0 && t != INT64_MAX))
+        return;
+    if (!s->contact && !off && t - s->held_t <= SETTLE_WAIT_US)
+        return;
+    s->held = 0;
+    if (!s->contact)
+        touch_hidden(ev, k, p, s->held_tp, s->held_ep, s->held_conf, 2, s->held_hidden);
 }
 
 /* The promise of kr_event_horizon() is kept even if a bound below is wrong: such an
@@ -1753,9 +1798,12 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
         for (int k = 0; k < fr->n_cards; k++) {
             const card_state *cs = &ev->cards[k];
             const kr_track_card *c = &fr->cards[k];
-            for (int p = 0; p < 2; p++)
+            for (int p = 0; p < 2; p++) {
                 if (cs->cp[p].rest_t >= 0 && !cs->cp[p].contact)
                     tb = min64(tb, cs->cp[p].rest_t - STOP_BEFORE_US + cfg->press_descent_us - ev->last_dt);
+                if (cs->cp[p].held && !cs->cp[p].contact)
+                    tb = min64(tb, cs->cp[p].held_tp);
+            }
             if (cs->unblamed_t >= 0) /* a late blame's touch: the middle of its window */
                 tb = min64(tb, cs->unblamed_lo + (cs->unblamed_t - cs->unblamed_lo) / 2);
             /* a sweep's touch needs a player not in contact with the card already */
@@ -2070,6 +2118,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             if (s->rest_t < 0 && held_t >= 0 && !s->contact && ev->have_prev && ev->prev_t - held_t >= cfg->press_hold_us &&
                 !(merged && in_contact_elsewhere(ev, fr, k, p)))
                 press_touch(ev, fr, k, p, held_t, dt, 2);
+            held_press(ev, k, p, fr->t_us, !over);
         }
         if (newly_moving) {
             /* sweep: the card moved between still_t (last seen at rest) and now. The pusher
@@ -2657,6 +2706,9 @@ kr_status kr_event_finish(kr_event_t *ev, const kr_event_obs **obs, int *n)
     for (int i = 0; i < ev->n_spend; i++) /* held sweeps: timed with the frames there were */
         sweep_emit(ev, &ev->spend[i]);
     ev->n_spend = 0;
+    for (int k = 0; k < ev->n_cards; k++) /* held presses */
+        for (int p = 0; p < 2; p++)
+            held_press(ev, k, p, INT64_MAX, 1);
     seal_outs(ev, ev->last_dt > 0 ? ev->last_dt : 16667);
     drop_weak(ev);
     *obs = ev->out;
