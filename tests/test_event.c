@@ -1647,8 +1647,9 @@ static void test_slow_approach_waits_for_the_landing(void)
 }
 
 /* A's hand comes over card 64 and stops on it at 500 ms; the picture around its tip never
- * goes quiet (a flickering light), so no landing is read and the contact is put on the
- * model. From 600 ms the hand rises straight up, its point wobbling by 6 mm (under the
+ * stays quiet (a flickering light: a change of 50000 on every other frame, as v2_flicker_60
+ * B card 43's 1227, 8106, 0, 108, 17553, 0 while it lay there), so no landing is read and
+ * the contact is put on the model. From 600 ms the hand rises straight up, its point wobbling by 6 mm (under the
  * rest speed) until it leaves at 800 ms, before the wait for a landing ran out: fitted at
  * the rest's end, the stop moves onto the wobble (817 ms; 493 at the first look). The
  * contact is put midway between the two stops, with half the span in its error: the model
@@ -1666,7 +1667,7 @@ static int64_t rising_wobble_press(int64_t *err)
     };
     const int np = (int)(sizeof path / sizeof path[0]);
     for (int64_t t = 0; t < 1500000; t += DT)
-        fake_frame_chg(&f, t, path, np, 50000);
+        fake_frame_chg(&f, t, path, np, t / DT % 2 ? 50000 : 0);
     int64_t tt = -1;
     *err = -1;
     for (int i = 0; i < f.n_obs; i++)
@@ -3094,25 +3095,59 @@ static void test_landing_short_rest_after_a_drop(void)
  * ended. */
 static void test_press_rest_ended_by_the_descent(void)
 {
-    const key_pt path[] = {{250000, -100, -200, 0}, {430000, -100, 25, 0},  {730000, -100, 40, 0},
-                           {790000, -100, 65, 0},   {1300000, -100, 65, 0}, {1500000, -100, -330, 0},
-                           {1600000, 1e9, 0, 0}};
+    const key_pt path[] = {{250000, -100, -200, 0}, {400000, -100, 0, 0},   {460000, -100, 20, 0},
+                           {500000, -100, 25, 0},   {730000, -100, 40, 0},  {790000, -100, 65, 0},
+                           {1300000, -100, 65, 0},  {1500000, -100, -330, 0}, {1600000, 1e9, 0, 0}};
     const double chg[] = {20000, 30000}, after[] = {0, 0};
     int64_t e_down;
-    double d_down = landing_run(path, 7, chg, 2, after, 2, 0.6, DT, -1, &e_down);
+    double d_down = landing_run(path, 9, chg, 2, after, 2, 0.6, DT, -1, &e_down);
     if (getenv("KR_TEST_VERBOSE"))
         printf("rest ended by the descent: %.0f us on %lld\n", d_down, (long long)e_down);
     CU_ASSERT_TRUE(e_down > 0 && fabs(d_down) <= (double)e_down);
     CU_ASSERT_TRUE(e_down < DT);
     /* ... going on off the card instead, over B's line (a press is still given: the rest
      * lasted the hold; landing_run counts one touch), on the modelled descent as before */
-    const key_pt on[] = {{250000, -100, -200, 0}, {430000, -100, 25, 0}, {730000, -100, 40, 0},
-                         {790000, -100, 65, 0},   {900000, -100, 200, 0}, {1000000, 1e9, 0, 0}};
+    const key_pt on[] = {{250000, -100, -200, 0}, {400000, -100, 0, 0},   {460000, -100, 20, 0},
+                         {500000, -100, 25, 0},   {730000, -100, 40, 0},  {790000, -100, 65, 0},
+                         {900000, -100, 200, 0},  {1000000, 1e9, 0, 0}};
     int64_t e_on;
-    double d_on = landing_run(on, 6, chg, 2, after, 2, 0.6, DT, -1, &e_on);
+    double d_on = landing_run(on, 8, chg, 2, after, 2, 0.6, DT, -1, &e_on);
     if (getenv("KR_TEST_VERBOSE"))
         printf("rest ended, the hand gone on: %.0f us on %lld\n", d_on, (long long)e_on);
     CU_ASSERT_TRUE(e_on > 2 * DT);
+}
+
+/* One pass of A's hand over card 64 at 30 fps: from behind A's line its leading point
+ * jumps over the card (no braking approach), zigzags there for 170 ms as a hand turning
+ * back does (the tracker's point at the hand's far edge), then goes home; the picture
+ * around the tip changes by still (tip_change) on the zigzag's frames, moving elsewhere.
+ * Returns the touches reported. */
+static int turn_over_card(double still)
+{
+    const int64_t dt = 33333;
+    const key_pt path[] = {{250000, -100, -200, 0}, {400000, -100, -180, 0}, {433333, -100, -180, 0},
+                           {466666, -100, 45, 0},   {500000, -95, 50, 0},    {533333, -103, 42, 0},
+                           {566666, -96, 50, 0},    {600000, -102, 44, 0},   {633333, -97, 49, 0},
+                           {666666, -100, -100, 0}, {700000, -100, -300, 0}, {733333, 1e9, 0, 0}};
+    fake f;
+    fake_start(&f, 64, 150000);
+    for (int64_t t = 0; t < 1200000; t += dt)
+        fake_frame_chg(&f, t, path, 12, t >= 500000 && t <= 633333 ? still : 60000);
+    int n = fake_count(&f, KR_REC_TOUCH);
+    kr_event_destroy(f.ev);
+    return n;
+}
+
+/* A hand turning back high over a card, under light from straight above (its shadow meets
+ * its fingertip at any height): its leading point rested over the card for the hold, but
+ * it never braked onto it and the picture around it never went still. Not a press
+ * (before: a touch at confidence 0.92; look 7023, full_match at 30 fps, 146.5 s: A's hand
+ * at 45 mm). With the picture still for the frames of that rest (a hand lying there, its
+ * leading point put back on the fingertip by a jump) it is a press. */
+static void test_hand_turning_over_a_card_is_no_press(void)
+{
+    CU_ASSERT_EQUAL(turn_over_card(60000), 0);
+    CU_ASSERT_EQUAL(turn_over_card(200), 1);
 }
 
 /* A keyframe right after a press's landing (race_5ms at 60 fps with jittered frame times:
@@ -3667,6 +3702,7 @@ int main(void)
     CU_add_test(s, "landing_drop_then_rest", test_landing_drop_then_rest);
     CU_add_test(s, "landing_short_rest_after_a_drop", test_landing_short_rest_after_a_drop);
     CU_add_test(s, "press_rest_ended_by_the_descent", test_press_rest_ended_by_the_descent);
+    CU_add_test(s, "hand_turning_over_a_card_is_no_press", test_hand_turning_over_a_card_is_no_press);
     CU_add_test(s, "landing_on_a_keyframe", test_landing_on_a_keyframe);
     CU_add_test(s, "sliding_card_is_timed_with_its_friction", test_sliding_card_is_timed_with_its_friction);
     /* retreat session 10 */

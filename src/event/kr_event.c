@@ -1695,7 +1695,18 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
              cps->rest_merged, back, shadow_seen, shadow_met, no_shadow, obx, split_only, withdrawn,
              ev->still_area[p] > 0 ? h->area_mm2 / ev->still_area[p] : 1.0, ev->lnear[p][0], near_max,
              ev->lnown[p][0], own_max);
-    double conf = shadow_off || (jumped && no_shadow) || split_only || withdrawn ? 0.25 /* not a hand on the mat: below min_confidence */
+    /* a rest its leading point did not brake into (jumped), ended (force 2) with the hand
+     * never seen lying still (no quiet run, measured 0, nor a still frame), the two blobs apart all through
+     * (no split of them to blame the jump on): nothing shows a hand on the card. A hand
+     * turning back high over it does that (look 7023, full_match at 30 fps, 146.5 s: A's
+     * hand at 45 mm and 0.4-1.5 m/s, its leading point zigzagging at the turn under
+     * rest_speed_mm_s for 133 ms; under light from straight above its shadow meets it at
+     * any height) */
+    int unseen = jumped && measured == 0 && force == 2 && !cps->rest_merged;
+    for (int j = 0; unseen && j < LHIST && ev->lpresent[p][j] && ev->lt[p][j] >= rest_t; j++)
+        if (tip_still(ev, near ? ev->lchg_own[p] : ev->lchg[p], near ? TIP_RULE_OWN : TIP_RULE_ALL, p, j, TIP_QUIET))
+            unseen = 0; /* still on a frame (a flickering light breaks the quiet run up: v2_flicker_60) */
+    double conf = shadow_off || (jumped && no_shadow) || split_only || withdrawn || unseen ? 0.25 /* not a hand on the mat: below min_confidence */
                   : (no_shadow || jumped) && !shadow_met ? 0.5
                   : (near ? cps->race_weak && measured <= 0 : other || fr->hand_contact) || back ? 0.6
                                                       : 0.92;
