@@ -1696,9 +1696,9 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
              ev->still_area[p] > 0 ? h->area_mm2 / ev->still_area[p] : 1.0, ev->lnear[p][0], near_max,
              ev->lnown[p][0], own_max);
     /* a rest its leading point did not brake into (jumped), ended (force 2) with the hand
-     * never seen lying still (no quiet run, measured 0, nor a still frame), the two blobs apart all through
-     * (no split of them to blame the jump on): nothing shows a hand on the card. A hand
-     * turning back high over it does that (look 7023, full_match at 30 fps, 146.5 s: A's
+     * never seen lying still (no quiet run, measured 0, nor a still frame), the two blobs
+     * apart all through (no split of them to blame the jump on): nothing shows a hand on
+     * the card. A hand turning back high over it does that (look 7023, full_match at 30 fps, 146.5 s: A's
      * hand at 45 mm and 0.4-1.5 m/s, its leading point zigzagging at the turn under
      * rest_speed_mm_s for 133 ms; under light from straight above its shadow meets it at
      * any height) */
@@ -1706,10 +1706,11 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     for (int j = 0; unseen && j < LHIST && ev->lpresent[p][j] && ev->lt[p][j] >= rest_t; j++)
         if (tip_still(ev, near ? ev->lchg_own[p] : ev->lchg[p], near ? TIP_RULE_OWN : TIP_RULE_ALL, p, j, TIP_QUIET))
             unseen = 0; /* still on a frame (a flickering light breaks the quiet run up: v2_flicker_60) */
-    double conf = shadow_off || (jumped && no_shadow) || split_only || withdrawn || unseen ? 0.25 /* not a hand on the mat: below min_confidence */
-                  : (no_shadow || jumped) && !shadow_met ? 0.5
+    double conf = shadow_off || (jumped && no_shadow) || split_only || withdrawn || unseen
+                      ? 0.25 /* not a hand on the mat: below min_confidence */
+                  : (no_shadow || jumped) && !shadow_met                                         ? 0.5
                   : (near ? cps->race_weak && measured <= 0 : other || fr->hand_contact) || back ? 0.6
-                                                      : 0.92;
+                                                                                                 : 0.92;
     int hidden = near ? cps->race_hidden : c->occluded;
     /* a rest ended by the leading point's speed alone, its hand never seen lying still (no
      * quiet run: measured 0) and the point still over the card: the hand may not be down
