@@ -3090,8 +3090,8 @@ static void test_landing_short_rest_after_a_drop(void)
  * the tip changes until the contact (dead_fault_two at 60 fps, A's press of card 9: the
  * rest ended 83 ms before the contact and the modelled descent was put on it, -58 ms on
  * 38). The rest that ends while the point is still over the card, no landing seen, is not
- * decided then: the rest that follows reads the landing (before: 159.5 ms early on
- * 127.4). A hand that never comes to rest there again keeps the decision made as the rest
+ * decided then: the rest that follows reads the landing (before: 125.5 ms early on
+ * 135.3). A hand that never comes to rest there again keeps the decision made as the rest
  * ended. */
 static void test_press_rest_ended_by_the_descent(void)
 {
