@@ -1649,13 +1649,13 @@ static void test_slow_approach_waits_for_the_landing(void)
 /* A's hand comes over card 64 and stops on it at 500 ms; the picture around its tip never
  * stays quiet (a flickering light: a change of 50000 on every other frame, as v2_flicker_60
  * B card 43's 1227, 8106, 0, 108, 17553, 0 while it lay there), so no landing is read and
- * the contact is put on the model. From 600 ms the hand rises straight up, its point wobbling by 6 mm (under the
- * rest speed) until it leaves at 800 ms, before the wait for a landing ran out: fitted at
- * the rest's end, the stop moves onto the wobble (817 ms; 493 at the first look). The
- * contact is put midway between the two stops, with half the span in its error: the model
- * on the first stop (543 ms) lies within it (before: 50 ms after the stop fitted at the
- * end, 867 +- 29 ms; v2_flicker_60 B card 43 and v3_dim_flicker_60 A card 71, 278 and 274
- * ms late). Returns the touch's time, *err its t_err. */
+ * the contact is put on the model. From 600 ms the hand rises straight up, its point
+ * wobbling by 6 mm (under the rest speed) until it leaves at 800 ms, before the wait for a
+ * landing ran out: fitted at the rest's end, the stop moves onto the wobble (817 ms; 493
+ * at the first look). The contact is put midway between the two stops, with half the span
+ * in its error: the model on the first stop (543 ms) lies within it (before: 50 ms after
+ * the stop fitted at the end, 867 +- 29 ms; v2_flicker_60 B card 43 and v3_dim_flicker_60
+ * A card 71, 278 and 274 ms late). Returns the touch's time, *err its t_err. */
 static int64_t rising_wobble_press(int64_t *err)
 {
     fake f;
@@ -3105,8 +3105,9 @@ static void test_press_rest_ended_by_the_descent(void)
         printf("rest ended by the descent: %.0f us on %lld\n", d_down, (long long)e_down);
     CU_ASSERT_TRUE(e_down > 0 && fabs(d_down) <= (double)e_down);
     CU_ASSERT_TRUE(e_down < DT);
-    /* ... going on off the card instead, over B's line (a press is still given: the rest
-     * lasted the hold; landing_run counts one touch), on the modelled descent as before */
+    /* ... going on off the card instead, further into B's territory (a press is still
+     * given: the rest lasted the hold; landing_run counts one touch), on the modelled
+     * descent as before */
     const key_pt on[] = {{250000, -100, -200, 0}, {400000, -100, 0, 0},   {460000, -100, 20, 0},
                          {500000, -100, 25, 0},   {730000, -100, 40, 0},  {790000, -100, 65, 0},
                          {900000, -100, 200, 0},  {1000000, 1e9, 0, 0}};
