@@ -1698,10 +1698,10 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     /* a rest its leading point did not brake into (jumped), ended (force 2) with the hand
      * never seen lying still (no quiet run, measured 0, nor a still frame), the two blobs
      * apart all through (no split of them to blame the jump on): nothing shows a hand on
-     * the card. A hand turning back high over it does that (look 7023, full_match at 30 fps, 146.5 s: A's
-     * hand at 45 mm and 0.4-1.5 m/s, its leading point zigzagging at the turn under
-     * rest_speed_mm_s for 133 ms; under light from straight above its shadow meets it at
-     * any height) */
+     * the card. A hand turning back high over it does that (look 7023, full_match at 30
+     * fps, 146.5 s: A's hand at 45 mm and 0.4-1.5 m/s, its leading point zigzagging at the
+     * turn under rest_speed_mm_s for 133 ms; under light from straight above its shadow
+     * meets it at any height) */
     int unseen = jumped && measured == 0 && force == 2 && !cps->rest_merged;
     for (int j = 0; unseen && j < LHIST && ev->lpresent[p][j] && ev->lt[p][j] >= rest_t; j++)
         if (tip_still(ev, near ? ev->lchg_own[p] : ev->lchg[p], near ? TIP_RULE_OWN : TIP_RULE_ALL, p, j, TIP_QUIET))
@@ -1736,16 +1736,15 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     touch_hidden(ev, k, p, tp, ep, conf, 2, hidden);
 }
 
-/* A press held as its rest ended (press_touch) on the frame at t: dropped once the card is
+/* A press held as its rest ended (press_touch), on the frame at t: dropped once the card is
  * touched (a rest that followed decided in its place, or a sweep); given out as it was
- * decided when no rest followed: the hand left the card (off: not over it), or none came
- * within SETTLE_WAIT_US, or the video ended (t: INT64_MAX). */
+ * decided when no rest followed: the hand left the card or the video ended (off), or no
+ * rest began within SETTLE_WAIT_US. A rest is only held over the card, so one going on
+ * means the hand is not off. */
 static void held_press(kr_event_t *ev, int k, int p, int64_t t, int off)
 {
     cp_state *s = &ev->cards[k].cp[p];
-    if (!s->held || (!s->contact && s->rest_t >= 0 && t != INT64_MAX))
-        return;
-    if (!s->contact && !off && t - s->held_t <= SETTLE_WAIT_US)
+    if (!s->held || (!s->contact && !off && (s->rest_t >= 0 || t - s->held_t <= SETTLE_WAIT_US)))
         return;
     s->held = 0;
     if (!s->contact)
@@ -2720,7 +2719,7 @@ kr_status kr_event_finish(kr_event_t *ev, const kr_event_obs **obs, int *n)
     ev->n_spend = 0;
     for (int k = 0; k < ev->n_cards; k++) /* held presses */
         for (int p = 0; p < 2; p++)
-            held_press(ev, k, p, INT64_MAX, 1);
+            held_press(ev, k, p, ev->prev_t, 1);
     seal_outs(ev, ev->last_dt > 0 ? ev->last_dt : 16667);
     drop_weak(ev);
     *obs = ev->out;
