@@ -5,7 +5,7 @@
 # the truth than 1 and 2 t_err. Answers "does a press's claimed error hold?", which decides
 # whether a near-simultaneous race is flagged.
 # SPDX-License-Identifier: MIT
-#   tools/eval_press_err.py SCENARIO_DIR DEBUG_LOG [SCENARIO_DIR DEBUG_LOG ...] [--all] [--near] [--rest]
+#   tools/eval_press_err.py SCENARIO_DIR DEBUG_LOG [SCENARIO_DIR DEBUG_LOG ...] [--all] [--near] [--rest] [--quiet]
 # DEBUG_LOG: the stderr of `KR_DEBUG=1 karuta-ref analyze SCENARIO_DIR/video.mp4 --out OUT ...` (its
 # "press of card" lines), kept in OUT: only decisions that became a touch of OUT/events.jsonl
 # are counted (not those outside play or dropped as weak). A decision is paired with the same
@@ -24,6 +24,11 @@
 # of both. Tells a hand lowered onto the card after it stopped over it (the renders' slowing
 # landing) from one striking it (varied8), which LANDING_STRIKE_US of src/event/kr_event.c
 # reads.
+# --quiet: instead, for the presses timed by their landing alone, the first frame the landing
+# read as quiet ("then quiet at T (C)") where its change C was above TIP_QUIET (1000: taken
+# for quiet by the settle and residue shares of tip_still in src/event/kr_event.c), and that
+# frame's time from the true contact (ms): at or after it, the change was the hand settling
+# on the card; before it, the last of a descent the picture barely showed. Then the counts.
 import json
 import os
 import re
@@ -34,6 +39,8 @@ LINE = re.compile(r"press of card (\d+) by ([AB]): rest (-?\d+) stop (-?\d+) \(j
 LANDED = re.compile(r"landing of card (\d+) by ([AB]): last change at (\d+)")
 PLAY_US = 1000000
 PAIR_US = 500000
+QUIET = re.compile(r"landing of card (\d+) by ([AB]): .*then quiet at (\d+) \((\d+)\)")
+TIP_QUIET = 1000
 NEAR = re.compile(r"press of card (\d+) by ([AB]):.* -> (-?\d+) \+-.*hand by the point (\d+) of (\d+)")
 NEAR_PAIR_US = 150000
 KINDS = {("landing", True): "landing", ("landing", False): "model",
@@ -121,18 +128,53 @@ def rest_to_landing(pairs):
                                                       errs[0], errs[len(errs) // 2], errs[-1]))
 
 
+def quiet_frames(pairs):
+    """--quiet: landings whose first quiet frame changed by more than TIP_QUIET, against the truth."""
+    n = above = after = 0
+    for sd, log in pairs:
+        truth = [r for r in load(sd + "/truth.jsonl") if r["type"] == "touch"]
+        quiet = {}  # (card, player): the first quiet frame of the landing read just before
+        with open(log, errors="replace") as f:
+            for line in f:
+                m = QUIET.search(line)
+                if m:
+                    quiet[(int(m.group(1)), m.group(2))] = (int(m.group(3)), int(m.group(4)))
+                    continue
+                m = LINE.search(line)
+                if not m or (int(m.group(1)), m.group(2)) not in quiet:
+                    continue
+                card, pl, t = int(m.group(1)), m.group(2), int(m.group(7))
+                tq, cq = quiet.pop((card, pl))
+                c = [r for r in truth if r.get("card") == card and r["player"] == pl and abs(r["t_us"] - t) < NEAR_PAIR_US]
+                if not c:
+                    continue
+                n += 1
+                if cq <= TIP_QUIET:
+                    continue
+                above += 1
+                dq = (tq - min(c, key=lambda r: abs(r["t_us"] - t))["t_us"]) / 1000.0
+                after += dq >= 0
+                print("%-28s %s card %-3d first quiet frame's change %6d, %+6.1f ms from the contact" % (
+                    sd.rstrip("/").split("/")[-1][:28], pl, card, cq, dq))
+    print("%d landings with a true touch within %d ms; %d with a first quiet frame above %d, %d of them at or "
+          "after the contact" % (n, NEAR_PAIR_US // 1000, above, TIP_QUIET, after))
+
+
 def main():
-    flags = {"--all", "--near", "--rest"}
+    flags = {"--all", "--near", "--rest", "--quiet"}
     args = [a for a in sys.argv[1:] if a not in flags]
     if len(args) < 2 or len(args) % 2:
         sys.exit("usage: tools/eval_press_err.py SCENARIO_DIR DEBUG_LOG [SCENARIO_DIR DEBUG_LOG ...] "
-                 "[--all | --near | --rest]")
+                 "[--all | --near | --rest | --quiet]")
     pairs = list(zip(args[0::2], args[1::2]))
     if "--rest" in sys.argv:
         rest_to_landing(pairs)
         return
     if "--near" in sys.argv:
         near_shares(pairs)
+        return
+    if "--quiet" in sys.argv:
+        quiet_frames(pairs)
         return
     stats = {}
     unpaired = 0
