@@ -1573,14 +1573,13 @@ static void near_area(kr_track_t *t, int p)
  * its own shadow and the card around its fingers. Each pixel counts beyond the fixed
  * TIP_CHANGE_NOISE, not beyond tip_change's tip_noise (with the other hand far off, own is
  * tip_change itself): race_landing's quiet levels were set on this count. So on a noisy
- * frame the own change can exceed tip_change (look 7023 match_b at 30 fps, B's card 56
- * with A's hand by it: own 1161 and 8037 on its second and third frames down, tip_change
- * 96 and 1449; its touch came +46 ms on 47, not checked to be from this). Counted beyond
- * tip_noise instead (tried in the twenty-sixth session), race_20ms at 60 and 120 fps put
- * B's landing 80 ms early and ruled A's take B's, unflagged; why was not looked into.
- * Distances: chessboard distance
- * transforms over a box twice the circle's size, in t->parent (free once
- * split_contacts is done). */
+ * frame the own change can exceed tip_change (look 7023 match_b at 30 fps, B's card 56 with
+ * A's hand by it: own 1161 and 8037 on its second and third frames down, tip_change 96 and
+ * 1449; its touch came +46 ms on 47, not checked to be from this). Counted beyond tip_noise
+ * instead (tried in the twenty-sixth session), race_20ms at 60 and 120 fps put B's landing
+ * 83 and 75 ms early and ruled A's take B's, unflagged; why was not looked into. Distances:
+ * chessboard distance transforms over a box twice the circle's size, in t->parent (free
+ * once split_contacts is done). */
 static void tip_change_own(kr_track_t *t, int p)
 {
     kr_track_hand *h = &t->fr.hands[p];
