@@ -325,6 +325,11 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
     }
     kr_media_info_t info;
     kr_media_reader_info(rd, &info);
+    /* an interlaced camera's two fields are read together: the motion between them is not
+     * timed, and a moving hand's outline is combed */
+    if (info.interlaced)
+        kr_log(KR_LOG_WARN, "%s: interlaced video: each frame's two fields are read together, so contact times are no "
+               "finer than its %.3g frames/s", video, info.fps);
     if (calib_path) {
         if (kr_calib_load(calib_path, &calib) != KR_OK) {
             kr_log(KR_LOG_ERROR, "%s", kr_calib_error());
@@ -494,8 +499,8 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
     FILE *sf = of_su.fp;
     double dur_s = last_t / 1e6 + (info.fps > 0 ? 1.0 / info.fps : 0);
     fprintf(sf, "{\n  \"format\": \"karuta-summary/1\",\n  \"video\": \"%s\",\n", video);
-    fprintf(sf, "  \"frames\": %lld,\n  \"duration_s\": %.3f,\n  \"fps\": %.3f,\n", (long long)frames, dur_s,
-            info.fps);
+    fprintf(sf, "  \"frames\": %lld,\n  \"duration_s\": %.3f,\n  \"fps\": %.3f,\n  \"interlaced\": %s,\n",
+            (long long)frames, dur_s, info.fps, info.interlaced ? "true" : "false");
     fprintf(sf, "  \"processing_s\": %.3f,\n  \"speed_x_realtime\": %.2f,\n  \"frames_per_s\": %.1f,\n", proc_s,
             proc_s > 0 ? dur_s / proc_s : 0, proc_s > 0 ? frames / proc_s : 0);
     fprintf(sf, "  \"max_frame_gap_us\": %lld,\n", (long long)ps->max_gap_us);

@@ -476,6 +476,8 @@ kr_status kr_media_reader_open2(const char *path, const kr_media_reader_config *
         fr = r->st->r_frame_rate;
     r->info.fps = (fr.num > 0 && fr.den > 0) ? av_q2d(fr) : 30.0;
     r->period_us = (int64_t)(1e6 / r->info.fps + 0.5);
+    const enum AVFieldOrder fo = r->st->codecpar->field_order;
+    r->info.interlaced = fo == AV_FIELD_TT || fo == AV_FIELD_BB || fo == AV_FIELD_TB || fo == AV_FIELD_BT;
     /* variable-rate files: the average rate can be far from the local one, so with
      * no interval seen yet gaps are judged against twice the nominal period */
     if (r->st->duration != AV_NOPTS_VALUE && r->st->duration > 0)

@@ -77,6 +77,8 @@ typedef struct kr_media_info {
     int64_t duration_us; /* container/stream duration in microseconds; 0 if unknown */
     int64_t frames_est;  /* frame count from the container, else duration * fps; 0 if unknown */
     int     out_w, out_h, out_channels; /* what kr_frame_t.img will be (after configuration) */
+    int     interlaced;  /* 1: the stream's frames each hold two fields taken half a period
+                            apart (its field order says so); they are read as whole frames */
 } kr_media_info_t;
 
 /* Reader options. Defaults (kr_media_reader_config_default): BGR, source size, auto
