@@ -329,7 +329,7 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
      * timed, and a moving hand's outline is combed */
     if (info.interlaced)
         kr_log(KR_LOG_WARN, "%s: interlaced video: each frame's two fields are read together, so contact times are no "
-               "finer than its %.3g frames/s", video, info.fps);
+               "finer than its %.4g frames/s", video, info.fps);
     if (calib_path) {
         if (kr_calib_load(calib_path, &calib) != KR_OK) {
             kr_log(KR_LOG_ERROR, "%s", kr_calib_error());
