@@ -130,6 +130,22 @@ extern "C" kr_status kr_cv_synth_remap(const kr_cv_synth_remap_t *m, const kr_im
     KR_CV_CATCH
 }
 
+extern "C" kr_status kr_cv_synth_remap_rows(const kr_cv_synth_remap_t *m, const kr_image_t *src, kr_image_t *dst,
+                                            int y0, int y1, const uint8_t border[3])
+{
+    KR_CV_TRY
+    if (!m || !src || !dst || src->channels != dst->channels || dst->w != m->m1.cols || dst->h != m->m1.rows ||
+        y0 < 0 || y1 > dst->h || y0 >= y1)
+        return KR_ERR_INVALID;
+    /* fixed-point maps: every output pixel depends on its own map entry only, so a row
+     * range of maps and dst gives exactly those rows of the whole-image remap */
+    cv::Mat d = view(dst).rowRange(y0, y1);
+    cv::remap(view(src), d, m->m1.rowRange(y0, y1), m->m2.rowRange(y0, y1), cv::INTER_LINEAR,
+              cv::BORDER_CONSTANT, cv::Scalar(border[0], border[1], border[2]));
+    return KR_OK;
+    KR_CV_CATCH
+}
+
 extern "C" kr_status kr_cv_synth_fill_polys(kr_image_t *img, const double *xy, const int *counts, int n_poly,
                                             double ox, double oy, const uint8_t color[3])
 {

@@ -47,6 +47,11 @@ void      kr_cv_synth_remap_destroy(kr_cv_synth_remap_t *m);
  * maps' size, same channels as src, caller-owned. */
 kr_status kr_cv_synth_remap(const kr_cv_synth_remap_t *m, const kr_image_t *src, kr_image_t *dst,
                             const uint8_t border[3]);
+/* The same for dst's rows y0 .. y1-1 only (0 <= y0 < y1 <= maps' height); the other rows
+ * are left as they are. Each row comes out as kr_cv_synth_remap makes it (a rolling
+ * shutter: bands of rows sampled from canvases of different times). */
+kr_status kr_cv_synth_remap_rows(const kr_cv_synth_remap_t *m, const kr_image_t *src, kr_image_t *dst,
+                                 int y0, int y1, const uint8_t border[3]);
 /* Anti-aliased filled polygons in place (1 or 3 channels): n_poly polygons, polygon
  * k has counts[k] points; xy: all points (px, sub-pixel), ox/oy subtracted first. */
 kr_status kr_cv_synth_fill_polys(kr_image_t *img, const double *xy, const int *counts, int n_poly,
