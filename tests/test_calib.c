@@ -418,6 +418,7 @@ static void test_json_round_trip_and_grid(void)
     kr_calib_t *c = NULL;
     CU_ASSERT_EQUAL_FATAL(kr_calib_fit_cards(NULL, 1280, 720, quads, L.n, 4500000, &c), KR_OK);
     snprintf(c->source, sizeof c->source, "%s", "match.mp4");
+    c->readout_us = 15000;
     char dir[] = "/tmp/kr_calib_XXXXXX", path[300];
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/calib.json", dir);
@@ -438,6 +439,7 @@ static void test_json_round_trip_and_grid(void)
     CU_ASSERT_EQUAL(d->n_cards, c->n_cards);
     CU_ASSERT_EQUAL(d->ok, c->ok);
     CU_ASSERT_STRING_EQUAL(d->source, "match.mp4");
+    CU_ASSERT_EQUAL(d->readout_us, 15000);
     CU_ASSERT(fabs(d->rms_mm - c->rms_mm) < 1e-3);
     /* the grid an outside tool reads: 19 x 12 points, each where the model puts it */
     FILE *fp = fopen(path, "rb");
@@ -469,6 +471,32 @@ static void test_json_round_trip_and_grid(void)
     CU_ASSERT(gworst < 2.0); /* px; about 1.3 px per mm here */
     CU_ASSERT(cJSON_IsNumber(cJSON_GetObjectItem(root, "rms_mm")));
     CU_ASSERT_STRING_EQUAL(cJSON_GetObjectItem(root, "a_side")->valuestring, "bottom");
+    /* the rolling shutter's readout: a bad one is refused by name; a file from before it
+     * (no member) reads as none */
+    kr_calib_t *e = NULL;
+    const double readouts[] = {-5, 1.5, 200000};
+    for (int i = 0; i < 3; i++) {
+        cJSON_ReplaceItemInObject(root, "readout_us", cJSON_CreateNumber(readouts[i]));
+        char *txt = cJSON_Print(root);
+        fp = fopen(path, "wb");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+        fputs(txt, fp);
+        fclose(fp);
+        free(txt);
+        CU_ASSERT_EQUAL(kr_calib_load(path, &e), KR_ERR_FORMAT);
+        CU_ASSERT_PTR_NULL(e);
+        CU_ASSERT(strstr(kr_calib_error(), "readout_us") != NULL);
+    }
+    cJSON_DeleteItemFromObject(root, "readout_us");
+    char *txt = cJSON_Print(root);
+    fp = fopen(path, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fputs(txt, fp);
+    fclose(fp);
+    free(txt);
+    CU_ASSERT_EQUAL(kr_calib_load(path, &e), KR_OK);
+    CU_ASSERT(e && e->readout_us == 0);
+    kr_calib_destroy(e);
     cJSON_Delete(root);
     /* a damaged file is refused with the member named */
     fp = fopen(path, "wb");

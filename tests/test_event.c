@@ -129,28 +129,14 @@ static const kr_event_obs *first(const run *r, kr_rules_rec_type type)
 
 /* A's hand sweeps card 64 (B territory, near edge at y = 15 mm) at 2 m/s; contact at
  * tc (between frames); the card then slides at 2.5 m/s towards B's far edge... and on. */
+#define SWEEP_HAND_MM_S 2000.0 /* the hand */
+#define SWEEP_CARD_MM_S 2500.0 /* the card it sends off */
+static void sweep_frames(run *r, int64_t tc);
 static void sweep_case(int64_t tc, double *err_us)
 {
     run r;
     run_start(&r);
-    const double v = 2000, vc = 2500;
-    for (int64_t t = 0; t < 900000; t += DT) {
-        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
-        double dtc = (t - tc) / 1e6;
-        if (t > 250000) {
-            double y = 15 + v * dtc;
-            if (y > 60)
-                y = 60;
-            s.arm = 1;
-            s.tx = -100;
-            s.ty = y;
-            s.sx = 4;
-            s.sy = -4;
-        }
-        if (dtc > 0)
-            s.c64y = 51.5 + vc * dtc;
-        run_frame(&r, t, &s);
-    }
+    sweep_frames(&r, tc);
     CU_ASSERT_EQUAL(count(&r, KR_REC_TOUCH), 1);
     const kr_event_obs *o = first(&r, KR_REC_TOUCH);
     CU_ASSERT_PTR_NOT_NULL_FATAL(o);
@@ -170,10 +156,71 @@ static void sweep_case(int64_t tc, double *err_us)
         CU_ASSERT_EQUAL(po->rec.card, 64);
         CU_ASSERT_EQUAL(po->rec.player, KR_SIDE_A);
         /* whole outline past y = 254: centre past 290.5 mm, at 2.5 m/s after tc */
-        double t_out = tc + (290.5 - 51.5) / vc * 1e6;
+        double t_out = tc + (290.5 - 51.5) / SWEEP_CARD_MM_S * 1e6;
         CU_ASSERT_DOUBLE_EQUAL((double)po->rec.t_us, t_out, 2.0 * DT);
     }
     run_end(&r);
+}
+
+/* sweep_case's frames: the hand and the card, contact at tc. */
+static void sweep_frames(run *r, int64_t tc)
+{
+    const double v = SWEEP_HAND_MM_S, vc = SWEEP_CARD_MM_S;
+    for (int64_t t = 0; t < 900000; t += DT) {
+        shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
+        double dtc = (t - tc) / 1e6;
+        if (t > 250000) {
+            double y = 15 + v * dtc;
+            if (y > 60)
+                y = 60;
+            s.arm = 1;
+            s.tx = -100;
+            s.ty = y;
+            s.sx = 4;
+            s.sy = -4;
+        }
+        if (dtc > 0)
+            s.c64y = 51.5 + vc * dtc;
+        run_frame(r, t, &s);
+    }
+}
+
+/* A rolling shutter (kr_event_set_rolling): the same sweep read with rows v = (y + 300) /
+ * 600 over 16 ms. The touch moves by its card's row less the middle row's, (351.5 / 600 -
+ * 1/2) 16 ms = +1373 us (the card where the tracker put it); the push-out (the card last seen past B's edge, a row further
+ * down) by more, within half the readout; the horizon's promise holds (run_end); a settle
+ * does not move. A readout is refused once frames came, or below 0. */
+static void test_rolling_shutter_moves_by_row(void)
+{
+    const int64_t tc = 408000, readout = 16000;
+    const double row[6] = {0, 1.0 / 600, 0.5, 0, 0, 1};
+    run a, b;
+    run_start(&a);
+    sweep_frames(&a, tc);
+    run_start(&b);
+    CU_ASSERT_EQUAL(kr_event_set_rolling(b.ev, -1, row), KR_ERR_INVALID);
+    CU_ASSERT_EQUAL(kr_event_set_rolling(b.ev, readout, NULL), KR_ERR_INVALID);
+    CU_ASSERT_EQUAL_FATAL(kr_event_set_rolling(b.ev, readout, row), KR_OK);
+    sweep_frames(&b, tc);
+    CU_ASSERT_EQUAL(kr_event_set_rolling(b.ev, readout, row), KR_ERR_INVALID);
+    const kr_event_obs *ta = first(&a, KR_REC_TOUCH), *tb = first(&b, KR_REC_TOUCH);
+    const kr_event_obs *pa = first(&a, KR_REC_PUSH_OUT), *pb = first(&b, KR_REC_PUSH_OUT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ta);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tb);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pa);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pb);
+    CU_ASSERT_EQUAL(ta->row_shift_us, 0);
+    CU_ASSERT_TRUE(llabs(tb->row_shift_us - 1373) <= 20); /* the card's place as tracked: within 0.75 mm */
+    CU_ASSERT_EQUAL(tb->rec.t_us - ta->rec.t_us, tb->row_shift_us);
+    CU_ASSERT_EQUAL(tb->rec.t_err_us, ta->rec.t_err_us);
+    CU_ASSERT_TRUE(pb->row_shift_us > tb->row_shift_us && pb->row_shift_us <= readout / 2);
+    CU_ASSERT_EQUAL(pb->rec.t_us - pa->rec.t_us, pb->row_shift_us);
+    for (int i = 0; i < b.n_obs; i++)
+        if (b.obs[i].rec.type == KR_REC_SETTLE)
+            CU_ASSERT_EQUAL(b.obs[i].row_shift_us, 0);
+    CU_ASSERT_EQUAL(a.n_obs, b.n_obs);
+    run_end(&a);
+    run_end(&b);
 }
 
 static void test_sweep_is_timed_between_frames(void)
@@ -3629,6 +3676,7 @@ int main(void)
         return 1;
     CU_pSuite s = CU_add_suite("event", NULL, NULL);
     CU_add_test(s, "sweep_is_timed_between_frames", test_sweep_is_timed_between_frames);
+    CU_add_test(s, "rolling_shutter_moves_by_row", test_rolling_shutter_moves_by_row);
     CU_add_test(s, "press_counts_once", test_press_counts_once);
     CU_add_test(s, "gap_near_a_press_marks_it", test_gap_near_a_press_marks_it);
     CU_add_test(s, "hover_is_not_a_touch", test_hover_is_not_a_touch);

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: MIT */
 #include "kr_app.h"
 #include "kr_app_analyze.h"
+#include "kr_app_opts.h"
 #include "kr_calib.h"
 #include "kr_core.h"
 #include "kr_cv.h"
@@ -32,6 +33,9 @@ static void usage(FILE *f)
             "  record in MATCH.jsonl the layout is read from the footage before the first\n"
             "  reading (as karuta-ref layout does); any doubt about it stops the run.\n"
             "  --calib FILE     camera-to-mat calibration (default: calibrate from the video)\n"
+            "  --readout-us N   the camera's rolling shutter: microseconds from reading the top row\n"
+            "                   to the bottom row (default: the calibration's readout_us, else 0 =\n"
+            "                   all rows at once); each observation is timed by its image row\n"
             "  --tie-us N       simultaneous-touch tolerance for the rules engine (default 0)\n"
             "  --threads N      decoding and colour conversion threads (default 0: automatic)\n"
             "  --bgr-frames     the reader makes the BGR frames (scaling them in YUV on this thread\n"
@@ -155,6 +159,7 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
     const char *trace_path = NULL;
     double debug_from = -1e30, debug_to = 1e30; /* --debug-span, s */
     int debug_every = 10, threads = 0, bgr_frames = 0, track_yuv = 0, decode_ahead = 16;
+    long long readout_us = -1; /* --readout-us; -1: the calibration's */
     kr_pipe_config pcfg;
     kr_pipe_config_default(&pcfg);
     /* released at the detector's horizon, as live does: the same code, the same results */
@@ -223,6 +228,9 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
                 return 2;
             }
             pcfg.hold_us = v;
+        } else if (!strcmp(a, "--readout-us") && has) {
+            if (kr_app_opt_int("analyze", a, argv[++i], 0, KR_CALIB_MAX_READOUT_US, &readout_us))
+                return 2;
         } else if (!strcmp(a, "--tie-us") && has) {
             char *end;
             long long v = strtoll(argv[++i], &end, 10);
@@ -356,6 +364,8 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
             goto fail;
         }
     }
+    if (readout_us >= 0)
+        calib->readout_us = readout_us;
     if (!calib->ok)
         kr_log(KR_LOG_WARN, "calibration is poor (%s): every ruling will need review", calib->reason);
     if (hook && hook->started)
@@ -516,9 +526,11 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
             "\"settle\": %d},\n",
             ps->n_obs[KR_REC_TOUCH], ps->n_obs[KR_REC_PUSH_OUT], ps->n_obs[KR_REC_HAND_CONTACT],
             ps->n_obs[KR_REC_EARLY_ENTRY], ps->n_obs[KR_REC_SETTLE]);
-    fprintf(sf, "  \"calibration\": {\"source\": \"%s\", \"rms_mm\": %.3f, \"ok\": %s, \"a_side\": \"%s\"},\n",
+    fprintf(sf,
+            "  \"calibration\": {\"source\": \"%s\", \"rms_mm\": %.3f, \"ok\": %s, \"a_side\": \"%s\", "
+            "\"readout_us\": %lld},\n",
             calib_path ? "file" : "video", calib->rms_mm, calib->ok ? "true" : "false",
-            kr_calib_a_side_str(calib->a_side));
+            kr_calib_a_side_str(calib->a_side), (long long)calib->readout_us);
     if (broke[0]) {
         fprintf(sf, "  \"complete\": false,\n  \"error\": \"");
         for (const char *c = broke; *c; c++)

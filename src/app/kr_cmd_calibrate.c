@@ -2,6 +2,7 @@
  * camera-to-mat calibration (calib/README.md) and an overlay PNG next to it to check.
  * SPDX-License-Identifier: MIT */
 #include "kr_app.h"
+#include "kr_app_opts.h"
 #include "kr_calib.h"
 #include "kr_core.h"
 #include "kr_cv.h"
@@ -30,6 +31,9 @@ static void usage(FILE *f)
             "  --frames N        frames combined around --at, 1..9 (default 5)\n"
             "  --lens LENS.json  use this lens (from --board, or an earlier calibration of the same\n"
             "                    camera) and fit only the homography\n"
+            "  --readout-us N    the camera's rolling shutter: microseconds from reading the image's\n"
+            "                    top row to its bottom row (the sensor's readout time; 0 = all at\n"
+            "                    once, the default). analyze then times each contact by its row\n"
             "  --no-overlay      do not write the PNG\n"
             "Lens from a printed board (optional, more precise):\n"
             "  karuta-ref calibrate --write-board BOARD.png   the ChArUco board to print (calib/README.md)\n"
@@ -126,6 +130,7 @@ int kr_cmd_calibrate(int argc, char **argv)
 {
     const char *video = NULL, *out = NULL, *lens = NULL, *board_png = NULL;
     int overlay = 1, board = 0;
+    long long readout_us = 0;
     kr_calib_config cfg;
     kr_calib_video_config vc;
     kr_calib_config_default(&cfg);
@@ -175,6 +180,10 @@ int kr_cmd_calibrate(int argc, char **argv)
                 return 2;
             }
             lens = val;
+            i++;
+        } else if (!strcmp(a, "--readout-us")) {
+            if (kr_app_opt_int("calibrate", a, val, 0, KR_CALIB_MAX_READOUT_US, &readout_us))
+                return 2;
             i++;
         } else if (!strcmp(a, "--no-overlay")) {
             overlay = 0;
@@ -226,6 +235,7 @@ int kr_cmd_calibrate(int argc, char **argv)
         kr_log(KR_LOG_ERROR, "calibrate: --lens %s is for another image size", lens);
         goto done;
     }
+    c->readout_us = readout_us;
     if (kr_calib_save(c, out) != KR_OK) {
         kr_log(KR_LOG_ERROR, "calibrate: %s", kr_calib_error());
         goto done;

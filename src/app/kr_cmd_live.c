@@ -49,6 +49,7 @@ typedef struct live_opts {
                                  dropped, said, and rulings there flagged); 0: no limit */
     int64_t     delay_us;     /* the detector runs this far behind the camera, so that reading
                                  records typed up to this late still come before their frames */
+    int64_t     readout_us;   /* --readout-us: the rolling shutter's; -1 the calibration's */
 } live_opts;
 
 static void usage(FILE *f)
@@ -66,6 +67,8 @@ static void usage(FILE *f)
           "  Without a layout record in MATCH.jsonl the layout is read from the source's\n"
           "  first frame (the memorisation period); any doubt about it stops the run.\n"
           "  --calib FILE    camera calibration (default: from the first frames)\n"
+          "  --readout-us N  the camera's rolling shutter, top row to bottom row (default: the\n"
+          "                  calibration's readout_us, else 0), as analyze\n"
           "  --tie-us N      simultaneous-touch tolerance (default 0)\n"
           "  --hold-ms N     records are written N ms after the event detector's horizon\n"
           "                  (nothing earlier can still come) has passed them (default 0)\n"
@@ -84,7 +87,7 @@ static void usage(FILE *f)
 }
 
 enum { O_SOURCE = 1, O_MATCH, O_OUT, O_CALIB, O_HTTP, O_HOLD, O_TIE, O_DELAY, O_MM_PX, O_MAX_S, O_RETRY_MAX_S,
-       O_MAX_BEHIND_S, O_EXIT_ON_EOF, O_NO_SYNC };
+       O_MAX_BEHIND_S, O_EXIT_ON_EOF, O_NO_SYNC, O_READOUT };
 static const kr_app_opt live_opts_table[] = {
     {"--source", NULL, O_SOURCE, 1},          {"--match", NULL, O_MATCH, 1},
     {"--out", NULL, O_OUT, 1},                {"--calib", NULL, O_CALIB, 1},
@@ -93,7 +96,7 @@ static const kr_app_opt live_opts_table[] = {
     {"--mm-per-px", NULL, O_MM_PX, 1},        {"--max-s", NULL, O_MAX_S, 1},
     {"--retry-max-s", NULL, O_RETRY_MAX_S, 1}, {"--max-behind-s", NULL, O_MAX_BEHIND_S, 1},
     {"--exit-on-eof", NULL, O_EXIT_ON_EOF, 0}, {"--no-sync", NULL, O_NO_SYNC, 0},
-    {NULL, NULL, 0, 0}};
+    {"--readout-us", NULL, O_READOUT, 1},     {NULL, NULL, 0, 0}};
 
 /* Returns 0 on success, -1 after --help, else the exit status (2 usage). */
 static int parse_args(int argc, char **argv, live_opts *o)
@@ -104,6 +107,7 @@ static int parse_args(int argc, char **argv, live_opts *o)
     o->mm_per_px = 3.0;
     o->retry_max_s = 8;
     o->max_behind_s = 10;
+    o->readout_us = -1;
     static const char cmd[] = "live";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
@@ -125,6 +129,11 @@ static int parse_args(int argc, char **argv, live_opts *o)
         case O_MATCH: o->match = v; break;
         case O_OUT: o->out = v; break;
         case O_CALIB: o->calib = v; break;
+        case O_READOUT:
+            if (kr_app_opt_int(cmd, a, v, 0, KR_CALIB_MAX_READOUT_US, &n))
+                return 2;
+            o->readout_us = n;
+            break;
         case O_HTTP:
             if (kr_app_opt_int(cmd, a, v, 0, 65535, &n))
                 return 2;
@@ -1150,6 +1159,8 @@ static kr_status open_source(live *L)
                 return KR_ERR_FORMAT;
             }
         }
+        if (L->o.readout_us >= 0)
+            L->calib->readout_us = L->o.readout_us;
         if (!L->calib->ok)
             notice(L, true, "calibration is poor (%s): every ruling will need review", L->calib->reason);
         if (L->layout_from_video && !kr_pipe_has_layout(L->pipe)) {

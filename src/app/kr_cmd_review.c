@@ -27,7 +27,7 @@
 #define REVIEW_MAX_JOBS 2 /* clips made at once (the machine has 2 cores) */
 
 typedef struct review_opts {
-    const char *video, *match, *calib, *out;
+    const char *video, *match, *calib, *out, *readout; /* readout: --readout-us, passed to analyze */
     double      before_s, after_s;
     int         slow;
     bool        no_clips, page_only, timings, retrack, clips_after;
@@ -36,7 +36,7 @@ typedef struct review_opts {
 static void usage(FILE *f)
 {
     fputs("usage: karuta-ref review VIDEO --match MATCH.jsonl [--calib CALIB.json] --out DIR\n"
-          "                         [--before S] [--after S] [--slow N] [--no-clips]\n"
+          "                         [--readout-us N] [--before S] [--after S] [--slow N] [--no-clips]\n"
           "                         [--timings] [--retrack] [--clips-after]\n"
           "       karuta-ref review --page-only --out DIR [VIDEO]\n"
           "Runs analyze (DIR/events.jsonl, rulings.jsonl, summary.json), cuts one clip with a\n"
@@ -44,6 +44,7 @@ static void usage(FILE *f)
           "(DIR/clips/seqN.mp4, .png, .json; drawn on: competition lines, tracked card and\n"
           "hand outlines, contacts with their time in ms, time code; see karuta-ref clip),\n"
           "and writes DIR/index.html, a self-contained review page.\n"
+          "--readout-us N: the camera's rolling shutter (see karuta-ref analyze --help).\n"
           "--before/--after: seconds of clip around the deciding contact\n"
           "(default 1.0 / 1.5); --slow: clip slow-down factor (default 1).\n"
           "--page-only rewrites DIR/index.html from what DIR already holds.\n"
@@ -55,12 +56,13 @@ static void usage(FILE *f)
 }
 
 enum { O_MATCH = 1, O_CALIB, O_OUT, O_BEFORE, O_AFTER, O_SLOW, O_PAGE_ONLY, O_NO_CLIPS, O_TIMINGS, O_RETRACK,
-       O_CLIPS_AFTER };
+       O_CLIPS_AFTER, O_READOUT };
 static const kr_app_opt review_opts_table[] = {
     {"--match", NULL, O_MATCH, 1},       {"--calib", NULL, O_CALIB, 1},        {"--out", "-o", O_OUT, 1},
     {"--before", NULL, O_BEFORE, 1},     {"--after", NULL, O_AFTER, 1},        {"--slow", NULL, O_SLOW, 1},
     {"--page-only", NULL, O_PAGE_ONLY, 0}, {"--no-clips", NULL, O_NO_CLIPS, 0}, {"--timings", NULL, O_TIMINGS, 0},
-    {"--retrack", NULL, O_RETRACK, 0},   {"--clips-after", NULL, O_CLIPS_AFTER, 0}, {NULL, NULL, 0, 0}};
+    {"--retrack", NULL, O_RETRACK, 0},   {"--clips-after", NULL, O_CLIPS_AFTER, 0},
+    {"--readout-us", NULL, O_READOUT, 1}, {NULL, NULL, 0, 0}};
 
 /* 0 ok, -1 after --help, 2 usage error (message printed). */
 static int parse_args(int argc, char **argv, review_opts *o)
@@ -94,6 +96,11 @@ static int parse_args(int argc, char **argv, review_opts *o)
         case O_CLIPS_AFTER: o->clips_after = true; break;
         case O_MATCH: o->match = v; break;
         case O_CALIB: o->calib = v; break;
+        case O_READOUT:
+            if (kr_app_opt_int(cmd, a, v, 0, KR_CALIB_MAX_READOUT_US, &n))
+                return 2;
+            o->readout = v;
+            break;
         case O_OUT: o->out = v; break;
         case O_SLOW:
             if (kr_app_opt_int(cmd, a, v, 1, 64, &n))
@@ -868,7 +875,7 @@ int kr_cmd_review(int argc, char **argv)
 
     /* 1. analyze, in process, into the staging folder */
     {
-        char *av[10];
+        char *av[12];
         int   ac = 0;
         av[ac++] = (char *)"analyze";
         av[ac++] = (char *)o.video;
@@ -877,6 +884,10 @@ int kr_cmd_review(int argc, char **argv)
         if (o.calib) {
             av[ac++] = (char *)"--calib";
             av[ac++] = (char *)o.calib;
+        }
+        if (o.readout) {
+            av[ac++] = (char *)"--readout-us";
+            av[ac++] = (char *)o.readout;
         }
         av[ac++] = (char *)"--out";
         av[ac++] = stage;

@@ -35,6 +35,7 @@ extern "C" {
 #define KR_CALIB_FIELD_HALF_W_MM 435.0
 #define KR_CALIB_FIELD_HALF_H_MM 254.0
 #define KR_CALIB_MAX_CARDS 128    /* card outlines kept per frame */
+#define KR_CALIB_MAX_READOUT_US 100000 /* a rolling shutter reads a frame within its period: 41.7 ms at 24 fps */
 
 /* Where player A's territory lies in the camera image. */
 typedef enum {
@@ -103,6 +104,9 @@ typedef struct kr_calib {
     char    reason[160];   /* "" when ok */
     int64_t t_us;          /* time of the source frame, us (-1 unknown) */
     char    source[256];   /* source video path or "" */
+    int64_t readout_us;    /* rolling shutter: the time the camera takes to read its image from
+                              the first row to the last, us (0: all rows at once, or unknown);
+                              given by the user (calibrate/analyze --readout-us), never measured */
     kr_calib_card_t cards[KR_CALIB_MAX_CARDS];
 } kr_calib_t;
 

@@ -95,6 +95,7 @@ static cJSON *to_json(const kr_calib_t *c)
     e |= add(root, "rms_px", cJSON_CreateNumber(round_to(c->rms_px, 1e-4)));
     e |= add(root, "px_per_mm", cJSON_CreateNumber(round_to(c->px_per_mm, 1e-5)));
     e |= add(root, "card_inset_mm", cJSON_CreateNumber(round_to(c->card_inset_mm, 1e-4)));
+    e |= add(root, "readout_us", cJSON_CreateNumber((double)c->readout_us));
     e |= add(root, "cards_found", cJSON_CreateNumber(c->n_found));
     e |= add(root, "cards_used", cJSON_CreateNumber(c->n_cards));
     cJSON *q = cJSON_CreateObject();
@@ -324,6 +325,14 @@ kr_status kr_calib_load(const char *path, kr_calib_t **out)
         c->card_inset_mm = v;
     if (!get_num(root, "cards_found", &v, path, ""))
         c->n_found = (int)v;
+    if (cJSON_GetObjectItemCaseSensitive(root, "readout_us")) { /* optional: files before it have none */
+        if (get_num(root, "readout_us", &v, path, "") || v < 0 || v > KR_CALIB_MAX_READOUT_US || v != floor(v)) {
+            kr_calib_set_error("%s: readout_us must be a whole number of microseconds within 0 ... %d", path,
+                               KR_CALIB_MAX_READOUT_US);
+            goto fail;
+        }
+        c->readout_us = (int64_t)v;
+    }
     const cJSON *q = cJSON_GetObjectItemCaseSensitive(root, "quality");
     const cJSON *qok = cJSON_GetObjectItemCaseSensitive(q, "ok");
     if (!cJSON_IsBool(qok)) {

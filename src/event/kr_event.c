@@ -258,6 +258,7 @@ struct kr_event {
     int64_t entered_t[2];
     int     entered_in_play[2]; /* entered during play: part of that play, never early */
     int64_t pre_entry_t[2];  /* first entry outside play, for the next kami_start; -1 none */
+    double  pre_entry_x[2];  /* ... and where the leading point crossed the player's edge (mm) */
     int64_t shimo_t;         /* last shimo_start applied; INT64_MIN none */
     int64_t seen_t[2];       /* last frame the hand was present */
     int     seen_deep[2];    /* ... and then its leading point was deep inside the field, or out of it sideways */
@@ -284,7 +285,10 @@ struct kr_event {
                                 (or lost from view deep in the field), so a send of theirs is
                                 possible; without it a card of theirs moved unseen was at most
                                 rearranged, which changes no count */
-    int64_t horizon;         /* kr_event_horizon(); INT64_MIN before the first frame */
+    int64_t horizon;         /* what kr_event_horizon() promises, in frame time (before the rolling
+                                shutter's row shift); INT64_MIN before the first frame */
+    int64_t readout_us;      /* kr_event_set_rolling: the rolling shutter's readout, 0 none ... */
+    double  row[6];          /* ... and mat mm -> image row share */
     unsigned n_late;         /* observations that came out before the horizon (a bug; clamped) */
     int     finished;
     int     was_contact;
@@ -450,6 +454,53 @@ static void seal_outs(kr_event_t *ev, int64_t per)
     }
 }
 
+/* The rolling shutter's shift of an observation seen at mat (x, y): its image row's time
+ * less the middle row's (kr_event_set_rolling); 0 with no position or no readout. */
+static int64_t row_shift(const kr_event_t *ev, double x, double y)
+{
+    if (ev->readout_us <= 0 || !isfinite(x) || !isfinite(y))
+        return 0;
+    const double *r = ev->row;
+    double den = r[3] * x + r[4] * y + r[5];
+    if (!(fabs(den) > 1e-12))
+        return 0;
+    double v = (r[0] * x + r[1] * y + r[2]) / den;
+    v = v < 0 ? 0 : v > 1 ? 1 : v; /* a point off the picture: its nearest row */
+    return (int64_t)llround((v - 0.5) * (double)ev->readout_us);
+}
+
+/* Every observation leaving in this call, from frame time to scene time: moved by its row's
+ * shift, once (sweeps and presses held back are shifted when they finally leave). */
+static void shift_outs(kr_event_t *ev)
+{
+    for (int i = 0; i < ev->n_out; i++) {
+        kr_event_obs *o = &ev->out[i];
+        int64_t t = o->rec.t_us, t1 = t + row_shift(ev, o->x_mm, o->y_mm);
+        /* not across the reading's start: a touch in play stays in it, an early entry before it */
+        if (o->rec.type == KR_REC_TOUCH && t >= ev->kami_t && t1 < ev->kami_t)
+            t1 = ev->kami_t;
+        if (o->rec.type == KR_REC_EARLY_ENTRY && t < ev->kami_t && t1 >= ev->kami_t)
+            t1 = ev->kami_t - 1;
+        t1 = t1 < 0 ? 0 : t1;
+        o->row_shift_us = t1 - t;
+        o->rec.t_us = t1;
+    }
+}
+
+kr_status kr_event_set_rolling(kr_event_t *ev, int64_t readout_us, const double row[6])
+{
+    if (!ev || readout_us < 0 || (readout_us > 0 && !row) || ev->have_prev)
+        return KR_ERR_INVALID;
+    if (readout_us > 0)
+        for (int i = 0; i < 6; i++)
+            if (!isfinite(row[i]))
+                return KR_ERR_INVALID;
+    ev->readout_us = readout_us;
+    if (readout_us > 0)
+        memcpy(ev->row, row, sizeof ev->row);
+    return KR_OK;
+}
+
 static kr_event_obs *emit(kr_event_t *ev, kr_rules_rec_type type, int64_t t_us)
 {
     if (ev->n_out >= MAX_OUT)
@@ -459,6 +510,7 @@ static kr_event_obs *emit(kr_event_t *ev, kr_rules_rec_type type, int64_t t_us)
     kr_rules_record_init(&o->rec, type);
     o->rec.has_t = true;
     o->rec.t_us = t_us < 0 ? 0 : t_us;
+    o->x_mm = o->y_mm = NAN;
     if (type != KR_REC_SETTLE)
         snprintf(o->rec.id, sizeof o->rec.id, "v%d", ev->next_id++);
     return o;
@@ -541,6 +593,8 @@ static void apply_marks(kr_event_t *ev, const kr_track_frame *fr)
                 if (e >= 0 && e >= w0 && e < m->t_us) {
                     kr_event_obs *o = emit(ev, KR_REC_EARLY_ENTRY, e);
                     if (o) {
+                        o->x_mm = ev->pre_entry_x[p];
+                        o->y_mm = p ? KR_TRACK_FIELD_HALF_H_MM : -KR_TRACK_FIELD_HALF_H_MM;
                         o->rec.player = p ? KR_SIDE_B : KR_SIDE_A;
                         o->rec.hand = hand_of(ev, p);
                         o->rec.confidence = 0.9;
@@ -1321,6 +1375,8 @@ static void touch_hidden(kr_event_t *ev, int k, int p, int64_t t, int64_t err, d
     o->rec.territory = cs->territory ? KR_SIDE_B : KR_SIDE_A;
     o->rec.t_err_us = err;
     o->rec.confidence = conf;
+    o->x_mm = cs->rest0_x; /* where the card lay when touched */
+    o->y_mm = cs->rest0_y;
     o->cue = cue;
     o->hidden = hidden;
     if (!ev->played)
@@ -1940,7 +1996,10 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             ev->entered_t[p] = t;
             ev->entered_in_play[p] = ev->in_play;
             if (!ev->in_play && (ev->pre_entry_t[p] < 0 || ev->pre_entry_t[p] < ev->shimo_t))
+            {
                 ev->pre_entry_t[p] = t; /* the first entry outside play (since the last shimo_start) */
+                ev->pre_entry_x[p] = h->lead_x_mm;
+            }
         }
         ev->in_field[p] = in;
     }
@@ -2363,6 +2422,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     o->rec.confidence = ghost ? 0.6 : c->out_of_field && !guessed ? 0.95 : 0.7;
                     o->rec.t_err_us = e;
                     o->line_margin_mm = c->lost && !c->found ? NAN : over;
+                    o->x_mm = c->x_mm; /* where it was last seen */
+                    o->y_mm = c->y_mm;
                     cs->pushed = 1;
                     if (!ev->played)
                         ev->first_play_t = t;
@@ -2505,6 +2566,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
     if (fr->hand_contact && !ev->was_contact && ev->in_play) {
         kr_event_obs *o = emit(ev, KR_REC_HAND_CONTACT, fr->t_us - dt / 2);
         if (o) {
+            o->x_mm = (fr->hands[0].lead_x_mm + fr->hands[1].lead_x_mm) / 2; /* between the two */
+            o->y_mm = (fr->hands[0].lead_y_mm + fr->hands[1].lead_y_mm) / 2;
             o->rec.confidence = 0.6;
             o->rec.t_err_us = (int64_t)(dt / sqrt(12.0));
         }
@@ -2692,6 +2755,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
     ev->have_prev = 1;
     drop_weak(ev);
     check_horizon(ev);
+    shift_outs(ev);
     update_horizon(ev, fr);
     *n = ev->n_out;
     return KR_OK;
@@ -2699,7 +2763,11 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
 
 int64_t kr_event_horizon(const kr_event_t *ev)
 {
-    return ev ? ev->horizon : INT64_MIN;
+    if (!ev)
+        return INT64_MIN;
+    /* a row above the middle one moves its observation earlier, by up to half the readout */
+    int64_t lead = (ev->readout_us + 1) / 2;
+    return ev->horizon == INT64_MIN || ev->horizon == INT64_MAX ? ev->horizon : ev->horizon - lead;
 }
 
 unsigned kr_event_late_count(const kr_event_t *ev)
@@ -2722,6 +2790,7 @@ kr_status kr_event_finish(kr_event_t *ev, const kr_event_obs **obs, int *n)
             held_press(ev, k, p, ev->prev_t, 1);
     seal_outs(ev, ev->last_dt > 0 ? ev->last_dt : 16667);
     drop_weak(ev);
+    shift_outs(ev);
     *obs = ev->out;
     *n = ev->n_out;
     return KR_OK;

@@ -57,12 +57,26 @@ typedef struct kr_event_obs {
     int64_t gap_us;          /* largest presentation-time gap (beyond one period) whose missing
                                 span lies within 2 t_err_us + 2 frame periods of t_us, else 0 */
     int64_t frame_dt_us;     /* frame period around t_us */
+    double  x_mm, y_mm;      /* where on the mat it was seen (a touch: the card's place; a push-out:
+                                the card last seen; a hand contact: between the hands' points; an
+                                early entry: where the hand crossed its edge); NAN for the others */
+    int64_t row_shift_us;    /* the rolling shutter's part of t_us (kr_event_set_rolling), else 0 */
 } kr_event_obs;
 
 typedef struct kr_event kr_event_t; /* opaque */
 
 kr_status kr_event_create(const kr_event_config *cfg, kr_event_t **out); /* *out caller-owned */
 void      kr_event_destroy(kr_event_t *ev);                               /* NULL-safe */
+
+/* Rolling shutter: a camera that reads its image's rows one after another, top to bottom,
+ * over readout_us. A frame's presentation time is taken as its middle row's time, so each
+ * observation seen at mat point (x, y) comes out moved by (v - 1/2) readout_us, v its image
+ * row as a share of the height: v = (row[0] x + row[1] y + row[2]) / (row[3] x + row[4] y
+ * + row[5]) (the calibration's homography over the image height; lens distortion, a few
+ * pixels, left out). Settles, sends and rearrangements (timed to 100 ms or worse) are not
+ * moved. readout_us 0 (the default): nothing moves. The horizon is lowered by half the
+ * readout. Before the first kr_event_update; KR_ERR_INVALID after it or on bad values. */
+kr_status kr_event_set_rolling(kr_event_t *ev, int64_t readout_us, const double row[6]);
 
 /* A reading record of the match log (KR_REC_KAMI_START with card, KR_REC_KIMARIJI,
  * KR_REC_READING_VOID, KR_REC_SHIMO_START), in time order. Touches are reported from
