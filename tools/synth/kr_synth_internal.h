@@ -162,6 +162,8 @@ typedef struct kr_synth_look {
     double border_bgr[3];
     int    crf;
     double shutter;            /* exposure time as a fraction of the frame period */
+    double readout;            /* rolling shutter: row readout time as a fraction of the frame
+                                  period (0: global shutter); kr_synth_render.c */
     bool   bodies;             /* draw the players' laps (hakama) at the image edges */
 } kr_synth_look;
 
@@ -233,6 +235,9 @@ kr_status kr_synth_render_init(kr_synth_t *s, char *err, size_t errlen);
 void      kr_synth_render_free(kr_synth_render *r);
 kr_status kr_synth_render_do(kr_synth_t *s, int frame, kr_image_t *out);
 double    kr_synth_frame_gain(const kr_synth_t *s, int frame);
+double    kr_synth_gain_at(const kr_synth_t *s, double t); /* exposure gain at time t (s) */
+/* rolling shutter: the bands of rows rendered at one time each (1 without a readout) */
+int       kr_synth_readout_bands(const kr_synth_t *s, double readout_s);
 
 /* font (kr_synth_font.c): renders card text into an 8-bit coverage image */
 typedef struct kr_synth_font kr_synth_font;

@@ -178,7 +178,8 @@ static kr_status write_meta(const kr_synth_t *s, const char *path)
                             "ones are moved by up to frame_jitter of a period (uniform); with a frame_ramp the "
                             "nominal frames follow the ramp's rate from from_s to to_s (eased over ease_s) and the "
                             "shutter its period: truth_frames.jsonl has every time; its exposure is centred on t_us "
-                            "and lasts shutter_us (motion blur integrates over it)");
+                            "and lasts shutter_us (motion blur integrates over it); with a rolling shutter "
+                            "(readout_us > 0) t_us is the middle row's time: see row_times");
     cJSON_AddNumberToObject(o, "frame_jitter", s->frame_jitter);
     cJSON_AddNumberToObject(o, "frame_drop", s->frame_drop);
     if (s->ramp_fps > 0) {
@@ -189,6 +190,19 @@ static kr_status write_meta(const kr_synth_t *s, const char *path)
         cJSON_AddNumberToObject(r, "ease_s", s->ramp_ease);
     }
     cJSON_AddNumberToObject(o, "shutter_us", round(1e6 * s->fps_den / s->fps_num * s->look.shutter));
+    /* rolling shutter (look.readout): how the rows of a frame are timed (kr_synth_render_do) */
+    double period = (double)s->fps_den / s->fps_num;
+    cJSON_AddNumberToObject(o, "readout_us", round(1e6 * period * s->look.readout));
+    cJSON_AddNumberToObject(o, "readout_bands", kr_synth_readout_bands(s, period * s->look.readout));
+    cJSON_AddStringToObject(o, "row_times",
+                            "image row y (0 = top, of size[1] rows) is exposed centred on t_us + ((y + 0.5) / size[1] "
+                            "- 0.5) * readout_us (the middle row at t_us, the top earlier, the bottom later), "
+                            "lasting shutter_us; readout_us 0: every row at t_us (a global shutter). Rendered in "
+                            "readout_bands bands of equal height, every row of a band at the band's mean row time, "
+                            "so a row's picture is off its time by at most readout_us / readout_bands / 2 (bands: "
+                            "readout in ms rounded up, at most 32, at least 8 rows each); the exposure gain "
+                            "(flicker) is each row's own. readout_us and readout_bands are at the nominal rate (a frame_ramp's "
+                            "frames read out in that share of their own period)");
     cJSON_AddNumberToObject(o, "mora_us", round(s->mora * 1e6));
     cJSON_AddStringToObject(o, "a_side", "bottom");
     const kr_synth_camera *c = &s->cam;

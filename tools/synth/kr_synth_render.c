@@ -1,7 +1,8 @@
 /* kr_synth_render.c - the renderer: a mat-space canvas (tatami + resting cards, rebuilt
  * only when a card changes state), hands/arms/shadows/moving cards composited per frame
  * in their bounding boxes with motion blur, then the camera (remap through lens
- * distortion), vignetting, exposure flicker and sensor noise.
+ * distortion), vignetting, exposure flicker and sensor noise. With a rolling shutter
+ * (look.readout) the image is made in bands of rows, each from the canvas at its own time.
  * SPDX-License-Identifier: MIT                                                        */
 #include "kr_synth_internal.h"
 #include "kr_cv.h"
@@ -44,6 +45,7 @@ struct kr_synth_render {
     uint16_t *vig;              /* w*h*3, Q12: vignetting x white balance */
     int8_t *noise;              /* w*h*3 + NOISE_PAD */
     kr_cv_synth_remap_t *remap;
+    rect *rowbox;               /* per image row: the canvas px its remap reads */
     uint8_t border[3];
     double spp;                 /* sprite px per mm */
     sprite cards[101];
@@ -749,14 +751,16 @@ kr_status kr_synth_render_init(kr_synth_t *s, char *err, size_t errlen)
     r->noise = malloc((size_t)s->w * s->h * 3 + NOISE_PAD);
     r->poly_xy = malloc(sizeof(double) * 2 * 800);
     r->poly_n = malloc(sizeof(int) * 80);
+    r->rowbox = malloc(sizeof *r->rowbox * (size_t)s->h);
     mx = malloc(sizeof(float) * (size_t)s->w * s->h);
     my = malloc(sizeof(float) * (size_t)s->w * s->h);
     cov = malloc((size_t)(KR_CARD_W * 4 * r->ppm + 8) * (size_t)(KR_CARD_H * 4 * r->ppm + 8));
     if (!r->tatami || !r->stat || !r->work || !r->tmp || !r->acc || !r->mask || !r->mask2 || !r->frame || !r->vig ||
-        !r->noise || !r->poly_xy || !r->poly_n || !mx || !my || !cov)
+        !r->noise || !r->poly_xy || !r->poly_n || !r->rowbox || !mx || !my || !cov)
         goto fail;
     /* camera maps: every image px -> canvas px */
-    for (int v = 0; v < s->h; v++)
+    for (int v = 0; v < s->h; v++) {
+        double rx0 = 1e9, ry0 = 1e9, rx1 = -1e9, ry1 = -1e9;
         for (int u = 0; u < s->w; u++) {
             double m[2];
             size_t i = (size_t)v * s->w + u;
@@ -765,6 +769,7 @@ kr_status kr_synth_render_init(kr_synth_t *s, char *err, size_t errlen)
                 canvas_of_mm(r, m[0], m[1], &X, &Y);
                 mx[i] = (float)X;
                 my[i] = (float)Y;
+                rx0 = fmin(rx0, X); rx1 = fmax(rx1, X); ry0 = fmin(ry0, Y); ry1 = fmax(ry1, Y);
             } else {
                 mx[i] = my[i] = -10;
             }
@@ -775,6 +780,12 @@ kr_status kr_synth_render_init(kr_synth_t *s, char *err, size_t errlen)
             for (int c = 0; c < 3; c++)
                 r->vig[3 * i + c] = (uint16_t)(clampd(g * s->look.wb[c], 0.2, 1.3) * 4096);
         }
+        /* bilinear reads px floor(X) .. floor(X) + 1; 2 px more for the maps' fixed point */
+        r->rowbox[v].x0 = rx0 > rx1 ? 0 : (int)floor(rx0) - 2;
+        r->rowbox[v].y0 = rx0 > rx1 ? 0 : (int)floor(ry0) - 2;
+        r->rowbox[v].x1 = rx0 > rx1 ? 0 : (int)floor(rx1) + 4;
+        r->rowbox[v].y1 = rx0 > rx1 ? 0 : (int)floor(ry1) + 4;
+    }
     if ((st = kr_cv_synth_remap_create(mx, my, s->w, s->h, &r->remap)) != KR_OK) {
         snprintf(err, errlen, "remap tables: %s", kr_cv_last_error());
         goto fail;
@@ -811,7 +822,7 @@ void kr_synth_render_free(kr_synth_render *r)
     if (!r)
         return;
     free(r->tatami); free(r->stat); free(r->work); free(r->tmp); free(r->acc); free(r->mask); free(r->mask2);
-    free(r->frame); free(r->vig); free(r->noise); free(r->poly_xy); free(r->poly_n);
+    free(r->frame); free(r->vig); free(r->noise); free(r->poly_xy); free(r->poly_n); free(r->rowbox);
     for (int i = 0; i <= 100; i++)
         free(r->cards[i].bgra);
     kr_cv_synth_remap_destroy(r->remap);
@@ -822,7 +833,11 @@ void kr_synth_render_free(kr_synth_render *r)
 
 double kr_synth_frame_gain(const kr_synth_t *s, int frame)
 {
-    double t = (double)kr_synth_frame_t_us(s, frame) / 1e6;
+    return kr_synth_gain_at(s, (double)kr_synth_frame_t_us(s, frame) / 1e6);
+}
+
+double kr_synth_gain_at(const kr_synth_t *s, double t)
+{
     double ph = (double)(s->look_seed % 1000) / 1000.0 * 2 * KR_PI;
     /* mains flicker sampled by the shutter + slow auto-exposure drift */
     return s->look.exposure * (1 + s->look.flicker * sin(2 * KR_PI * s->look.flicker_hz * t + ph) +
@@ -854,11 +869,16 @@ static KR_HOT void average(uint8_t *restrict dst, const uint16_t *restrict acc, 
 
 typedef struct object { rect box; int kind; int id; int samples; } object; /* kind 0 hand, 1 card */
 
-kr_status kr_synth_render_do(kr_synth_t *s, int frame, kr_image_t *out)
+/* The canvas (r->work) as the camera sees it at time t: the static canvas, then the
+ * hands, shadows and moving cards drawn in their regions, each averaged over samples in
+ * the exposure window [t - shutter/2, t + shutter/2]. need: the canvas rect the caller
+ * will read (a rolling shutter's band): only the regions' parts near it are drawn (a band
+ * costs what its rows see, not the whole picture); NULL draws all. Any order of times
+ * works: the static canvas is rebuilt when a card's rest changes, the regions drawn last
+ * time are restored. */
+static void render_canvas(kr_synth_t *s, double t, double shutter, const rect *need)
 {
     kr_synth_render *r = s->render;
-    double t = (double)kr_synth_frame_t_us(s, frame) / 1e6;
-    double shutter = kr_synth_period_at(s, t) * s->look.shutter;
     size_t stride = (size_t)r->cw * 3;
     if (static_changed(s, r, t)) {
         rebuild_static(s, r, t);
@@ -943,6 +963,31 @@ kr_status kr_synth_render_do(kr_synth_t *s, int frame, kr_image_t *out)
     }
     for (int gi = 0; gi < ng && gi < MAX_ROI; gi++) {
         rect b = gbox[gi];
+        if (need) {
+            /* only the part the band reads, and around it what the blurs of the hand's
+             * shading and shadow reach (two box passes of width sqrt(6) sigma reach 2.45
+             * sigma): within the band the pixels are the whole region's, but for a grey
+             * level on a few anti-aliased polygon edges (sub-pixel offsets of the fill) */
+            double sig = 0;
+            for (int i = 0; i < no; i++)
+                if (group[i] == gi && obj[i].kind == 0) {
+                    const kr_synth_hand *hd = &s->hands[obj[i].id];
+                    double za[3], zt[3], zb[3];
+                    kr_synth_hand_eval(hd, ta, za, NULL);
+                    kr_synth_hand_eval(hd, t, zt, NULL);
+                    kr_synth_hand_eval(hd, tb, zb, NULL);
+                    double z = fmax(za[2], fmax(zt[2], zb[2])) + 30; /* + what it may rise between */
+                    sig = fmax(sig, fmax(3.5 * hd->length, 2.5 + 0.07 * z) * r->ppm);
+                }
+            int m = (int)ceil(2.5 * sig) + 4;
+            rect c = {need->x0 - m, need->y0 - m, need->x1 + m, need->y1 + m};
+            if (!roverlap(b, c))
+                continue;
+            b.x0 = b.x0 > c.x0 ? b.x0 : c.x0;
+            b.y0 = b.y0 > c.y0 ? b.y0 : c.y0;
+            b.x1 = b.x1 < c.x1 ? b.x1 : c.x1;
+            b.y1 = b.y1 < c.y1 ? b.y1 : c.y1;
+        }
         int bw = b.x1 - b.x0, bh = b.y1 - b.y0, n = gs[gi];
         size_t bstride = (size_t)bw * 3;
         kr_image_t roi = {bw, bh, (int)bstride, 3, r->tmp};
@@ -1007,21 +1052,76 @@ kr_status kr_synth_render_do(kr_synth_t *s, int frame, kr_image_t *out)
         if (r->n_dirty < MAX_ROI)
             r->dirty[r->n_dirty++] = b;
     }
-    /* camera: lens + projection */
-    kr_image_t canvas = {r->cw, r->ch, (int)stride, 3, r->work};
+}
+
+/* Rolling shutter: bands of rows rendered at one time each, so that no band spans more
+ * than about 1 ms of the readout (a hand at 3 m/s moves 3 mm in it), at most 32 (each
+ * band costs a pass over the moving objects) and at least 8 rows each. */
+int kr_synth_readout_bands(const kr_synth_t *s, double readout_s)
+{
+    if (readout_s <= 0)
+        return 1;
+    int k = (int)ceil(readout_s / 0.001 - 1e-9);
+    if (k > 32)
+        k = 32;
+    if (k > s->h / 8)
+        k = s->h / 8;
+    return k < 1 ? 1 : k;
+}
+
+/* A frame. Global shutter (look.readout 0): the canvas at the frame's time t, through the
+ * camera. Rolling shutter: image row y (0 top, of H) is exposed centred on
+ *   t + ((y + 0.5) / H - 0.5) * readout * period,
+ * the middle row at t (the presentation time), each row's motion-blur window centred on its
+ * own time. Rows are made in K bands (kr_synth_readout_bands): band b, rows y0 .. y1-1,
+ * takes the canvas at its rows' mean time, so a row's picture is off its time by at most
+ * half a band's readout/K; the exposure gain (mains flicker) is each row's own. The lens
+ * blur runs over the whole image after the bands. */
+kr_status kr_synth_render_do(kr_synth_t *s, int frame, kr_image_t *out)
+{
+    kr_synth_render *r = s->render;
+    double t = (double)kr_synth_frame_t_us(s, frame) / 1e6;
+    double period = kr_synth_period_at(s, t);
+    double shutter = period * s->look.shutter, readout = period * s->look.readout;
+    int bands = kr_synth_readout_bands(s, readout);
+    kr_image_t canvas = {r->cw, r->ch, r->cw * 3, 3, r->work};
     kr_image_t img = {s->w, s->h, s->w * 3, 3, r->frame};
-    kr_status st = kr_cv_synth_remap(r->remap, &canvas, &img, r->border);
-    if (st != KR_OK)
-        return st;
+    kr_status st;
+    if (bands <= 1) {
+        render_canvas(s, t, shutter, NULL);
+        if ((st = kr_cv_synth_remap(r->remap, &canvas, &img, r->border)) != KR_OK)
+            return st;
+    } else {
+        for (int b = 0; b < bands; b++) {
+            int y0 = (int)((int64_t)s->h * b / bands), y1 = (int)((int64_t)s->h * (b + 1) / bands);
+            double tb = t + ((y0 + y1) * 0.5 / s->h - 0.5) * readout;
+            rect need = r->rowbox[y0];
+            for (int y = y0 + 1; y < y1; y++)
+                need = runion(need, r->rowbox[y]);
+            render_canvas(s, tb, shutter, &need);
+            if ((st = kr_cv_synth_remap_rows(r->remap, &canvas, &img, y0, y1, r->border)) != KR_OK)
+                return st;
+        }
+    }
     /* lens softness */
     if (s->look.blur > 0 && (st = kr_cv_synth_blur(&img, s->look.blur)) != KR_OK)
         return st;
-    /* exposure (flicker, white balance), vignetting, sensor noise */
-    int g8 = (int)lround(kr_synth_frame_gain(s, frame) * 256);
+    /* exposure (flicker, white balance), vignetting, sensor noise; with a readout, each row
+     * has the gain of its own time (not its band's: mains flicker makes smooth bands of light
+     * as on a phone, not steps at the bands' edges) */
     kr_synth_rng fr;
     kr_synth_rng_seed(&fr, s->look_seed, 1000 + (uint64_t)frame);
-    size_t off = (size_t)(kr_synth_rng_u64(&fr) % NOISE_PAD);
-    photometric(r->frame, r->vig, r->noise + off, (size_t)s->w * s->h * 3, g8);
+    size_t off = (size_t)(kr_synth_rng_u64(&fr) % NOISE_PAD), rowpx = (size_t)s->w * 3;
+    if (readout > 0) {
+        for (int y = 0; y < s->h; y++) {
+            double ty = t + ((y + 0.5) / s->h - 0.5) * readout;
+            size_t o = (size_t)y * rowpx;
+            photometric(r->frame + o, r->vig + o, r->noise + off + o, rowpx, (int)lround(kr_synth_gain_at(s, ty) * 256));
+        }
+    } else {
+        int g8 = (int)lround(kr_synth_frame_gain(s, frame) * 256);
+        photometric(r->frame, r->vig, r->noise + off, rowpx * s->h, g8);
+    }
     *out = img;
     return KR_OK;
 }

@@ -491,6 +491,13 @@ kr_status kr_synth_scenario_parse(kr_synth_t *s, const char *path, const kr_synt
     lk->exposure = num(jl, "exposure", 1.0);
     lk->blur = num(jl, "blur", 0.6);
     lk->shutter = num(jl, "shutter", 0.5);
+    /* rolling shutter: the time the sensor takes to read its rows, top to bottom, as a share
+     * of the frame period (0: a global shutter, every row at once) */
+    if (bad_type(jl, "readout", 1))
+        FAIL("%s: look.readout: need a number 0..1 (share of the frame period)", fn);
+    lk->readout = num(jl, "readout", 0);
+    if (!(lk->readout >= 0 && lk->readout <= 1))
+        FAIL("%s: look.readout %.3g: need 0..1 (share of the frame period)", fn, lk->readout);
     lk->bodies = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(jl, "bodies"));
     lk->crf = (int)num(root, "crf", 22);
     double warm = kr_synth_rng_range(&rng, -0.04, 0.04);
