@@ -802,6 +802,178 @@ static void test_press_striking_the_card(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "only a press"));
 }
 
+/* A rolling shutter (look.readout): image row y is exposed at t + ((y + 0.5) / H - 0.5) *
+ * readout * period. A hand crossing the view at 3 m/s, readout the whole period at 60 fps
+ * (16.7 ms): each row shows the hand where it is at that row's time, so against the global
+ * shutter's frame a band of rows above the middle has it back along its path by the speed
+ * times the band's time and one below ahead (a shear). The truth for a band: the global
+ * shutter's picture at the band's time (the same scene with the actions moved by --phase).
+ * With no motion the two frames are the same up to the exposure gain, each row's own;
+ * readout 0 is the global shutter's frame byte for byte; out of 0..1 it is refused. */
+static const char *rolling_scn =
+    "{\"name\":\"t_rolling\",\"seed\":5,\"players\":{\"A\":{\"hand\":\"right\",\"skin\":\"tan\"},"
+    "\"B\":{\"hand\":\"right\",\"skin\":\"tan\"}},"
+    "\"camera\":{\"tilt_deg\":0,\"pan_deg\":0,\"roll_deg\":0,\"k1\":0,\"k2\":0},"
+    "\"look\":{\"noise\":0,\"flicker\":0,\"vignette\":0,\"shutter\":0.1%s},"
+    "\"layout\":{\"per_side\":0},"
+    "\"readings\":[{\"card\":48,\"actions\":[{\"do\":\"path\",\"player\":\"A\",\"t\":0,"
+    "\"path\":[[0,-450,150,60],[0.1,-150,150,60],[0.2,150,150,60],[0.3,450,150,60]]}]}]}";
+
+/* the scene at 1280x720, 60 fps, actions moved phase of a period later; *px (malloc'ed, w*3
+ * a row) gets frame `frame` */
+static kr_synth_t *rolling_make(const char *look_extra, double phase, int frame, uint8_t **px)
+{
+    char path[128], text[1024], err[600];
+    snprintf(path, sizeof path, "%s/rolling.json", tmpdir);
+    snprintf(text, sizeof text, rolling_scn, look_extra);
+    write_file(path, text);
+    kr_synth_opts o;
+    kr_synth_opts_default(&o);
+    o.w = 1280; o.h = 720; o.fps_num = 60; o.phase = phase;
+    kr_synth_t *s = NULL;
+    if (kr_synth_create(path, &o, &s, err, sizeof err) != KR_OK) {
+        fprintf(stderr, "\n%s\n", err);
+        return NULL;
+    }
+    kr_image_t img;
+    CU_ASSERT_EQUAL_FATAL(kr_synth_render_frame(s, frame, &img), KR_OK);
+    *px = malloc((size_t)img.w * img.h * 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(*px);
+    for (int y = 0; y < img.h; y++)
+        memcpy(*px + (size_t)y * img.w * 3, img.px + (size_t)y * img.stride, (size_t)img.w * 3);
+    return s;
+}
+
+/* mean x of A's skin pixels in row y; -1: too few */
+static double skin_row_x(const kr_synth_t *s, const uint8_t *px, int y)
+{
+    uint8_t sk[3];
+    kr_synth_skin_bgr(s, 0, sk);
+    double ss = sk[0] + sk[1] + sk[2], sx = 0;
+    int n = 0;
+    for (int x = 0; x < 1280; x++) {
+        const uint8_t *p = px + ((size_t)y * 1280 + x) * 3;
+        double sum = p[0] + p[1] + p[2] + 1e-9, dist = 0;
+        for (int c = 0; c < 3; c++)
+            dist += pow(p[c] / sum - sk[c] / ss, 2);
+        if (sqrt(dist) < 0.03 && sum > 120) {
+            sx += x;
+            n++;
+        }
+    }
+    return n >= 12 ? sx / n : -1;
+}
+
+static void test_rolling_shutter(void)
+{
+    const int frame = 114;             /* 1.9 s: the hand at x = 0 mid-way through its 3 m/s */
+    const double period = 1e6 / 60;    /* us; the readout is all of it */
+    uint8_t *g = NULL, *rs = NULL, *z = NULL;
+    kr_synth_t *s0 = rolling_make("", 0, frame, &g), *s1 = rolling_make(",\"readout\":1.0", 0, frame, &rs);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s1);
+    const int64_t t = kr_synth_frame_t_us(s1, frame);
+    CU_ASSERT_EQUAL(t, 1900000);
+    double a[2], b[2];
+    kr_synth_hand_state(s1, 0, 1, t - 1000, NULL, NULL, a);
+    kr_synth_hand_state(s1, 0, 1, t + 1000, NULL, NULL, b);
+    double v = (b[0] - a[0]) / 2000.0; /* the tip's speed in the image, px/us */
+    CU_ASSERT(v > 0.002);
+    /* a band of rows above the middle (row 250, its time t - 2.54 ms) and one below (470,
+     * t + 2.55 ms); the global shutter's frame at each band's time */
+    const int yc[2] = {250, 470};
+    double shift[2], truth[2], dt[2];
+    for (int k = 0; k < 2; k++) {
+        dt[k] = ((yc[k] + 0.5) / 720 - 0.5) * period;
+        /* frame f at t_f with the actions moved p periods later shows the scene at t_f - p period */
+        int f = dt[k] < 0 ? frame : frame + 1;
+        double p = (kr_synth_frame_t_us(s0, f) - (t + dt[k])) / period;
+        uint8_t *gk = NULL;
+        kr_synth_t *sk = rolling_make("", p, f, &gk);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sk);
+        double q[2], want[2];
+        kr_synth_hand_state(sk, 0, 1, kr_synth_frame_t_us(sk, f), NULL, NULL, q);
+        kr_synth_hand_state(s0, 0, 1, (int64_t)llround(t + dt[k]), NULL, NULL, want);
+        CU_ASSERT(fabs(q[0] - want[0]) < 0.01); /* it is the scene at t + dt */
+        double m = 0, w = 0;
+        int rows = 0;
+        for (int y = yc[k] - 8; y < yc[k] + 8; y++) {
+            double x0 = skin_row_x(s0, g, y), x1 = skin_row_x(s1, rs, y), xk = skin_row_x(sk, gk, y);
+            if (x0 < 0 || x1 < 0 || xk < 0)
+                continue;
+            m += x1 - x0;
+            w += xk - x0;
+            rows++;
+        }
+        CU_ASSERT_FATAL(rows >= 12);
+        shift[k] = m / rows;
+        truth[k] = w / rows;
+        kr_synth_destroy(sk);
+        free(gk);
+    }
+    fprintf(stderr, "\nrolling shutter: the hand moved %.1f px in the band at %+.2f ms (truth %.1f, tip %.1f), "
+                    "%.1f px at %+.2f ms (truth %.1f, tip %.1f)\n",
+            shift[0], dt[0] / 1e3, truth[0], v * dt[0], shift[1], dt[1] / 1e3, truth[1], v * dt[1]);
+    for (int k = 0; k < 2; k++) {
+        /* the band's time is quantised to half a band (16.7 ms / 17 / 2 = 0.5 ms, 1.5 px) */
+        CU_ASSERT(fabs(shift[k] - truth[k]) < 1.5 + 0.5);
+        CU_ASSERT(fabs(truth[k]) > 0.5 * fabs(v * dt[k])); /* a real move, the tip's way */
+        CU_ASSERT(truth[k] * dt[k] > 0);
+    }
+    /* top to bottom band: the speed times the time between them (the arm turning about the
+     * shoulder moves the lower rows a little less than the tip) */
+    CU_ASSERT(shift[1] - shift[0] > 0.7 * v * (dt[1] - dt[0]) && shift[1] - shift[0] < 1.1 * v * (dt[1] - dt[0]));
+    /* away from the moving hand the bands are the global shutter's picture (the exposure
+     * gain, each row's own, may round one grey level apart) */
+    long differ = 0;
+    for (int y = 0; y < 720; y++)
+        for (int x = 0; x < 1280 * 3; x++) {
+            int d = abs((int)g[(size_t)y * 1280 * 3 + x] - (int)rs[(size_t)y * 1280 * 3 + x]);
+            if (x / 3 < 320 || x / 3 >= 960)
+                CU_ASSERT_FATAL(d <= 1);
+            differ += d > 1;
+        }
+    CU_ASSERT(differ > 1000);
+    /* meta.json: the readout and how rows are timed */
+    char dir[128], path[160];
+    snprintf(dir, sizeof dir, "%s/rolling", tmpdir);
+    mkdir(dir, 0700);
+    CU_ASSERT_EQUAL(kr_synth_write_logs(s1, dir), KR_OK);
+    snprintf(path, sizeof path, "%s/meta.json", dir);
+    FILE *f = fopen(path, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    static char meta[1 << 16];
+    size_t n = fread(meta, 1, sizeof meta - 1, f);
+    meta[n] = 0;
+    fclose(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(meta, "\"readout_us\":\t16667"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(meta, "\"readout_bands\":\t17"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(meta, "\"row_times\""));
+    kr_synth_destroy(s1);
+    /* readout 0 is the global shutter, byte for byte */
+    kr_synth_t *s2 = rolling_make(",\"readout\":0", 0, frame, &z);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s2);
+    CU_ASSERT_EQUAL(memcmp(g, z, (size_t)1280 * 720 * 3), 0);
+    kr_synth_destroy(s2);
+    kr_synth_destroy(s0);
+    free(g);
+    free(rs);
+    free(z);
+    /* out of range or not a number: refused, naming the file and the member */
+    static const char *bad[] = {",\"readout\":1.5", ",\"readout\":-0.1", ",\"readout\":\"half\""};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        char text[1024], err[600];
+        snprintf(path, sizeof path, "%s/rolling.json", tmpdir);
+        snprintf(text, sizeof text, rolling_scn, bad[k]);
+        write_file(path, text);
+        kr_synth_t *s = NULL;
+        CU_ASSERT_EQUAL(kr_synth_create(path, NULL, &s, err, sizeof err), KR_ERR_FORMAT);
+        CU_ASSERT_PTR_NULL(s);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, path));
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, "look.readout"));
+    }
+}
+
 static void test_bad_scenario(void)
 {
     char path[128], err[600];
@@ -841,6 +1013,7 @@ int main(void)
     CU_add_test(s, "card_sent_back", test_card_sent_back);
     CU_add_test(s, "bad_scenario", test_bad_scenario);
     CU_add_test(s, "press_striking_the_card", test_press_striking_the_card);
+    CU_add_test(s, "rolling_shutter", test_rolling_shutter);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();
