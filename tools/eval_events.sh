@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tools/eval_events.sh [--fps "30 60 120"] [--work DIR] [--holdout] [--no-render] [--results FILE]
 #                      [--lag] [--phase F] [--look-seed N] [--jitter F] [--drop F]
-#                      [--ramp FROM:TO:FPS[:EASE]] [--out-name NAME] [--skip NAME]... [NAME...]
+#                      [--ramp FROM:TO:FPS[:EASE]] [--readout F] [--told-readout]
+#                      [--out-name NAME] [--skip NAME]... [NAME...]
 #   Renders synthetic scenarios (karuta-synth, cached in WORK/FPS/NAME), runs
 #   `karuta-ref analyze` on each, compares with the truth (tools/eval_events.py) and
 #   prints a markdown table per frame rate (held-out scenarios in their own table), then
@@ -20,6 +21,9 @@
 #   times moved by up to F of a period, a share F of the frames left out); use its own WORK.
 #   --ramp FROM:TO:FPS[:EASE]: render with a slow-motion ramp (karuta-synth --ramp: frames at
 #   FPS from FROM to TO seconds, real-time presentation times); use its own WORK.
+#   --readout F: render with a rolling shutter reading the rows over F (0..1) of a period
+#   (karuta-synth --readout). --told-readout: analyze is given the render's readout
+#   (meta.json readout_us) with --readout-us; without it analyze assumes a global shutter.
 #   --out-name NAME: analyze into WORK/FPS/SCENARIO/NAME (default out), so that two builds
 #   run on the same renders side by side (KR_BUILD=<the base's build> ... --out-name base
 #   --results base.jsonl, then the change's with the defaults; tools/eval_touch_diff.py
@@ -32,6 +36,7 @@ fpss="60"
 holdout=0
 lag=0
 render=1
+told_readout=0
 resname=results.jsonl
 outname=out
 skip=()
@@ -51,6 +56,8 @@ while [ $# -gt 0 ]; do
     --jitter) synth_args+=(--jitter "$2"); shift 2 ;;
     --drop) synth_args+=(--drop "$2"); shift 2 ;;
     --ramp) synth_args+=(--ramp "$2"); shift 2 ;;
+    --readout) synth_args+=(--readout "$2"); shift 2 ;;
+    --told-readout) told_readout=1; shift ;;
     --out-name) outname=$2; shift 2 ;;
     -h|--help) sed -n 2,26p "$0"; exit 0 ;;
     -*) echo "eval_events.sh: unknown option $1" >&2; exit 2 ;;
@@ -85,7 +92,10 @@ for fps in $fpss; do
     fi
     echo "== analyze $n @ $fps" >&2
     rm -rf "${d:?}/$outname"
-    "$build/src/app/karuta-ref" analyze "$d/video.mp4" --match "$d/match.jsonl" --out "$d/$outname" 2>"$d/$outname.err" || true
+    told=()
+    [ "$told_readout" = 1 ] && told=(--readout-us "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("readout_us", 0))' "$d/meta.json")")
+    "$build/src/app/karuta-ref" analyze "$d/video.mp4" --match "$d/match.jsonl" --out "$d/$outname" \
+        "${told[@]+"${told[@]}"}" 2>"$d/$outname.err" || true
     if [ -f "$d/$outname/events.jsonl" ]; then
       python3 tools/eval_events.py "$d" "$d/$outname" --karuta-ref "$build/src/app/karuta-ref" >> "$res"
     else

@@ -40,6 +40,8 @@ typedef struct kr_synth_opts {
     double      jitter;        /* < 0: the scenario's frame_jitter (default 0); 0..0.45: each
                                   frame's time moved by up to this share of a period, uniform
                                   (a phone's uneven clock: a variable-rate file)            */
+    double      readout;       /* < 0: the look's readout (default 0); 0..1: a rolling shutter
+                                  reading the rows over this share of a period            */
     double      drop;          /* < 0: the scenario's frame_drop (default 0); 0..0.5: this
                                   share of the frames left out at random (never the first) */
     double      ramp[4];       /* ramp[2] > 0: a slow-motion ramp, frames at ramp[2] fps from

@@ -29,6 +29,8 @@ static void usage(FILE *f)
             "  --duration S         render at most S seconds\n"
             "  --phase F            move every action F (0..1) of a frame period later, so that\n"
             "                       contacts written on round times fall between frames\n"
+            "  --readout F          a rolling shutter: the rows read top to bottom over F (0..1)\n"
+            "                       of a period (default: the look's readout, else 0)\n"
             "  --jitter F           move each frame's time by up to F (0..0.45) of a period, at\n"
             "                       random (a variable-rate file, as phones record; default:\n"
             "                       the scenario's frame_jitter, else 0)\n"
@@ -144,6 +146,13 @@ int main(int argc, char **argv)
             double f = strtod(v, &e);
             if (*e || e == v || !(f >= 0 && f < 1)) goto bad;
             o.phase = f; i++;
+        } else if (!strcmp(a, "--readout")) {
+            if (!v) goto missing;
+            char *e;
+            double f = strtod(v, &e);
+            if (*e || e == v || !(f >= 0 && f <= 1)) goto bad;
+            o.readout = f;
+            i++;
         } else if (!strcmp(a, "--jitter") || !strcmp(a, "--drop")) {
             if (!v) goto missing;
             char *e;

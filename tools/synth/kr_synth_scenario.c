@@ -495,7 +495,7 @@ kr_status kr_synth_scenario_parse(kr_synth_t *s, const char *path, const kr_synt
      * of the frame period (0: a global shutter, every row at once) */
     if (bad_type(jl, "readout", 1))
         FAIL("%s: look.readout: need a number 0..1 (share of the frame period)", fn);
-    lk->readout = num(jl, "readout", 0);
+    lk->readout = o->readout >= 0 ? o->readout : num(jl, "readout", 0);
     if (!(lk->readout >= 0 && lk->readout <= 1))
         FAIL("%s: look.readout %.3g: need 0..1 (share of the frame period)", fn, lk->readout);
     lk->bodies = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(jl, "bodies"));
