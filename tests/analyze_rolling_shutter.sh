@@ -1,0 +1,79 @@
+#!/bin/sh
+# analyze_rolling_shutter.sh - a camera reading its rows one after another (a phone's rolling
+# shutter): rendered at 30 fps with the rows read over the whole period (33.3 ms, karuta-synth
+# --readout 1), two takes at the picture's ends: A presses a card of her lower row (the
+# bottom rows, seen late) and B sweeps one of his lower row (the top rows, seen early).
+# Told the readout (analyze --readout-us, or a calibration made with calibrate
+# --readout-us), each touch is within an eighth of a frame of the truth; not told, A's press
+# comes out early by more than that (the scene needs the correction). The calibration file
+# serves as well as --readout-us; summary.json says the readout used; the takes and counts
+# are the truth's.
+# Usage: analyze_rolling_shutter.sh KARUTA_REF KARUTA_SYNTH
+# SPDX-License-Identifier: MIT
+set -eu
+kr=$1
+synth=$2
+. "$(dirname "$0")/synth_analyze.sh"
+fail() { echo "FAIL: $*"; exit 1; }
+cat > "$tmp/rows.json" <<'E'
+{
+  "name": "rolling_rows",
+  "description": "Two takes at the ends of the picture: A presses a card of her lower row (the bottom rows), B sweeps one of his lower row (the top rows).",
+  "seed": 5,
+  "players": {"A": {"name": "Sato", "hand": "right", "skin": "light"},
+              "B": {"name": "Ito", "hand": "right", "skin": "medium"}},
+  "layout": {"per_side": 25,
+             "place": [{"card": 31, "owner": "A", "row": "lower", "x_mm": -200},
+                       {"card": 41, "owner": "B", "row": "lower", "x_mm": 150}]},
+  "readings": [
+    {"card": 31, "kami_s": 1.0,
+     "actions": [{"do": "press", "player": "A", "card": 31, "t": 0.40}]},
+    {"card": 41, "kami_s": 6.5,
+     "actions": [{"do": "sweep", "player": "B", "card": 41, "t": 0.40, "speed": 3.0, "dir": "left"}]}
+  ]
+}
+E
+synth_analyze "$tmp/rows.json" --fps 30 --readout 1 --duration 8.5
+readout=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["readout_us"])' "$tmp/s/meta.json")
+[ "$readout" = 33333 ] || fail "the render's readout is $readout us, not 33333"
+"$kr" analyze "$tmp/s/video.mp4" --match "$tmp/s/match.jsonl" --readout-us "$readout" --out "$tmp/t" 2>"$tmp/terr" ||
+  { cat "$tmp/terr"; fail "analyze --readout-us failed"; }
+grep -q '"readout_us": 33333' "$tmp/t/summary.json" || fail "summary.json does not give the readout used"
+grep -q '"readout_us": 0' "$tmp/o/summary.json" || fail "summary.json without a readout does not say 0"
+# the readout kept in a calibration gives the same
+"$kr" calibrate "$tmp/s/video.mp4" --readout-us "$readout" --no-overlay -o "$tmp/calib.json" >/dev/null 2>&1 ||
+  fail "calibrate --readout-us failed"
+grep -q '"readout_us":[[:space:]]*33333' "$tmp/calib.json" || fail "the calibration does not keep the readout"
+"$kr" analyze "$tmp/s/video.mp4" --match "$tmp/s/match.jsonl" --calib "$tmp/calib.json" --out "$tmp/c" 2>/dev/null ||
+  fail "analyze --calib with a readout failed"
+grep -q '"readout_us": 33333' "$tmp/c/summary.json" || fail "the calibration's readout was not used"
+python3 - "$tmp" <<'E' || exit 1
+import json, sys
+tmp = sys.argv[1]
+def touches(path):
+    return {(e["player"], e["card"]): e["t_us"] for e in map(json.loads, open(path)) if e.get("type") == "touch"}
+truth = touches(tmp + "/s/truth.jsonl")
+told, blind, calib = (touches(tmp + "/%s/events.jsonl" % d) for d in ("t", "o", "c"))
+eighth = 1e6 / 30 / 8
+for k, t in sorted(truth.items()):
+    if k not in told:
+        sys.exit("FAIL: %s's touch of card %d missing when told the readout" % k)
+    print("%s card %d: told %+.1f ms, not told %+.1f ms" % (k + ((told[k] - t) / 1e3, (blind.get(k, t) - t) / 1e3)),
+          end="; ")
+    if abs(told[k] - t) > eighth:
+        sys.exit("FAIL: %s's touch of card %d is %+.1f ms off when told the readout" % (k + ((told[k] - t) / 1e3,)))
+if not blind.get(("A", 31), 0) < truth[("A", 31)] - eighth:
+    sys.exit("FAIL: the scene does not need the readout: A's press not told is within an eighth of a frame")
+for k, t in sorted(truth.items()):
+    if abs(calib.get(k, 0) - t) > eighth:
+        sys.exit("FAIL: with the calibration's readout %s's touch of card %d is not within an eighth of a frame" % k)
+E
+python3 - "$tmp/t/rulings.jsonl" "$tmp/truth_rulings.jsonl" <<'E' || exit 1
+import json, sys
+def takes(path):
+    return [(r["seq"], (r["take"] or {}).get("player"), r["faults"], r["counts"]) for r in map(json.loads, open(path))
+            if r.get("type") == "ruling"]
+if takes(sys.argv[1]) != takes(sys.argv[2]):
+    sys.exit("FAIL: the takes, faults or counts told the readout differ from the truth's")
+E
+echo "ok: rolling shutter of $readout us corrected"
