@@ -7,7 +7,8 @@
 # --readout-us), each touch is within an eighth of a frame of the truth; not told, A's press
 # comes out early by more than that (the scene needs the correction). The calibration file
 # serves as well as --readout-us; summary.json says the readout used; the takes and counts
-# are the truth's.
+# are the truth's. Not told, under lamps flickering at 100 Hz, the readout is measured from
+# the bands they make across the picture (and none is found with a global shutter).
 # Usage: analyze_rolling_shutter.sh KARUTA_REF KARUTA_SYNTH
 # SPDX-License-Identifier: MIT
 set -eu
@@ -76,4 +77,23 @@ def takes(path):
 if takes(sys.argv[1]) != takes(sys.argv[2]):
     sys.exit("FAIL: the takes, faults or counts told the readout differ from the truth's")
 E
+# not told, under lamps flickering by 6 %: measured from the bands they make (a global
+# shutter's picture, under the same lamps, has none)
+python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); s["look"] = {"flicker": 0.06}; json.dump(s, open(sys.argv[2], "w"))' \
+  "$tmp/rows.json" "$tmp/lamps.json"
+for ro in 1 0; do
+  "$synth" "$tmp/lamps.json" -o "$tmp/l$ro" --fps 30 --readout $ro --duration 3 >/dev/null 2>&1 || fail "render with lamps"
+  "$kr" analyze "$tmp/l$ro/video.mp4" --match "$tmp/l$ro/match.jsonl" --out "$tmp/lo$ro" 2>"$tmp/lerr$ro" ||
+    { cat "$tmp/lerr$ro"; fail "analyze under lamps failed"; }
+done
+python3 - "$tmp" <<'E' || exit 1
+import json, sys
+cal = [json.load(open(sys.argv[1] + "/lo%d/summary.json" % ro))["calibration"] for ro in (1, 0)]
+if cal[0]["readout_from"] != "flicker" or abs(cal[0]["readout_us"] - 33333) > 1000:
+    sys.exit("FAIL: the lamps' bands did not give the readout: %s" % cal[0])
+if cal[1]["readout_from"] != "none" or cal[1]["readout_us"] != 0:
+    sys.exit("FAIL: a global shutter under the lamps was given a readout: %s" % cal[1])
+print("lamps: measured %d us" % cal[0]["readout_us"], end="; ")
+E
+grep -q "l1/video.mp4: rolling shutter" "$tmp/lerr1" || fail "the measured readout is not said: $(cat "$tmp/lerr1")"
 echo "ok: rolling shutter of $readout us corrected"

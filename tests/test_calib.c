@@ -513,6 +513,67 @@ static void test_json_round_trip_and_grid(void)
     kr_calib_destroy(truth);
 }
 
+/* A still, textured scene under lamps pulsing at hz with a share amp, n frames at fps, rows
+ * read over readout_us (0: a global shutter), sensor noise; the readout measured from it. */
+static kr_calib_readout flicker_scene(double hz, double amp, double fps, int64_t readout_us, int n)
+{
+    enum { W = 320, H = 180 };
+    static uint8_t base[W * H], px[W * H];
+    unsigned seed = 7;
+    for (int i = 0; i < W * H; i++) { /* a mat's weave and some bright cards */
+        seed = seed * 1103515245u + 12345u;
+        base[i] = (uint8_t)(90 + (seed >> 16) % 40 + (((i % W) / 40 + (i / W) / 30) % 3 == 0 ? 100 : 0));
+    }
+    kr_calib_flicker_t *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_calib_flicker_create(W, H, 96, &f), KR_OK);
+    for (int k = 0; k < n; k++) {
+        double t = k / fps;
+        for (int y = 0; y < H; y++) {
+            double g = 1 + amp * sin(2 * 3.14159265358979 * hz * (t + ((y + 0.5) / H - 0.5) * readout_us / 1e6) + 0.3);
+            for (int x = 0; x < W; x++) {
+                seed = seed * 1103515245u + 12345u;
+                double v = base[y * W + x] * g + ((int)((seed >> 16) % 7) - 3);
+                px[y * W + x] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : lround(v));
+            }
+        }
+        kr_image_t img = {W, H, W, 1, px};
+        CU_ASSERT_EQUAL(kr_calib_flicker_add(f, &img, (int64_t)llround(t * 1e6)), KR_OK);
+    }
+    kr_calib_readout ro;
+    CU_ASSERT_EQUAL(kr_calib_flicker_fit(f, &ro), KR_OK);
+    kr_calib_flicker_destroy(f);
+    return ro;
+}
+
+/* The readout is measured from flicker bands (100 Hz at 60 fps, 120 Hz at 25 fps): within
+ * 0.2 ms; a global shutter, steady light, bands that stand still (120 Hz at 60 fps), or
+ * too few frames: none found. */
+static void test_readout_from_flicker(void)
+{
+    kr_calib_readout ro = flicker_scene(100, 0.05, 60, 12000, 90);
+    CU_ASSERT(ro.found);
+    CU_ASSERT_EQUAL(ro.flicker_hz, 100);
+    CU_ASSERT(llabs(ro.readout_us - 12000) <= 200);
+    ro = flicker_scene(120, 0.03, 25, 35000, 50);
+    CU_ASSERT(ro.found);
+    CU_ASSERT_EQUAL(ro.flicker_hz, 120);
+    CU_ASSERT(llabs(ro.readout_us - 35000) <= 200);
+    CU_ASSERT_FALSE(flicker_scene(100, 0.05, 60, 0, 90).found);
+    CU_ASSERT_FALSE(flicker_scene(100, 0, 60, 12000, 90).found);
+    CU_ASSERT_FALSE(flicker_scene(120, 0.05, 60, 12000, 90).found);
+    CU_ASSERT_FALSE(flicker_scene(100, 0.05, 60, 12000, 7).found);
+    kr_calib_flicker_t *f = NULL;
+    CU_ASSERT_EQUAL(kr_calib_flicker_create(8, 8, 96, &f), KR_ERR_INVALID);
+    CU_ASSERT_PTR_NULL(f);
+    CU_ASSERT_EQUAL(kr_calib_flicker_create(320, 180, 2, &f), KR_ERR_INVALID);
+    CU_ASSERT_EQUAL_FATAL(kr_calib_flicker_create(320, 180, 8, &f), KR_OK);
+    uint8_t one[4] = {0};
+    kr_image_t small = {2, 2, 2, 1, one};
+    CU_ASSERT_EQUAL(kr_calib_flicker_add(f, &small, 0), KR_ERR_INVALID); /* another size */
+    kr_calib_flicker_destroy(f);
+    kr_calib_flicker_destroy(NULL);
+}
+
 /* Cards laid edge to edge are seen as one long outline (a strip): it still helps the fit
  * (one card deep, unknown width) and comes back with its width. */
 static void test_fit_with_strips(void)
@@ -1013,6 +1074,7 @@ int main(int argc, char **argv)
         return 1;
     CU_pSuite s = CU_add_suite("calib", NULL, NULL);
     CU_add_test(s, "mapping_round_trip", test_mapping_round_trip);
+    CU_add_test(s, "readout_from_flicker", test_readout_from_flicker);
     CU_add_test(s, "fit_straight_down", test_fit_straight_down);
     CU_add_test(s, "fit_tilt_rotation_barrel", test_fit_tilt_rotation_barrel);
     CU_add_test(s, "fit_any_rotation", test_fit_any_rotation);

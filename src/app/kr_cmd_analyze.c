@@ -151,6 +151,32 @@ static void on_interrupt(int sig) { g_interrupted = sig; }
 
 static const char *side_name(kr_rules_side s) { return s == KR_SIDE_A ? "A" : s == KR_SIDE_B ? "B" : NULL; }
 
+/* The rolling shutter's readout measured from the lights' flicker over the first frames
+ * (kr_calib_flicker): first (borrowed, may be NULL) and then up to FLICKER_FRAMES more from
+ * rd, within FLICKER_SPAN_US. found 0 when the bands are not seen or the frames not read. */
+#define FLICKER_FRAMES 96
+#define FLICKER_SPAN_US 2000000
+static void readout_from_flicker(kr_media_reader_t *rd, const kr_media_info_t *info, const kr_frame_t *first,
+                                 kr_calib_readout *ro)
+{
+    memset(ro, 0, sizeof *ro);
+    kr_calib_flicker_t *fl = NULL;
+    if (kr_calib_flicker_create(info->w, info->h, FLICKER_FRAMES, &fl) != KR_OK)
+        return;
+    int64_t t0 = INT64_MIN;
+    if (first && kr_calib_flicker_add(fl, &first->img, first->t_us) == KR_OK)
+        t0 = first->t_us;
+    kr_frame_t f;
+    while (kr_calib_flicker_count(fl) < FLICKER_FRAMES && kr_media_reader_next(rd, &f) == KR_OK) {
+        if (t0 == INT64_MIN)
+            t0 = f.t_us;
+        if (f.t_us - t0 > FLICKER_SPAN_US || kr_calib_flicker_add(fl, &f.img, f.t_us) != KR_OK)
+            break;
+    }
+    kr_calib_flicker_fit(fl, ro);
+    kr_calib_flicker_destroy(fl);
+}
+
 int kr_cmd_analyze(int argc, char **argv) { return kr_app_analyze_hooked(argc, argv, NULL); }
 
 int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook)
@@ -159,7 +185,8 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
     const char *trace_path = NULL;
     double debug_from = -1e30, debug_to = 1e30; /* --debug-span, s */
     int debug_every = 10, threads = 0, bgr_frames = 0, track_yuv = 0, decode_ahead = 16;
-    long long readout_us = -1; /* --readout-us; -1: the calibration's */
+    long long readout_us = -1; /* --readout-us; -1: the calibration's, else measured from flicker */
+    const char *readout_from = "option";
     kr_pipe_config pcfg;
     kr_pipe_config_default(&pcfg);
     /* released at the detector's horizon, as live does: the same code, the same results */
@@ -348,8 +375,9 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
                    calib->img_h, video, info.w, info.h);
             goto fail;
         }
-    } else {
-        kr_frame_t f0;
+    }
+    kr_frame_t f0;
+    if (!calib_path) {
         kr_status s = kr_media_reader_next(rd, &f0);
         if (s != KR_OK) {
             kr_log(KR_LOG_ERROR, "%s: no frame to calibrate from: %s", video, kr_media_reader_error(rd));
@@ -366,6 +394,22 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
     }
     if (readout_us >= 0)
         calib->readout_us = readout_us;
+    else if (calib->readout_us > 0)
+        readout_from = "calibration";
+    else {
+        /* not told: measured from the lights' flicker when its bands show (else none) */
+        kr_calib_readout ro;
+        readout_from_flicker(rd, &info, calib_path ? NULL : &f0, &ro);
+        readout_from = ro.found ? "flicker" : "none";
+        KR_DEBUG("analyze: flicker fit %.3f amplitude %.4f at %.0f Hz, readout %lld us", ro.fit, ro.amplitude,
+                 ro.flicker_hz, (long long)ro.readout_us);
+        if (ro.found) {
+            calib->readout_us = ro.readout_us;
+            kr_log(KR_LOG_WARN, "%s: rolling shutter: the lights' %.0f Hz flicker shows as bands: rows read over "
+                   "%.1f ms (fit %.2f); contacts are timed by their row (--readout-us N to set it)",
+                   video, ro.flicker_hz, ro.readout_us / 1000.0, ro.fit);
+        }
+    }
     if (!calib->ok)
         kr_log(KR_LOG_WARN, "calibration is poor (%s): every ruling will need review", calib->reason);
     if (hook && hook->started)
@@ -528,9 +572,9 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
             ps->n_obs[KR_REC_EARLY_ENTRY], ps->n_obs[KR_REC_SETTLE]);
     fprintf(sf,
             "  \"calibration\": {\"source\": \"%s\", \"rms_mm\": %.3f, \"ok\": %s, \"a_side\": \"%s\", "
-            "\"readout_us\": %lld},\n",
+            "\"readout_us\": %lld, \"readout_from\": \"%s\"},\n",
             calib_path ? "file" : "video", calib->rms_mm, calib->ok ? "true" : "false",
-            kr_calib_a_side_str(calib->a_side), (long long)calib->readout_us);
+            kr_calib_a_side_str(calib->a_side), (long long)calib->readout_us, readout_from);
     if (broke[0]) {
         fprintf(sf, "  \"complete\": false,\n  \"error\": \"");
         for (const char *c = broke; *c; c++)

@@ -110,6 +110,31 @@ typedef struct kr_calib {
     kr_calib_card_t cards[KR_CALIB_MAX_CARDS];
 } kr_calib_t;
 
+/* A rolling shutter's readout measured from mains flicker (kr_calib_flicker.c): lamps on
+ * mains power pulse at 100 or 120 Hz; a camera reading its rows one after another sees them
+ * as level bands across the picture, flicker_hz x readout of them over its height, moving
+ * from frame to frame. Fitted over the first frames (the memorisation period: a still
+ * scene); a global shutter, steady light, or bands that stand still (a frame rate dividing
+ * the flicker, or a camera's anti-banding exposure) give found = 0. */
+typedef struct kr_calib_readout {
+    int     found;      /* 1: bands seen and fitted (fit >= 0.5, amplitude >= 0.15 %) */
+    int64_t readout_us; /* the best fit's readout, top row to bottom row (0 when none) */
+    double  flicker_hz; /* 100 or 120 */
+    double  amplitude;  /* the bands' swing of the level, a share (0.01 = 1 %) */
+    double  fit;        /* share of the rows' level variation the bands explain (0..1) */
+} kr_calib_readout;
+
+typedef struct kr_calib_flicker kr_calib_flicker_t; /* opaque */
+/* For frames of img_w x img_h (BGR or grey); keeps the first max_frames (8 ... 1024) added.
+ * *out caller-owned (kr_calib_flicker_destroy, NULL-safe). */
+kr_status kr_calib_flicker_create(int img_w, int img_h, int max_frames, kr_calib_flicker_t **out);
+void      kr_calib_flicker_destroy(kr_calib_flicker_t *f);
+/* One frame (borrowed for the call) at presentation time t_us, in time order. */
+kr_status kr_calib_flicker_add(kr_calib_flicker_t *f, const kr_image_t *img, int64_t t_us);
+int       kr_calib_flicker_count(const kr_calib_flicker_t *f); /* frames kept */
+/* The fit over the frames added (fewer than 8: found = 0). KR_ERR_NOMEM. */
+kr_status kr_calib_flicker_fit(const kr_calib_flicker_t *f, kr_calib_readout *out);
+
 /* Last failure text of this thread's kr_calib_* call: one line naming what was seen
  * (e.g. "found 9 card outlines, need at least 12"). Never NULL. */
 const char *kr_calib_error(void);
