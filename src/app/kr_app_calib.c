@@ -1,12 +1,15 @@
 /* kr_app_calib.c - the calibration analyze and live make from a camera frame when none is
- * given, and which side of the picture player A sits on, told by the match's layout.
+ * given, and which side of the picture player A sits on, told by the match's layout; the
+ * rolling shutter's readout measured from the lights' flicker.
  * SPDX-License-Identifier: MIT */
 #include "kr_app.h"
 #include "kr_calib.h"
 #include "kr_core.h"
+#include "kr_media.h"
 #include "kr_rules.h"
 
 #include <math.h>
+#include <string.h>
 
 #define ON_CARD_MM 5.0 /* a layout card's centre this far outside a seen outline still lies on it */
 
@@ -71,4 +74,29 @@ kr_status kr_app_calibrate(const kr_image_t *img, int64_t t_us, const kr_rules_r
     }
     *out = best;
     return KR_OK;
+}
+
+#define FLICKER_FRAMES 96       /* frames fitted at most ... */
+#define FLICKER_SPAN_US 2000000 /* ... within this span from the first */
+
+void kr_app_readout_from_flicker(kr_media_reader_t *rd, const kr_frame_t *first, kr_calib_readout *ro)
+{
+    kr_media_info_t info;
+    kr_media_reader_info(rd, &info);
+    memset(ro, 0, sizeof *ro);
+    kr_calib_flicker_t *fl = NULL;
+    if (kr_calib_flicker_create(info.w, info.h, FLICKER_FRAMES, &fl) != KR_OK)
+        return;
+    int64_t t0 = INT64_MIN;
+    if (first && kr_calib_flicker_add(fl, &first->img, first->t_us) == KR_OK)
+        t0 = first->t_us;
+    kr_frame_t f;
+    while (kr_calib_flicker_count(fl) < FLICKER_FRAMES && kr_media_reader_next(rd, &f) == KR_OK) {
+        if (t0 == INT64_MIN)
+            t0 = f.t_us;
+        if (f.t_us - t0 > FLICKER_SPAN_US || kr_calib_flicker_add(fl, &f.img, f.t_us) != KR_OK)
+            break;
+    }
+    kr_calib_flicker_fit(fl, ro);
+    kr_calib_flicker_destroy(fl);
 }

@@ -151,32 +151,6 @@ static void on_interrupt(int sig) { g_interrupted = sig; }
 
 static const char *side_name(kr_rules_side s) { return s == KR_SIDE_A ? "A" : s == KR_SIDE_B ? "B" : NULL; }
 
-/* The rolling shutter's readout measured from the lights' flicker over the first frames
- * (kr_calib_flicker): first (borrowed, may be NULL) and then up to FLICKER_FRAMES more from
- * rd, within FLICKER_SPAN_US. found 0 when the bands are not seen or the frames not read. */
-#define FLICKER_FRAMES 96
-#define FLICKER_SPAN_US 2000000
-static void readout_from_flicker(kr_media_reader_t *rd, const kr_media_info_t *info, const kr_frame_t *first,
-                                 kr_calib_readout *ro)
-{
-    memset(ro, 0, sizeof *ro);
-    kr_calib_flicker_t *fl = NULL;
-    if (kr_calib_flicker_create(info->w, info->h, FLICKER_FRAMES, &fl) != KR_OK)
-        return;
-    int64_t t0 = INT64_MIN;
-    if (first && kr_calib_flicker_add(fl, &first->img, first->t_us) == KR_OK)
-        t0 = first->t_us;
-    kr_frame_t f;
-    while (kr_calib_flicker_count(fl) < FLICKER_FRAMES && kr_media_reader_next(rd, &f) == KR_OK) {
-        if (t0 == INT64_MIN)
-            t0 = f.t_us;
-        if (f.t_us - t0 > FLICKER_SPAN_US || kr_calib_flicker_add(fl, &f.img, f.t_us) != KR_OK)
-            break;
-    }
-    kr_calib_flicker_fit(fl, ro);
-    kr_calib_flicker_destroy(fl);
-}
-
 int kr_cmd_analyze(int argc, char **argv) { return kr_app_analyze_hooked(argc, argv, NULL); }
 
 int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook)
@@ -399,7 +373,7 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
     else {
         /* not told: measured from the lights' flicker when its bands show (else none) */
         kr_calib_readout ro;
-        readout_from_flicker(rd, &info, calib_path ? NULL : &f0, &ro);
+        kr_app_readout_from_flicker(rd, calib_path ? NULL : &f0, &ro);
         readout_from = ro.found ? "flicker" : "none";
         KR_DEBUG("analyze: flicker fit %.3f amplitude %.4f at %.0f Hz, readout %lld us", ro.fit, ro.amplitude,
                  ro.flicker_hz, (long long)ro.readout_us);

@@ -6,6 +6,7 @@
 #include "kr_calib.h"
 #include "kr_core.h"
 #include "kr_cv.h"
+#include "kr_media.h"
 
 #include <errno.h>
 #include <math.h>
@@ -33,7 +34,8 @@ static void usage(FILE *f)
             "                    camera) and fit only the homography\n"
             "  --readout-us N    the camera's rolling shutter: microseconds from reading the image's\n"
             "                    top row to its bottom row (the sensor's readout time; 0 = all at\n"
-            "                    once, the default). analyze then times each contact by its row\n"
+            "                    once). Default: measured from the lights' flicker when its bands\n"
+            "                    show in the first 2 s, else 0. analyze times each contact by its row\n"
             "  --no-overlay      do not write the PNG\n"
             "Lens from a printed board (optional, more precise):\n"
             "  karuta-ref calibrate --write-board BOARD.png   the ChArUco board to print (calib/README.md)\n"
@@ -130,7 +132,7 @@ int kr_cmd_calibrate(int argc, char **argv)
 {
     const char *video = NULL, *out = NULL, *lens = NULL, *board_png = NULL;
     int overlay = 1, board = 0;
-    long long readout_us = 0;
+    long long readout_us = -1; /* -1: measured from the lights' flicker, else none */
     kr_calib_config cfg;
     kr_calib_video_config vc;
     kr_calib_config_default(&cfg);
@@ -235,7 +237,19 @@ int kr_cmd_calibrate(int argc, char **argv)
         kr_log(KR_LOG_ERROR, "calibrate: --lens %s is for another image size", lens);
         goto done;
     }
-    c->readout_us = readout_us;
+    if (readout_us >= 0) {
+        c->readout_us = readout_us;
+    } else { /* the first frames' flicker bands, when the lamps make them */
+        kr_media_reader_t *rd = NULL;
+        kr_calib_readout   ro = {0};
+        if (kr_media_reader_open(video, &rd) == KR_OK)
+            kr_app_readout_from_flicker(rd, NULL, &ro);
+        kr_media_reader_destroy(rd);
+        c->readout_us = ro.found ? ro.readout_us : 0;
+        if (ro.found)
+            printf("%s: rolling shutter: the lights' %.0f Hz flicker shows as bands: rows read over %.1f ms (fit "
+                   "%.2f)\n", out, ro.flicker_hz, ro.readout_us / 1000.0, ro.fit);
+    }
     if (kr_calib_save(c, out) != KR_OK) {
         kr_log(KR_LOG_ERROR, "calibrate: %s", kr_calib_error());
         goto done;
