@@ -98,5 +98,7 @@ void kr_app_readout_from_flicker(kr_media_reader_t *rd, const kr_frame_t *first,
             break;
     }
     kr_calib_flicker_fit(fl, ro);
+    KR_DEBUG("flicker: %d frames, fit %.3f amplitude %.4f at %.0f Hz, readout %lld us%s", kr_calib_flicker_count(fl),
+             ro->fit, ro->amplitude, ro->flicker_hz, (long long)ro->readout_us, ro->found ? "" : " (not found)");
     kr_calib_flicker_destroy(fl);
 }

@@ -375,8 +375,6 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
         kr_calib_readout ro;
         kr_app_readout_from_flicker(rd, calib_path ? NULL : &f0, &ro);
         readout_from = ro.found ? "flicker" : "none";
-        KR_DEBUG("analyze: flicker fit %.3f amplitude %.4f at %.0f Hz, readout %lld us", ro.fit, ro.amplitude,
-                 ro.flicker_hz, (long long)ro.readout_us);
         if (ro.found) {
             calib->readout_us = ro.readout_us;
             kr_log(KR_LOG_WARN, "%s: rolling shutter: the lights' %.0f Hz flicker shows as bands: rows read over "
