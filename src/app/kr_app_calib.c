@@ -76,7 +76,7 @@ kr_status kr_app_calibrate(const kr_image_t *img, int64_t t_us, const kr_rules_r
     return KR_OK;
 }
 
-#define FLICKER_FRAMES 96       /* frames fitted at most ... */
+#define FLICKER_FRAMES 48       /* frames fitted at most ... */
 #define FLICKER_SPAN_US 2000000 /* ... within this span from the first */
 
 void kr_app_readout_from_flicker(kr_media_reader_t *rd, const kr_frame_t *first, kr_calib_readout *ro)
