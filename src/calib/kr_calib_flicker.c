@@ -18,6 +18,8 @@
 #define DARK_LEVEL 12.0   /* grid cells darker than this (of 255) carry too little light */
 #define FIT_MIN 0.5       /* the bands must explain this share of the rows' variation ... */
 #define AMP_MIN 0.0015    /* ... and swing the level by this share at least */
+#define HALF_AGREE_S 0.0003 /* each half's readout within this ... */
+#define HALF_AGREE_SHARE 0.05 /* ... or this share of the whole's */
 #define PI 3.14159265358979323846
 
 struct kr_calib_flicker {
@@ -148,6 +150,28 @@ static double fit_share(const double *r, const unsigned char *ok, const double *
     return (a * sr + b * cr) / total;
 }
 
+/* The best (flicker_hz, readout) over n frames' row levels r (from fit_share); readouts up
+ * to steps x READOUT_STEP_US. */
+typedef struct band_fit { double share, amp, hz, readout_s; } band_fit;
+static band_fit best_fit(const double *r, const unsigned char *ok, const double *t_s, int n, int gh, int steps,
+                         double *scratch)
+{
+    static const double hzs[2] = {100, 120};
+    band_fit b = {0, 0, 0, 0};
+    double total = 0;
+    for (size_t i = 0; i < (size_t)n * gh; i++)
+        if (ok[i])
+            total += r[i] * r[i];
+    for (int h = 0; h < 2; h++)
+        for (int i = 1; i <= steps; i++) {
+            double amp, ro = i * READOUT_STEP_US / 1e6;
+            double share = fit_share(r, ok, t_s, n, gh, hzs[h], ro, total, scratch, &amp);
+            if (share > b.share)
+                b = (band_fit){share, amp, hzs[h], ro};
+        }
+    return b;
+}
+
 kr_status kr_calib_flicker_fit(const kr_calib_flicker_t *f, kr_calib_readout *out)
 {
     if (!f || !out)
@@ -174,7 +198,6 @@ kr_status kr_calib_flicker_fit(const kr_calib_flicker_t *f, kr_calib_readout *ou
     /* each grid row's level relative to its usual one: the median over its lit cells (a hand
      * or a shadow passing covers a few), less the frame's mean over rows (the whole
      * picture's level: a global shutter's flicker, the exposure's drift) */
-    double total = 0;
     for (int k = 0; k < n; k++) {
         double mean = 0;
         int m = 0;
@@ -196,10 +219,7 @@ kr_status kr_calib_flicker_fit(const kr_calib_flicker_t *f, kr_calib_readout *ou
         if (m)
             mean /= m;
         for (int y = 0; y < gh; y++)
-            if (ok[(size_t)k * gh + y]) {
-                r[(size_t)k * gh + y] -= mean;
-                total += r[(size_t)k * gh + y] * r[(size_t)k * gh + y];
-            }
+            r[(size_t)k * gh + y] = ok[(size_t)k * gh + y] ? r[(size_t)k * gh + y] - mean : 0;
         t_s[k] = (double)(f->t_us[k] - f->t_us[0]) / 1e6;
     }
     /* the frames' period (median interval): a readout takes at most one */
@@ -211,27 +231,25 @@ kr_status kr_calib_flicker_fit(const kr_calib_flicker_t *f, kr_calib_readout *ou
         st = KR_OK;
         goto done;
     }
-    static const double hzs[2] = {100, 120};
-    double best = 0, best_amp = 0, best_hz = 0, best_ro = 0;
     int steps = (int)(period * 1e6 / READOUT_STEP_US);
     if (steps * (int64_t)READOUT_STEP_US > KR_CALIB_MAX_READOUT_US)
         steps = KR_CALIB_MAX_READOUT_US / READOUT_STEP_US;
-    for (int h = 0; h < 2; h++)
-        for (int i = 1; i <= steps; i++) {
-            double amp, ro = i * READOUT_STEP_US / 1e6;
-            double share = fit_share(r, ok, t_s, n, gh, hzs[h], ro, total, scratch, &amp);
-            if (share > best) {
-                best = share;
-                best_amp = amp;
-                best_hz = hzs[h];
-                best_ro = ro;
-            }
-        }
-    out->fit = best;
-    out->amplitude = best_amp;
-    out->flicker_hz = best_hz;
-    out->readout_us = (int64_t)llround(best_ro * 1e6);
-    out->found = best >= FIT_MIN && best_amp >= AMP_MIN;
+    band_fit b = best_fit(r, ok, t_s, n, gh, steps, scratch);
+    out->fit = b.share;
+    out->amplitude = b.amp;
+    out->flicker_hz = b.hz;
+    out->readout_us = (int64_t)llround(b.readout_s * 1e6);
+    out->found = b.share >= FIT_MIN && b.amp >= AMP_MIN;
+    if (out->found) {
+        /* real bands hold over time: each half of the frames alone must find them again (a
+         * codec updating some rows of a flickering picture and not others can mimic a fit) */
+        int h1 = n / 2;
+        band_fit p = best_fit(r, ok, t_s, h1, gh, steps, scratch);
+        band_fit q = best_fit(r + (size_t)h1 * gh, ok + (size_t)h1 * gh, t_s + h1, n - h1, gh, steps, scratch);
+        double tol = fmax(HALF_AGREE_S, HALF_AGREE_SHARE * b.readout_s);
+        out->found = p.hz == b.hz && q.hz == b.hz && fabs(p.readout_s - b.readout_s) <= tol &&
+                     fabs(q.readout_s - b.readout_s) <= tol && p.share >= FIT_MIN && q.share >= FIT_MIN;
+    }
     st = KR_OK;
 done:
     free(ref);
