@@ -1317,6 +1317,7 @@ static bool write_summary(live *L, const char *ended)
     fprintf(f, "  \"rulings\": %d,\n  \"needs_review\": %d,\n", ps->n_rulings, ps->n_review);
     fprintf(f, "  \"counts\": {\"A\": %d, \"B\": %d},\n", kr_pipe_count(L->pipe, KR_SIDE_A),
             kr_pipe_count(L->pipe, KR_SIDE_B));
+    fprintf(f, "  \"readout_us\": %lld,\n", L->calib ? (long long)L->calib->readout_us : 0LL);
     if (ps->have_end && ps->end.winner != KR_SIDE_NONE)
         fprintf(f, "  \"winner\": \"%s\",\n", ps->end.winner == KR_SIDE_A ? "A" : "B");
     else

@@ -18,6 +18,7 @@ void kr_synth_opts_default(kr_synth_opts *o)
     o->jitter = -1;
     o->drop = -1;
     o->readout = -1;
+    o->flicker = -1;
 }
 
 double kr_synth_period_at(const kr_synth_t *s, double t)

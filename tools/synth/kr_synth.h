@@ -42,6 +42,8 @@ typedef struct kr_synth_opts {
                                   (a phone's uneven clock: a variable-rate file)            */
     double      readout;       /* < 0: the look's readout (default 0); 0..1: a rolling shutter
                                   reading the rows over this share of a period            */
+    double      flicker;       /* < 0: the look's flicker (default 0.012); 0..0.5: the lamps'
+                                  swing of the light, a share                             */
     double      drop;          /* < 0: the scenario's frame_drop (default 0); 0..0.5: this
                                   share of the frames left out at random (never the first) */
     double      ramp[4];       /* ramp[2] > 0: a slow-motion ramp, frames at ramp[2] fps from

@@ -31,6 +31,8 @@ static void usage(FILE *f)
             "                       contacts written on round times fall between frames\n"
             "  --readout F          a rolling shutter: the rows read top to bottom over F (0..1)\n"
             "                       of a period (default: the look's readout, else 0)\n"
+            "  --flicker F          the lamps' mains flicker, a share of the light (0..0.5;\n"
+            "                       default: the look's flicker, else 0.012)\n"
             "  --jitter F           move each frame's time by up to F (0..0.45) of a period, at\n"
             "                       random (a variable-rate file, as phones record; default:\n"
             "                       the scenario's frame_jitter, else 0)\n"
@@ -146,12 +148,13 @@ int main(int argc, char **argv)
             double f = strtod(v, &e);
             if (*e || e == v || !(f >= 0 && f < 1)) goto bad;
             o.phase = f; i++;
-        } else if (!strcmp(a, "--readout")) {
+        } else if (!strcmp(a, "--readout") || !strcmp(a, "--flicker")) {
             if (!v) goto missing;
             char *e;
             double f = strtod(v, &e);
-            if (*e || e == v || !(f >= 0 && f <= 1)) goto bad;
-            o.readout = f;
+            bool ro = !strcmp(a, "--readout");
+            if (*e || e == v || !(f >= 0 && f <= (ro ? 1 : 0.5))) goto bad;
+            *(ro ? &o.readout : &o.flicker) = f;
             i++;
         } else if (!strcmp(a, "--jitter") || !strcmp(a, "--drop")) {
             if (!v) goto missing;

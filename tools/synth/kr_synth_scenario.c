@@ -486,7 +486,7 @@ kr_status kr_synth_scenario_parse(kr_synth_t *s, const char *path, const kr_synt
     const cJSON *jl = cJSON_GetObjectItemCaseSensitive(root, "look");
     lk->vignette = num(jl, "vignette", 0.28);
     lk->noise = num(jl, "noise", 2.2);
-    lk->flicker = num(jl, "flicker", 0.012);
+    lk->flicker = o->flicker >= 0 ? o->flicker : num(jl, "flicker", 0.012);
     lk->flicker_hz = num(jl, "flicker_hz", 100);
     lk->exposure = num(jl, "exposure", 1.0);
     lk->blur = num(jl, "blur", 0.6);
