@@ -47,8 +47,8 @@ kr_status kr_app_calibrate(const struct kr_image *img, int64_t t_us, const struc
                            struct kr_calib **out);
 
 /* A rolling shutter's readout measured from the lights' flicker (kr_calib_flicker) over the
- * first frames: first (borrowed; NULL when none was read yet) and then up to 96 more from
- * rd, within 2 s of it. ro->found 0 when the bands are not seen or no frames are read. */
+ * first 48 frames within 2 s: first (borrowed; NULL when none was read yet), then frames
+ * read from rd. ro->found 0 when the bands are not seen or no frames are read. */
 struct kr_media_reader;
 struct kr_frame;
 struct kr_calib_readout;

@@ -106,7 +106,8 @@ typedef struct kr_calib {
     char    source[256];   /* source video path or "" */
     int64_t readout_us;    /* rolling shutter: the time the camera takes to read its image from
                               the first row to the last, us (0: all rows at once, or unknown);
-                              given by the user (calibrate/analyze --readout-us), never measured */
+                              given (--readout-us) or measured from the lights' flicker
+                              (kr_calib_flicker); not part of the geometric fit */
     kr_calib_card_t cards[KR_CALIB_MAX_CARDS];
 } kr_calib_t;
 

@@ -1995,8 +1995,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             }
             ev->entered_t[p] = t;
             ev->entered_in_play[p] = ev->in_play;
-            if (!ev->in_play && (ev->pre_entry_t[p] < 0 || ev->pre_entry_t[p] < ev->shimo_t))
-            {
+            if (!ev->in_play && (ev->pre_entry_t[p] < 0 || ev->pre_entry_t[p] < ev->shimo_t)) {
                 ev->pre_entry_t[p] = t; /* the first entry outside play (since the last shimo_start) */
                 ev->pre_entry_x[p] = h->lead_x_mm;
             }
