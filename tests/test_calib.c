@@ -407,6 +407,17 @@ static void test_field_cut_off(void)
     kr_calib_destroy(truth);
 }
 
+/* Writes root as JSON to path (the test fails when it cannot). */
+static void write_json(const cJSON *root, const char *path)
+{
+    char *txt = cJSON_Print(root);
+    FILE *fp = fopen(path, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fputs(txt, fp);
+    fclose(fp);
+    free(txt);
+}
+
 static void test_json_round_trip_and_grid(void)
 {
     cam cm = {1280, 720, 1000, 12, 7, 30, 1500, -0.15, 0.02, 0, 0};
@@ -477,23 +488,13 @@ static void test_json_round_trip_and_grid(void)
     const double readouts[] = {-5, 1.5, 200000};
     for (int i = 0; i < 3; i++) {
         cJSON_ReplaceItemInObject(root, "readout_us", cJSON_CreateNumber(readouts[i]));
-        char *txt = cJSON_Print(root);
-        fp = fopen(path, "wb");
-        CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-        fputs(txt, fp);
-        fclose(fp);
-        free(txt);
+        write_json(root, path);
         CU_ASSERT_EQUAL(kr_calib_load(path, &e), KR_ERR_FORMAT);
         CU_ASSERT_PTR_NULL(e);
         CU_ASSERT(strstr(kr_calib_error(), "readout_us") != NULL);
     }
     cJSON_DeleteItemFromObject(root, "readout_us");
-    char *txt = cJSON_Print(root);
-    fp = fopen(path, "wb");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-    fputs(txt, fp);
-    fclose(fp);
-    free(txt);
+    write_json(root, path);
     CU_ASSERT_EQUAL(kr_calib_load(path, &e), KR_OK);
     CU_ASSERT(e && e->readout_us == 0);
     kr_calib_destroy(e);

@@ -148,21 +148,20 @@ int main(int argc, char **argv)
             double f = strtod(v, &e);
             if (*e || e == v || !(f >= 0 && f < 1)) goto bad;
             o.phase = f; i++;
-        } else if (!strcmp(a, "--readout") || !strcmp(a, "--flicker")) {
+        } else if (!strcmp(a, "--jitter") || !strcmp(a, "--drop") || !strcmp(a, "--readout") ||
+                   !strcmp(a, "--flicker")) {
+            /* shares: each option's field and its largest value */
+            static const char *const name[4] = {"--jitter", "--drop", "--readout", "--flicker"};
+            static const double top[4] = {0.45, 0.5, 1, 0.5};
+            double *field[4] = {&o.jitter, &o.drop, &o.readout, &o.flicker};
+            int k = 0;
+            while (strcmp(a, name[k]))
+                k++;
             if (!v) goto missing;
             char *e;
             double f = strtod(v, &e);
-            bool ro = !strcmp(a, "--readout");
-            if (*e || e == v || !(f >= 0 && f <= (ro ? 1 : 0.5))) goto bad;
-            *(ro ? &o.readout : &o.flicker) = f;
-            i++;
-        } else if (!strcmp(a, "--jitter") || !strcmp(a, "--drop")) {
-            if (!v) goto missing;
-            char *e;
-            double f = strtod(v, &e);
-            bool jit = !strcmp(a, "--jitter");
-            if (*e || e == v || !(f >= 0 && f <= (jit ? 0.45 : 0.5))) goto bad;
-            *(jit ? &o.jitter : &o.drop) = f;
+            if (*e || e == v || !(f >= 0 && f <= top[k])) goto bad;
+            *field[k] = f;
             i++;
         } else if (!strcmp(a, "--ramp")) {
             if (!v) goto missing;
