@@ -78,6 +78,8 @@ kr_status kr_app_calibrate(const kr_image_t *img, int64_t t_us, const kr_rules_r
 
 #define FLICKER_FRAMES 48       /* frames fitted at most ... */
 #define FLICKER_SPAN_US 2000000 /* ... within this span from the first */
+#define FLICKER_PEEK 16         /* after this many, a fit explaining under FLICKER_PEEK_FIT of the */
+#define FLICKER_PEEK_FIT 0.3    /* rows' variation ends the search: no bands (the usual case, cheap) */
 
 void kr_app_readout_from_flicker(kr_media_reader_t *rd, const kr_frame_t *first, kr_calib_readout *ro)
 {
@@ -91,13 +93,19 @@ void kr_app_readout_from_flicker(kr_media_reader_t *rd, const kr_frame_t *first,
     if (first && kr_calib_flicker_add(fl, &first->img, first->t_us) == KR_OK)
         t0 = first->t_us;
     kr_frame_t f;
-    while (kr_calib_flicker_count(fl) < FLICKER_FRAMES && kr_media_reader_next(rd, &f) == KR_OK) {
+    int no_bands = 0;
+    while (!no_bands && kr_calib_flicker_count(fl) < FLICKER_FRAMES && kr_media_reader_next(rd, &f) == KR_OK) {
         if (t0 == INT64_MIN)
             t0 = f.t_us;
         if (f.t_us - t0 > FLICKER_SPAN_US || kr_calib_flicker_add(fl, &f.img, f.t_us) != KR_OK)
             break;
+        if (kr_calib_flicker_count(fl) == FLICKER_PEEK)
+            no_bands = kr_calib_flicker_fit(fl, ro) != KR_OK || ro->fit < FLICKER_PEEK_FIT;
     }
-    kr_calib_flicker_fit(fl, ro);
+    if (no_bands)
+        ro->found = 0;
+    else
+        kr_calib_flicker_fit(fl, ro);
     KR_DEBUG("flicker: %d frames, fit %.3f amplitude %.4f at %.0f Hz, readout %lld us%s", kr_calib_flicker_count(fl),
              ro->fit, ro->amplitude, ro->flicker_hz, (long long)ro->readout_us, ro->found ? "" : " (not found)");
     kr_calib_flicker_destroy(fl);
