@@ -190,19 +190,27 @@ static void sweep_frames(run *r, int64_t tc)
  * 1/2) 16 ms = +1373 us (the card where the tracker put it); the push-out (the card last seen past B's edge, a row further
  * down) by more, within half the readout; the horizon's promise holds (run_end); a settle
  * does not move. A readout is refused once frames came, or below 0. */
+static int rows_map(void *ctx, double x, double y, double *px, double *py)
+{
+    (void)ctx;
+    *px = x;
+    *py = y + 300 - 0.5; /* (py + 1/2) / 600 = (y + 300) / 600 */
+    return 0;
+}
+
 static void test_rolling_shutter_moves_by_row(void)
 {
     const int64_t tc = 408000, readout = 16000;
-    const double row[6] = {0, 1.0 / 600, 0.5, 0, 0, 1};
     run a, b;
     run_start(&a);
     sweep_frames(&a, tc);
     run_start(&b);
-    CU_ASSERT_EQUAL(kr_event_set_rolling(b.ev, -1, row), KR_ERR_INVALID);
-    CU_ASSERT_EQUAL(kr_event_set_rolling(b.ev, readout, NULL), KR_ERR_INVALID);
-    CU_ASSERT_EQUAL_FATAL(kr_event_set_rolling(b.ev, readout, row), KR_OK);
+    CU_ASSERT_EQUAL(kr_event_set_rolling(b.ev, -1, rows_map, NULL, 600), KR_ERR_INVALID);
+    CU_ASSERT_EQUAL(kr_event_set_rolling(b.ev, readout, NULL, NULL, 600), KR_ERR_INVALID);
+    CU_ASSERT_EQUAL(kr_event_set_rolling(b.ev, readout, rows_map, NULL, 0), KR_ERR_INVALID);
+    CU_ASSERT_EQUAL_FATAL(kr_event_set_rolling(b.ev, readout, rows_map, NULL, 600), KR_OK);
     sweep_frames(&b, tc);
-    CU_ASSERT_EQUAL(kr_event_set_rolling(b.ev, readout, row), KR_ERR_INVALID);
+    CU_ASSERT_EQUAL(kr_event_set_rolling(b.ev, readout, rows_map, NULL, 600), KR_ERR_INVALID);
     const kr_event_obs *ta = first(&a, KR_REC_TOUCH), *tb = first(&b, KR_REC_TOUCH);
     const kr_event_obs *pa = first(&a, KR_REC_PUSH_OUT), *pb = first(&b, KR_REC_PUSH_OUT);
     CU_ASSERT_PTR_NOT_NULL_FATAL(ta);

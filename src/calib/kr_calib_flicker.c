@@ -7,6 +7,7 @@
  * picture's level only, which the fit leaves out.
  * SPDX-License-Identifier: MIT */
 #include "kr_calib.h"
+#include "kr_calib_internal.h" /* KR_CALIB_PI */
 
 #include <math.h>
 #include <stdlib.h>
@@ -20,7 +21,6 @@
 #define AMP_MIN 0.0015    /* ... and swing the level by this share at least */
 #define HALF_AGREE_S 0.0003 /* each half's readout within this ... */
 #define HALF_AGREE_SHARE 0.05 /* ... or this share of the whole's */
-#define PI 3.14159265358979323846
 
 struct kr_calib_flicker {
     int      w, h, gh, max_n, n;
@@ -111,7 +111,8 @@ static double fit_share(const double *r, const unsigned char *ok, const double *
         double ms = 0, mc = 0;
         int m = 0;
         /* theta steps by d from row to row: rotate (cos, sin) instead of calling sin, cos */
-        double th0 = 2 * PI * hz * (t_s[k] + (0.5 / gh - 0.5) * readout_s), d = 2 * PI * hz * readout_s / gh;
+        const double w = 2 * KR_CALIB_PI * hz;
+        double th0 = w * (t_s[k] + (0.5 / gh - 0.5) * readout_s), d = w * readout_s / gh;
         double cs = cos(th0), sn = sin(th0), cd = cos(d), sd = sin(d);
         for (int y = 0; y < gh; y++) {
             s[y] = sn;

@@ -288,7 +288,9 @@ struct kr_event {
     int64_t horizon;         /* what kr_event_horizon() promises, in frame time (before the rolling
                                 shutter's row shift); INT64_MIN before the first frame */
     int64_t readout_us;      /* kr_event_set_rolling: the rolling shutter's readout, 0 none ... */
-    double  row[6];          /* ... and mat mm -> image row share */
+    kr_track_map_fn map;     /* ... mat mm -> frame px (borrowed) ... */
+    void   *map_ctx;
+    int     frame_h;         /* ... and the frame's height in px */
     unsigned n_late;         /* observations that came out before the horizon (a bug; clamped) */
     int     finished;
     int     was_contact;
@@ -458,13 +460,10 @@ static void seal_outs(kr_event_t *ev, int64_t per)
  * less the middle row's (kr_event_set_rolling); 0 with no position or no readout. */
 static int64_t row_shift(const kr_event_t *ev, double x, double y)
 {
-    if (ev->readout_us <= 0 || !isfinite(x) || !isfinite(y))
+    double px, py;
+    if (ev->readout_us <= 0 || !isfinite(x) || !isfinite(y) || ev->map(ev->map_ctx, x, y, &px, &py) != 0)
         return 0;
-    const double *r = ev->row;
-    double den = r[3] * x + r[4] * y + r[5];
-    if (!(fabs(den) > 1e-12))
-        return 0;
-    double v = (r[0] * x + r[1] * y + r[2]) / den;
+    double v = (py + 0.5) / ev->frame_h;
     v = v < 0 ? 0 : v > 1 ? 1 : v; /* a point off the picture: its nearest row */
     return (int64_t)llround((v - 0.5) * (double)ev->readout_us);
 }
@@ -487,17 +486,14 @@ static void shift_outs(kr_event_t *ev)
     }
 }
 
-kr_status kr_event_set_rolling(kr_event_t *ev, int64_t readout_us, const double row[6])
+kr_status kr_event_set_rolling(kr_event_t *ev, int64_t readout_us, kr_track_map_fn map, void *map_ctx, int frame_h)
 {
-    if (!ev || readout_us < 0 || (readout_us > 0 && !row) || ev->have_prev)
+    if (!ev || readout_us < 0 || (readout_us > 0 && (!map || frame_h < 1)) || ev->have_prev)
         return KR_ERR_INVALID;
-    if (readout_us > 0)
-        for (int i = 0; i < 6; i++)
-            if (!isfinite(row[i]))
-                return KR_ERR_INVALID;
     ev->readout_us = readout_us;
-    if (readout_us > 0)
-        memcpy(ev->row, row, sizeof ev->row);
+    ev->map = map;
+    ev->map_ctx = map_ctx;
+    ev->frame_h = frame_h;
     return KR_OK;
 }
 

@@ -71,12 +71,12 @@ void      kr_event_destroy(kr_event_t *ev);                               /* NUL
 /* Rolling shutter: a camera that reads its image's rows one after another, top to bottom,
  * over readout_us. A frame's presentation time is taken as its middle row's time, so each
  * observation seen at mat point (x, y) comes out moved by (v - 1/2) readout_us, v its image
- * row as a share of the height: v = (row[0] x + row[1] y + row[2]) / (row[3] x + row[4] y
- * + row[5]) (the calibration's homography over the image height; lens distortion, a few
- * pixels, left out). Settles, sends and rearrangements (timed to 100 ms or worse) are not
- * moved. readout_us 0 (the default): nothing moves. The horizon is lowered by half the
- * readout. Before the first kr_event_update; KR_ERR_INVALID after it or on bad values. */
-kr_status kr_event_set_rolling(kr_event_t *ev, int64_t readout_us, const double row[6]);
+ * row as a share of the height: (py + 1/2) / frame_h, py from map (the tracker's mat mm ->
+ * frame px, kr_track_create's; borrowed with map_ctx, both must outlive ev). Settles, sends
+ * and rearrangements (timed to 100 ms or worse) are not moved. readout_us 0 (the default):
+ * nothing moves. The horizon is lowered by half the readout. Before the first
+ * kr_event_update; KR_ERR_INVALID after it or on bad values. */
+kr_status kr_event_set_rolling(kr_event_t *ev, int64_t readout_us, kr_track_map_fn map, void *map_ctx, int frame_h);
 
 /* A reading record of the match log (KR_REC_KAMI_START with card, KR_REC_KIMARIJI,
  * KR_REC_READING_VOID, KR_REC_SHIMO_START), in time order. Touches are reported from

@@ -427,17 +427,11 @@ kr_status kr_pipe_start_video(kr_pipe_t *p, const kr_calib_t *calib, int frame_w
     if (!p->layout)
         return set_err(p, KR_ERR_INVALID, "pipe: no layout record to track");
     p->calib = calib;
-    if (calib->readout_us > 0) {
-        /* image row share of a mat point: (v + 1/2) / h, v the undistorted row (pixel centres
-         * at whole numbers), through the homography's second and third rows */
-        const double *H = calib->H, h = calib->img_h;
-        const double row[6] = {(H[3] + 0.5 * H[6]) / h, (H[4] + 0.5 * H[7]) / h, (H[5] + 0.5 * H[8]) / h,
-                               H[6], H[7], H[8]};
-        if (kr_event_set_rolling(p->evd, calib->readout_us, row) != KR_OK)
-            return set_err(p, KR_ERR_INVALID, "pipe: readout_us %lld us refused", (long long)calib->readout_us);
-    }
     p->sx = (double)frame_w / calib->img_w;
     p->sy = (double)frame_h / calib->img_h;
+    /* a rolling shutter: each observation timed by its row, through the tracker's mapping */
+    if (kr_event_set_rolling(p->evd, calib->readout_us, map_scaled, p, frame_h) != KR_OK)
+        return set_err(p, KR_ERR_INVALID, "pipe: readout_us %lld us refused", (long long)calib->readout_us);
     kr_track_config tcfg;
     kr_track_config_default(&tcfg);
     tcfg.mm_per_px = p->cfg.mm_per_px;
