@@ -109,12 +109,14 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
     t->zone = malloc(n);
     t->fpmask = calloc(n, 1);
     t->hmap = calloc(2 * n, 1);
+    t->row_gain = malloc((size_t)frame_h * sizeof *t->row_gain);
     t->ovl = NULL;
     t->yuv_key = -1;
     t->yuv_prev_key = -1;
     t->fscale = 1.0; /* until two frames are seen */
     if (!t->lut_off || !t->lut_w || !t->camxy || !t->mat || !t->raw || !t->rowfg || !t->learned || !t->yuv_prev || !t->prev || !t->bg || !t->cls || !t->still ||
-        !t->label || !t->parent || !t->comp || !t->zone || !t->fpmask || !t->hmap)
+        !t->label || !t->parent || !t->comp || !t->zone || !t->fpmask || !t->hmap ||
+        !t->row_gain)
         goto fail;
     /* every per-frame buffer touched once now (a zero written on each of its pages:
      * volatile, which the compiler may not drop as it drops a memset of calloc'd memory;
@@ -202,6 +204,7 @@ void kr_track_destroy(kr_track_t *t)
     if (!t)
         return;
     free(t->lut_off);
+    free(t->row_gain);
     free(t->lut_w);
     free(t->camxy);
     free(t->mat);

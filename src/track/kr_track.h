@@ -163,6 +163,11 @@ typedef struct kr_track_frame {
     int     hand_contact;        /* 1 when A's and B's hand regions meet */
     double  contact_x_mm, contact_y_mm;
     double  gain;                /* global brightness of this frame vs the background (1 = same) */
+    /* added in the twenty-eighth session: the light's fast swing (mains flicker), RMS share
+     * of the levels of bands of camera rows off the light's steady level, over about a
+     * second; light_steadied 1 while it is taken out of the picture (over 1 %) */
+    double  light_swing;
+    int     light_steadied;
 } kr_track_frame;
 
 typedef struct kr_track kr_track_t; /* opaque */

@@ -57,6 +57,8 @@ typedef struct kr_track_src {
     const int32_t    *tab; /* 5 x 256 terms: Y, V->R, U->G, V->G, U->B; owned by the tracker */
 } kr_track_src;
 
+#define KR_TRACK_LIGHT_BANDS 12 /* bands of camera rows the light's level is measured in */
+
 struct kr_track {
     kr_track_config cfg;
     char     err[256];
@@ -116,6 +118,17 @@ struct kr_track {
      * B, G, R), learned while it touches no other hand; skin_ok[p] once learned */
     double   skin[2][3];
     int      skin_ok[2];
+    /* added in the twenty-eighth session: the light's fast swing (mains flicker) taken out of
+     * the mat image (kr_track_update.c, light_steady). row_gain: fh factors (x 4096), one per
+     * camera row, owned; light_ref the light's steady level (gain, smoothed); light_swing
+     * the mean square of the bands' gain off it, smoothed; light_on while compensating */
+    uint16_t *row_gain;
+    double   light_band[KR_TRACK_LIGHT_BANDS]; /* the bands' levels on the last frame, 0 unmeasured */
+    double   light_codec;     /* per-pixel change of the codec's redraw of a light step, a share
+                                 of B+G+R (0 unless compensating) */
+    double   light_ref;
+    double   light_swing;
+    int      light_on;
 };
 
 /* Mat point (mm) to mat pixel coordinates: kr_track_mm_to_mat's arithmetic, inline for the

@@ -855,6 +855,12 @@ kr_status kr_track_update_yuv(kr_track_t *t, const kr_yuv_t *frame, int64_t t_us
  * levels of 3 to 21 while the mat a hand's length away stays unchanged), so it is read
  * where the tip is. A hand lying still changes by no more than the card and mat around
  * it; one coming down changes its outline and its shadow by tens of levels. */
+/* The codec's share of a pixel's change on a frame whose light stepped (kr_track.light_codec) */
+static inline int light_noise(const kr_track_t *t, const uint8_t *I)
+{
+    return t->light_codec > 0 ? (int)(t->light_codec * (I[0] + I[1] + I[2])) : 0;
+}
+
 static int tip_noise(const kr_track_t *t, double lu, double lv, int r)
 {
     int32_t hist[766];
@@ -879,6 +885,106 @@ static int tip_noise(const kr_track_t *t, double lu, double lv, int r)
     while (q < 765 && acc + hist[q] <= want)
         acc += hist[q++];
     return q > TIP_CHANGE_NOISE ? q : TIP_CHANGE_NOISE;
+}
+
+/* The light's fast swing taken out of the mat image. Lamps on mains power pulse at 100 or
+ * 120 Hz: a global shutter sees each frame brighter or darker than the last (by a few per
+ * cent under old tubes or cheap LED drivers), a rolling shutter sees bands of rows at
+ * different levels. Every lit surface changes by the same factor, so a still hand and the
+ * card under it change by more grey levels than the mat's noise, and the presses' tip
+ * change (a hand settling) never goes quiet. The level is measured in LIGHT_BANDS bands
+ * of camera rows, each from the pixels that were background last frame (this frame's
+ * B+G+R over the background's), against the light's steady level (the global gain
+ * smoothed over LIGHT_REF_S). Once the bands swing by more than LIGHT_ON (RMS share over
+ * about LIGHT_SWING_S), each mat pixel is scaled by its camera row's factor, interpolated
+ * between the bands' centres, so that the picture is lit at the steady level; below
+ * LIGHT_OFF the picture is left as it is (the usual light: steady to within the codec's
+ * noise). Returns the gain the classification uses: the steady level while compensating,
+ * else g. */
+#define LIGHT_BANDS KR_TRACK_LIGHT_BANDS
+#define LIGHT_MIN_SAMPLES 100 /* a band's level from at least this many background samples, else g */
+#define LIGHT_REF_S 0.15
+#define LIGHT_SWING_S 1.0
+#define LIGHT_ON 0.015  /* RMS share of the bands' levels off the steady level: on above ... */
+#define LIGHT_OFF 0.011 /* ... off below */
+#define LIGHT_CODEC 0.3 /* a compressed picture redraws a light step of s with per-pixel errors up
+                           to about this share of s x (B + G + R): the tip change counts beyond it */
+static double light_steady(kr_track_t *t, double g, double dt_s)
+{
+    double si[LIGHT_BANDS] = {0}, sb[LIGHT_BANDS] = {0};
+    int    ns[LIGHT_BANDS] = {0};
+    for (int i = 0; i < t->n; i += 3) {
+        int32_t off = t->lut_off[i];
+        if (off < 0 || t->cls[i] != KR_CLS_BG)
+            continue;
+        int k = (off >> 15) * LIGHT_BANDS / t->fh;
+        const uint8_t *I = t->mat + (size_t)i * 3;
+        const float *b = t->bg + (size_t)i * 3;
+        si[k] += I[0] + I[1] + I[2];
+        sb[k] += (double)b[0] + b[1] + b[2];
+        ns[k]++;
+    }
+    if (t->light_ref <= 0 || dt_s <= 0) /* the first frame measured, or one after a gap */
+        t->light_ref = g;
+    else
+        t->light_ref += (1.0 - exp(-dt_s / LIGHT_REF_S)) * (g - t->light_ref);
+    const double ref = t->light_ref;
+    double gk[LIGHT_BANDS], dev = 0;
+    int nd = 0;
+    for (int k = 0; k < LIGHT_BANDS; k++) {
+        gk[k] = ns[k] >= LIGHT_MIN_SAMPLES && sb[k] > 0 ? si[k] / sb[k] : g;
+        if (ns[k] >= LIGHT_MIN_SAMPLES) {
+            dev += sqr(gk[k] / ref - 1.0);
+            nd++;
+        }
+    }
+    if (nd > 0 && dt_s > 0)
+        t->light_swing += (1.0 - exp(-dt_s / LIGHT_SWING_S)) * (dev / nd - t->light_swing);
+    /* the largest step of a band's level since the last frame */
+    double step = 0;
+    for (int k = 0; k < LIGHT_BANDS; k++) {
+        if (ns[k] >= LIGHT_MIN_SAMPLES && t->light_band[k] > 0 && fabs(gk[k] / t->light_band[k] - 1.0) > step)
+            step = fabs(gk[k] / t->light_band[k] - 1.0);
+        t->light_band[k] = ns[k] >= LIGHT_MIN_SAMPLES && dt_s > 0 ? gk[k] : 0;
+    }
+    t->light_codec = 0;
+    const double rms = sqrt(t->light_swing);
+    if (!t->light_on && rms > LIGHT_ON)
+        t->light_on = 1;
+    else if (t->light_on && rms < LIGHT_OFF)
+        t->light_on = 0;
+    if (!t->light_on)
+        return g;
+    t->light_codec = LIGHT_CODEC * step;
+    /* each camera row's factor (x 4096): the bands' ref / level, linear between their
+     * centres, flat beyond the outer ones */
+    for (int y = 0; y < t->fh; y++) {
+        double pos = (y + 0.5) * LIGHT_BANDS / t->fh - 0.5;
+        int k = (int)floor(pos);
+        double f = pos - k, lev;
+        if (k < 0)
+            lev = gk[0];
+        else if (k >= LIGHT_BANDS - 1)
+            lev = gk[LIGHT_BANDS - 1];
+        else
+            lev = gk[k] + f * (gk[k + 1] - gk[k]);
+        double s = ref / lev;
+        s = s < 0.75 ? 0.75 : s > 1.33 ? 1.33 : s;
+        t->row_gain[y] = (uint16_t)lround(s * 4096.0);
+    }
+    for (int i = 0; i < t->n; i++) {
+        int32_t off = t->lut_off[i];
+        if (off < 0)
+            continue;
+        unsigned s = t->row_gain[off >> 15];
+        uint8_t *I = t->mat + (size_t)i * 3;
+        for (int c = 0; c < 3; c++) {
+            unsigned v = (I[c] * s + 2048) >> 12;
+            I[c] = (uint8_t)(v > 255 ? 255 : v);
+        }
+    }
+    t->yuv_prev_key = -1; /* t->prev will hold a scaled picture: the next gather converts afresh */
+    return ref;
 }
 
 /* Everything after the gather (t->mat holds this frame's mat image; si, sb its gain sums). */
@@ -921,6 +1027,9 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
     double g = sb > 0 ? si / sb : 1.0;
     if (g < 0.4) g = 0.4;
     if (g > 2.5) g = 2.5;
+    const double g_raw = g;
+    if (t->frames >= cfg->warmup_frames)
+        g = light_steady(t, g, gap_us > 0 ? 0 : dt_s);
     /* classify: branch-free per pixel (the same tests as kr_track_compare_px_ and the
      * skin test, combined with bit operations), then the rarer foreground refinements */
     const float gf = (float)g;
@@ -1065,7 +1174,9 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
     t->fr.ready = t->cards_ready || (t->n_cards == 0 && t->frames >= cfg->warmup_frames);
     t->fr.n_cards = t->n_cards;
     t->fr.cards = t->cards;
-    t->fr.gain = g;
+    t->fr.gain = g_raw;
+    t->fr.light_swing = sqrt(t->light_swing);
+    t->fr.light_steadied = t->light_on;
     t->g_prev = g;
     t->prev_hand[0] = t->fr.hands[0];
     t->prev_hand[1] = t->fr.hands[1];
@@ -1478,7 +1589,7 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
                     rgb[k] += I[k];
                 nrgb++;
             }
-            int d = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) - noise;
+            int d = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) - noise - light_noise(t, I);
             if (d > 0)
                 chg += d;
         }
@@ -1655,7 +1766,7 @@ static void tip_change_own(kr_track_t *t, int p)
                 continue;
             kept++;
             const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
-            int e = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) - TIP_CHANGE_NOISE;
+            int e = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) - TIP_CHANGE_NOISE - light_noise(t, I);
             if (e > 0)
                 chg += e;
         }
