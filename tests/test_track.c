@@ -1296,6 +1296,76 @@ static void test_tip_change_beyond_the_pictures_noise(void)
     kr_track_destroy(t);
 }
 
+/* The light of frame f's row y: 1 + amp sin(2 pi 100 Hz t), t the frame's time plus, with a
+ * rolling shutter, the row's offset over a readout of readout_s. */
+static void light_rows(uint8_t *img, double t_s, double amp, double readout_s)
+{
+    for (int y = 0; y < FH; y++) {
+        double ty = t_s + ((y + 0.5) / FH - 0.5) * readout_s;
+        double g = 1.0 + amp * sin(2 * M_PI * 100.0 * ty + 0.4);
+        uint8_t *row = img + (size_t)y * FW * 3;
+        for (int i = 0; i < FW * 3; i++) {
+            double v = row[i] * g + 0.5;
+            row[i] = (uint8_t)(v > 255 ? 255 : v);
+        }
+    }
+}
+
+/* A hand lying still on the mat under lamps that swing by amp at 100 Hz, at 60 fps (a
+ * global shutter, or a rolling one reading its rows over 15 ms): once the swing is
+ * measured (about 0.3 s), the picture is steadied and the hand's tip change is quiet
+ * (without: up to 120000 a frame, 8000 in bands); moving, it still changes. A light swinging by 1 %
+ * (RMS 0.7 %, the usual lamps through a codec) is left as it is. */
+static void still_hand_under_lamps(double amp, double readout_s, double *quiet_max, int *steadied,
+                                   double *moving)
+{
+    kr_track_t *t = make_tracker();
+    int64_t ts = 0;
+    warm(t, &ts);
+    a_arrives(t, &ts, -100, 60, 8, -8);
+    const kr_track_frame *fr = NULL;
+    *quiet_max = 0;
+    *steadied = 0;
+    for (int i = 0; i < 60; i++) { /* a second lying still */
+        still_scene(frame, 1.0);
+        draw_arm(frame, 100, -100, 60, 8, -8, 1);
+        light_rows(frame, ts / 1e6, amp, readout_s);
+        fr = feed(t, ts);
+        ts += 16667;
+        CU_ASSERT_TRUE_FATAL(fr->hands[0].present);
+        if (i >= 30) { /* the last half second */
+            *steadied += fr->light_steadied;
+            if (fr->hands[0].tip_change > *quiet_max)
+                *quiet_max = fr->hands[0].tip_change;
+        }
+    }
+    still_scene(frame, 1.0);
+    draw_arm(frame, 100, -100, 72, 8, -8, 1);
+    light_rows(frame, ts / 1e6, amp, readout_s);
+    fr = feed(t, ts);
+    *moving = fr->hands[0].tip_change;
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("lamps %.3f readout %.0f ms: swing %.4f, steadied %d of 30, still hand's tip change at most %.0f, "
+               "moving %.0f\n", amp, readout_s * 1e3, fr->light_swing, *steadied, *quiet_max, *moving);
+    kr_track_destroy(t);
+}
+
+static void test_still_hand_under_flickering_lamps(void)
+{
+    double quiet, moving;
+    int steadied;
+    still_hand_under_lamps(0.05, 0, &quiet, &steadied, &moving); /* global shutter */
+    CU_ASSERT_EQUAL(steadied, 30);
+    CU_ASSERT_TRUE(quiet < 1000);
+    CU_ASSERT_TRUE(moving > 5000);
+    still_hand_under_lamps(0.05, 0.015, &quiet, &steadied, &moving); /* rolling: bands of rows */
+    CU_ASSERT_EQUAL(steadied, 30);
+    CU_ASSERT_TRUE(quiet < 1000);
+    CU_ASSERT_TRUE(moving > 5000);
+    still_hand_under_lamps(0.01, 0, &quiet, &steadied, &moving); /* the usual lamps: left alone */
+    CU_ASSERT_EQUAL(steadied, 0);
+}
+
 /* A card is wholly out of the field when its whole outline is past a line: an upright card
  * once its centre is half a width past the side line; a turned one reaches further (a swept
  * card turned 10 degrees still has a corner inside there, out 5.9 mm later); on B's back
@@ -1382,6 +1452,7 @@ int main(void)
     /* presses session 9 */
     CU_add_test(s, "tip_change_beyond_the_pictures_noise", test_tip_change_beyond_the_pictures_noise);
     CU_add_test(s, "out_over_counts_the_turn", test_out_over_counts_the_turn);
+    CU_add_test(s, "still_hand_under_flickering_lamps", test_still_hand_under_flickering_lamps); /* session 28 */
     /* session 19 (last: the scene noise's generator is shared, the tests before keep their draws) */
     CU_add_test(s, "knocked_card_flung_unseen_is_not_the_pushers", test_knocked_card_flung_unseen_is_not_the_pushers);
     CU_add_test(s, "card_seen_displaced_late_goes_with_the_hand", test_card_seen_displaced_late_goes_with_the_hand);
