@@ -516,6 +516,9 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
     }
     const kr_pipe_stats *ps = kr_pipe_get_stats(pipe);
     int64_t frames = ps->frames, last_t = ps->last_t_us;
+    if (ps->light_steadied > 0)
+        kr_log(KR_LOG_WARN, "%s: the lamps flicker (%.1f %% RMS): the picture was steadied on %lld frames; presses "
+               "there are timed less surely", video, 100 * ps->light_swing_max, (long long)ps->light_steadied);
 
     /* ---- summary ---- */
     snprintf(path, sizeof path, "%s/summary.json", out_dir);
@@ -548,6 +551,8 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
             "\"readout_us\": %lld, \"readout_from\": \"%s\"},\n",
             calib_path ? "file" : "video", calib->rms_mm, calib->ok ? "true" : "false",
             kr_calib_a_side_str(calib->a_side), (long long)calib->readout_us, readout_from);
+    fprintf(sf, "  \"light\": {\"flicker_rms\": %.4f, \"steadied_frames\": %lld},\n", ps->light_swing_max,
+            (long long)ps->light_steadied);
     if (broke[0]) {
         fprintf(sf, "  \"complete\": false,\n  \"error\": \"");
         for (const char *c = broke; *c; c++)

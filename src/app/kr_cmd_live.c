@@ -1318,6 +1318,8 @@ static bool write_summary(live *L, const char *ended)
     fprintf(f, "  \"counts\": {\"A\": %d, \"B\": %d},\n", kr_pipe_count(L->pipe, KR_SIDE_A),
             kr_pipe_count(L->pipe, KR_SIDE_B));
     fprintf(f, "  \"readout_us\": %lld,\n", L->calib ? (long long)L->calib->readout_us : 0LL);
+    fprintf(f, "  \"light\": {\"flicker_rms\": %.4f, \"steadied_frames\": %lld},\n", ps->light_swing_max,
+            (long long)ps->light_steadied);
     if (ps->have_end && ps->end.winner != KR_SIDE_NONE)
         fprintf(f, "  \"winner\": \"%s\",\n", ps->end.winner == KR_SIDE_A ? "A" : "B");
     else

@@ -506,6 +506,9 @@ static kr_status frame_in(kr_pipe_t *p, const kr_image_t *bgr, const kr_yuv_t *y
     p->stats.last_t_us = t_us;
     if (gap_us > p->stats.max_gap_us)
         p->stats.max_gap_us = gap_us;
+    if (tf->light_swing > p->stats.light_swing_max)
+        p->stats.light_swing_max = tf->light_swing;
+    p->stats.light_steadied += tf->light_steadied;
     p->stats.frame_obs = 0;
     p->stats.frame_settle_t_us = -1;
     if (tf->ready && !p->checked_layout) {
