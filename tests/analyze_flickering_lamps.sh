@@ -14,11 +14,11 @@ synth=$2
 . "$(dirname "$0")/synth_analyze.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 synth_analyze samples/scenarios/dead_fault.json --fps 60 --flicker 0.05 --duration 3
-grep -q "video.mp4: the lamps flicker" "$tmp/err" || fail "the lamps' flicker is not said: $(cat "$tmp/err")"
+grep -q "video.mp4: the light flickers" "$tmp/err" || fail "the lamps' flicker is not said: $(cat "$tmp/err")"
 mv "$tmp/o" "$tmp/flicker"
 mv "$tmp/s" "$tmp/sf"
 synth_analyze samples/scenarios/dead_fault.json --fps 60 --duration 3
-! grep -q "the lamps flicker" "$tmp/err" || fail "the usual lamps were taken for flickering: $(cat "$tmp/err")"
+! grep -q "the light flickers" "$tmp/err" || fail "the usual lamps were taken for flickering: $(cat "$tmp/err")"
 python3 - "$tmp" <<'E' || exit 1
 import json, sys
 tmp = sys.argv[1]

@@ -517,8 +517,8 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
     const kr_pipe_stats *ps = kr_pipe_get_stats(pipe);
     int64_t frames = ps->frames, last_t = ps->last_t_us;
     if (ps->light_steadied > 0)
-        kr_log(KR_LOG_WARN, "%s: the lamps flicker (%.1f %% RMS): the picture was steadied on %lld frames; presses "
-               "there are timed less surely", video, 100 * ps->light_swing_max, (long long)ps->light_steadied);
+        kr_log(KR_LOG_WARN, "%s: the light flickers (up to %.1f %% RMS): the picture was steadied on %lld frames; "
+               "presses there are timed less surely", video, 100 * ps->light_swing_max, (long long)ps->light_steadied);
 
     /* ---- summary ---- */
     snprintf(path, sizeof path, "%s/summary.json", out_dir);

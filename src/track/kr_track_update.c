@@ -844,6 +844,12 @@ kr_status kr_track_update_yuv(kr_track_t *t, const kr_yuv_t *frame, int64_t t_us
     return update(t, &src, t_us, gap_us, si, sb, out);
 }
 
+/* The codec's share of a pixel's change on a frame whose light stepped (kr_track.light_codec) */
+static inline int light_noise(const kr_track_t *t, const uint8_t *I)
+{
+    return t->light_codec > 0 ? (int)(t->light_codec * (I[0] + I[1] + I[2])) : 0;
+}
+
 /* The change between frames that is noise around the leading point (lu, lv; mat px), within
  * r px of it (tip_change's per-pixel level): TIP_CHANGE_NOISE, or more where the still
  * picture there changed (the codec redrawing its blocks at a keyframe or a step of its rate
@@ -855,12 +861,6 @@ kr_status kr_track_update_yuv(kr_track_t *t, const kr_yuv_t *frame, int64_t t_us
  * levels of 3 to 21 while the mat a hand's length away stays unchanged), so it is read
  * where the tip is. A hand lying still changes by no more than the card and mat around
  * it; one coming down changes its outline and its shadow by tens of levels. */
-/* The codec's share of a pixel's change on a frame whose light stepped (kr_track.light_codec) */
-static inline int light_noise(const kr_track_t *t, const uint8_t *I)
-{
-    return t->light_codec > 0 ? (int)(t->light_codec * (I[0] + I[1] + I[2])) : 0;
-}
-
 static int tip_noise(const kr_track_t *t, double lu, double lv, int r)
 {
     int32_t hist[766];
