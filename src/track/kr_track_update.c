@@ -907,8 +907,10 @@ static int tip_noise(const kr_track_t *t, double lu, double lv, int r)
 #define LIGHT_SWING_S 1.0
 #define LIGHT_ON 0.015  /* RMS share of the bands' levels off the steady level: on above ... */
 #define LIGHT_OFF 0.011 /* ... off below */
+#ifndef LIGHT_CODEC
 #define LIGHT_CODEC 0.3 /* a compressed picture redraws a light step of s with per-pixel errors up
                            to about this share of s x (B + G + R): the tip change counts beyond it */
+#endif
 static double light_steady(kr_track_t *t, double g, double dt_s)
 {
     double si[LIGHT_BANDS] = {0}, sb[LIGHT_BANDS] = {0};
