@@ -171,6 +171,66 @@ static void test_bad_input_names_file_and_line(void)
     kr_serve_review_destroy(r);
 }
 
+/* The page for LOG_TEXT + RULINGS_TEXT with the summary text su, malloc'd. */
+static char *page_with_summary(const char *su)
+{
+    kr_serve_review_t *r;
+    CU_ASSERT_EQUAL_FATAL(kr_serve_review_create(&r), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_serve_review_load_log_text(r, "log", LOG_TEXT), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_serve_review_load_rulings_text(r, "rulings", RULINGS_TEXT), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(kr_serve_review_load_summary_text(r, "summary.json", su), KR_OK);
+    char  *buf = NULL;
+    size_t len = 0;
+    FILE  *f = open_memstream(&buf, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(kr_serve_review_write(r, f), KR_OK);
+    fclose(f);
+    kr_serve_review_destroy(r);
+    return buf;
+}
+
+/* What analyze found about the footage is said above the rulings needing review, in
+ * words, escaped; a clean summary says nothing; a malformed one is refused with its line. */
+static void test_page_says_what_the_footage_was(void)
+{
+    char *p = page_with_summary(
+        "{\"format\": \"karuta-summary/1\", \"fps\": 60.000, \"interlaced\": true, \"max_frame_gap_us\": 50000,\n"
+        " \"calibration\": {\"rms_mm\": 4.2, \"ok\": false, \"readout_us\": 15000, \"readout_from\": \"flicker\"},\n"
+        " \"light\": {\"flicker_rms\": 0.0321, \"steadied_frames\": 381},\n"
+        " \"complete\": false, \"error\": \"video.mp4: <corrupt> packet at 3.2 s\"}\n");
+    const char *want[] = {"The video broke off: video.mp4: &lt;corrupt&gt; packet at 3.2 s.",
+                          "The calibration is poor (4.2 mm RMS)",
+                          "the longest gap between two frames is 50 ms (3.0 frames)",
+                          "Interlaced video",
+                          "reads its rows over 15.0 ms (measured from the lamps' flicker)",
+                          "The light flickers (up to 3.2 % RMS): the picture was steadied against it on 381 frames"};
+    char *sec = strstr(p, "<section id=\"footage\">"), *rv = strstr(p, "<section id=\"review\">");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sec);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rv);
+    CU_ASSERT_TRUE(sec < rv);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char *at = strstr(p, want[i]);
+        CU_ASSERT_PTR_NOT_NULL(at);
+        if (at)
+            CU_ASSERT_TRUE(at > sec && at < rv);
+    }
+    CU_ASSERT_PTR_NULL(strstr(p, "<corrupt>"));
+    free(p);
+    /* steady, whole, well calibrated footage: nothing to say */
+    p = page_with_summary("{\"fps\": 60, \"interlaced\": false, \"max_frame_gap_us\": 0, \"calibration\": "
+                          "{\"rms_mm\": 0.4, \"ok\": true, \"readout_us\": 0, \"readout_from\": \"none\"}, "
+                          "\"light\": {\"flicker_rms\": 0.006, \"steadied_frames\": 0}, \"complete\": true}");
+    CU_ASSERT_PTR_NULL(strstr(p, "id=\"footage\""));
+    free(p);
+    kr_serve_review_t *r;
+    CU_ASSERT_EQUAL_FATAL(kr_serve_review_create(&r), KR_OK);
+    CU_ASSERT_EQUAL(kr_serve_review_load_summary_text(r, "s.json", "{\"fps\": 60,\n \"light\": {oops}\n}"), KR_ERR_FORMAT);
+    CU_ASSERT_STRING_EQUAL(kr_serve_review_error(r), "s.json:2: malformed JSON");
+    CU_ASSERT_EQUAL(kr_serve_review_load_summary_text(r, "s.json", "[1, 2]"), KR_ERR_FORMAT);
+    CU_ASSERT_EQUAL(kr_serve_review_load_summary(r, "/nonexistent/summary.json"), KR_ERR_IO);
+    kr_serve_review_destroy(r);
+}
+
 static void test_write_file_is_complete(void)
 {
     char dir[] = "/tmp/kr_serve_XXXXXX";
@@ -431,6 +491,7 @@ int main(void)
     CU_add_test(s, "page_has_every_ruling_and_review_first", test_page_has_every_ruling_and_review_first);
     CU_add_test(s, "chart_follows_the_counts", test_chart_follows_the_counts);
     CU_add_test(s, "clip_wants_take_fault_or_review", test_clip_wants_take_fault_or_review);
+    CU_add_test(s, "page_says_what_the_footage_was", test_page_says_what_the_footage_was);
     CU_add_test(s, "bad_input_names_file_and_line", test_bad_input_names_file_and_line);
     CU_add_test(s, "write_file_is_complete", test_write_file_is_complete);
     CU_add_test(s, "sse_sends_state_then_events", test_sse_sends_state_then_events);

@@ -792,6 +792,14 @@ static int page_only(const review_opts *o)
     }
     if (o->video)
         kr_serve_review_set_source(r, base_name(o->video));
+    /* what analyze said about the footage (an older DIR may have no summary) */
+    char *su = path_join(o->out, "summary.json");
+    kr_status sst = !su ? KR_ERR_NOMEM : access(su, F_OK) == 0 ? kr_serve_review_load_summary(r, su) : KR_OK;
+    free(su);
+    if (sst != KR_OK) {
+        kr_log(KR_LOG_ERROR, "review: %s", kr_serve_review_error(r));
+        goto fail;
+    }
     add_clips_from_dir(r, o->out);
     if (kr_serve_review_write_file(r, idx) != KR_OK) {
         kr_log(KR_LOG_ERROR, "review: %s", kr_serve_review_error(r));
@@ -864,7 +872,7 @@ int kr_cmd_review(int argc, char **argv)
     kr_clip_tracks_t  *tracks = NULL;
     kr_calib_t        *calib = NULL;
     char              *stage = path_join(o.out, ".review-XXXXXX");
-    char *ev = NULL, *ru = NULL, *idx = NULL;
+    char *ev = NULL, *ru = NULL, *idx = NULL, *su = NULL;
     if (!stage || !mkdtemp(stage)) {
         kr_log(KR_LOG_ERROR, "review: %s: cannot write in the output folder: %s", o.out, strerror(errno));
         free(stage);
@@ -932,6 +940,11 @@ int kr_cmd_review(int argc, char **argv)
         goto fail;
     }
     kr_serve_review_set_source(r, base_name(o.video));
+    su = path_join(stage, "summary.json");
+    if (!su || kr_serve_review_load_summary(r, su) != KR_OK) {
+        kr_log(KR_LOG_ERROR, "review: %s", su ? kr_serve_review_error(r) : "out of memory");
+        goto fail;
+    }
 
     /* 2. clips (those made while analyze ran are kept when the final files agree) */
     if (!o.no_clips)
@@ -961,5 +974,6 @@ fail:
     free(ev);
     free(ru);
     free(idx);
+    free(su);
     return rc;
 }

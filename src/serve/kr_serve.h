@@ -59,6 +59,12 @@ kr_status kr_serve_review_load_log_text(kr_serve_review_t *r, const char *name, 
 kr_status kr_serve_review_load_rulings(kr_serve_review_t *r, const char *path);
 kr_status kr_serve_review_load_rulings_text(kr_serve_review_t *r, const char *name,
                                             const char *text);
+/* analyze's summary.json (karuta-summary/1): what it found about the footage is said at
+ * the page's top (a video that broke off, a poor calibration, missing frames, interlacing,
+ * a rolling shutter, flickering lamps). Optional. Borrowed as the loads above; not a JSON
+ * object: KR_ERR_FORMAT ("NAME:LINE: ..."), unreadable file: KR_ERR_IO. */
+kr_status kr_serve_review_load_summary(kr_serve_review_t *r, const char *path);
+kr_status kr_serve_review_load_summary_text(kr_serve_review_t *r, const char *name, const char *text);
 /* Source name shown in the page heading (e.g. the video's file name); copied. */
 kr_status kr_serve_review_set_source(kr_serve_review_t *r, const char *name);
 /* Adds (or replaces) the clip of c->seq. Strings are copied. */

@@ -23,6 +23,7 @@ struct kr_serve_review {
     cJSON      *rulings;   /* owned array of "ruling" records */
     cJSON      *match_end; /* owned "match_end" record or NULL */
     char       *source;    /* owned */
+    cJSON      *summary;   /* owned summary.json object (karuta-summary/1) or NULL */
     clip_entry *clips;     /* owned */
     size_t      n_clips, cap_clips;
     char        err[512];
@@ -64,6 +65,7 @@ void kr_serve_review_destroy(kr_serve_review_t *r)
     cJSON_Delete(r->log);
     cJSON_Delete(r->rulings);
     cJSON_Delete(r->match_end);
+    cJSON_Delete(r->summary);
     for (size_t i = 0; i < r->n_clips; i++) {
         free(r->clips[i].video);
         free(r->clips[i].sheet);
@@ -235,6 +237,37 @@ kr_status kr_serve_review_load_rulings(kr_serve_review_t *r, const char *path)
     if (st != KR_OK)
         return st;
     st = kr_serve_review_load_rulings_text(r, path, text);
+    free(text);
+    return st;
+}
+
+kr_status kr_serve_review_load_summary_text(kr_serve_review_t *r, const char *name, const char *text)
+{
+    if (!r || !name || !text)
+        return KR_ERR_INVALID;
+    const char *end = NULL;
+    cJSON *j = cJSON_ParseWithOpts(text, &end, 1);
+    if (!j || !cJSON_IsObject(j)) {
+        /* the line of the first byte cJSON could not take */
+        int line = 1;
+        for (const char *c = text; end && c < end && *c; c++)
+            line += *c == '\n';
+        set_err(r, "%s:%d: %s", name, line, j ? "not a JSON object" : "malformed JSON");
+        cJSON_Delete(j);
+        return KR_ERR_FORMAT;
+    }
+    cJSON_Delete(r->summary);
+    r->summary = j;
+    return KR_OK;
+}
+
+kr_status kr_serve_review_load_summary(kr_serve_review_t *r, const char *path)
+{
+    char *text;
+    kr_status st = read_all(r, path, &text);
+    if (st != KR_OK)
+        return st;
+    st = kr_serve_review_load_summary_text(r, path, text);
     free(text);
     return st;
 }
@@ -647,6 +680,60 @@ static void card_title(FILE *o, const cJSON *ru)
 }
 
 /* Initial counts from the layout; false if the log has no layout. */
+/* What the analysis said about the footage (summary.json, kr_serve_review_load_summary),
+ * in words for the judge: a video that broke off, a poor calibration, frames missing, an
+ * interlaced camera, a rolling shutter timed by rows, lamps flickering. Returns the number
+ * of notes written (0: nothing to say, no section). */
+static int footage_notes(FILE *o, const cJSON *su)
+{
+    if (!su)
+        return 0;
+    int n = 0;
+    const cJSON *cal = jget(su, "calibration"), *light = jget(su, "light");
+#define NOTE_START() fputs(n++ ? "<li>" : "<section id=\"footage\"><h2>About the footage</h2><ul class=\"notes\"><li>", o)
+    if (cJSON_IsFalse(jget(su, "complete"))) {
+        NOTE_START();
+        fputs("The video broke off: ", o);
+        esc(o, jstr(su, "error") ? jstr(su, "error") : "unreadable");
+        fputs(". What was read before it is ruled.</li>", o);
+    }
+    if (cal && cJSON_IsFalse(jget(cal, "ok"))) {
+        NOTE_START();
+        fprintf(o, "The calibration is poor (%.1f mm RMS): every ruling needs review.</li>", jnum(cal, "rms_mm", 0));
+    }
+    double fps = jnum(su, "fps", 0), gap_ms = jnum(su, "max_frame_gap_us", 0) / 1000.0;
+    if (fps > 0 && gap_ms > 1500.0 / fps) {
+        NOTE_START();
+        fprintf(o, "Frames are missing: the longest gap between two frames is %.0f ms (%.1f frames).</li>", gap_ms,
+                gap_ms * fps / 1000.0);
+    }
+    if (jtrue(su, "interlaced")) {
+        NOTE_START();
+        fputs("Interlaced video: each frame's two fields are read together, so contact times are no finer than a "
+              "frame.</li>", o);
+    }
+    if (cal && jnum(cal, "readout_us", 0) > 0) {
+        const char *from = jstr(cal, "readout_from") ? jstr(cal, "readout_from") : "";
+        NOTE_START();
+        fprintf(o, "Rolling shutter: the camera reads its rows over %.1f ms (%s); each contact is timed by its "
+                   "row.</li>",
+                jnum(cal, "readout_us", 0) / 1000.0,
+                !strcmp(from, "flicker")       ? "measured from the lamps' flicker"
+                : !strcmp(from, "calibration") ? "from the calibration"
+                                               : "as given");
+    }
+    if (light && jnum(light, "steadied_frames", 0) > 0) {
+        NOTE_START();
+        fprintf(o, "The light flickers (up to %.1f %% RMS): the picture was steadied against it on %.0f frames. "
+                   "Presses there are timed less surely, and races they decide are sent for review.</li>",
+                100 * jnum(light, "flicker_rms", 0), jnum(light, "steadied_frames", 0));
+    }
+#undef NOTE_START
+    if (n)
+        fputs("</ul></section>\n", o);
+    return n;
+}
+
 static bool initial_counts(const kr_serve_review_t *r, int *a, int *b)
 {
     const cJSON *rec;
@@ -988,7 +1075,8 @@ kr_status kr_serve_review_write(const kr_serve_review_t *r, FILE *o)
                "<a href=\"#timeline\">Timeline</a><a href=\"#clips\">Clips &amp; evidence</a>"
                "<span class=\"keys\">keys: &larr; &rarr; one frame &middot; space play/pause</span></nav>\n<main class=\"wrap\">", n_rv);
 
-    /* 1. rulings needing review, first */
+    /* 0. what the analysis said about the footage; 1. rulings needing review */
+    footage_notes(o, r->summary);
     fputs("<section id=\"review\"><h2>Needs review</h2>", o);
     if (!n_rv)
         fputs("<p class=\"ok\">No ruling needs review.</p>", o);

@@ -37,6 +37,14 @@ cp "$here/fixture/events.jsonl" "$here/fixture/rulings.jsonl" "$tmp/o3/"
 for seq in $(python3 -c 'import json,sys; print(" ".join(str(json.loads(l)["seq"]) for l in open(sys.argv[1]) if "\"ruling\"" in l))' "$tmp/o3/rulings.jsonl"); do
   grep -q "data-ruling-seq=\"$seq\"" "$tmp/o3/index.html" || { echo "FAIL: ruling $seq not on the page"; fails=$((fails + 1)); }
 done
+# with a summary, what it says of the footage is on the page; a broken one is named with its line
+printf '{"fps": 60, "light": {"flicker_rms": 0.03, "steadied_frames": 12}}\n' > "$tmp/o3/summary.json"
+"$bin" review --page-only --out "$tmp/o3" && grep -q 'id="footage"' "$tmp/o3/index.html" ||
+  { echo "FAIL: --page-only does not say what summary.json found"; fails=$((fails + 1)); }
+printf '{"fps": 60,\n "light": oops}\n' > "$tmp/o3/summary.json"
+expect 1 "broken summary" -- "$bin" review --page-only --out "$tmp/o3"
+grep -q "summary.json:2:" "$tmp/err" || { echo "FAIL: the error does not name summary.json:2"; fails=$((fails + 1)); }
+rm "$tmp/o3/summary.json"
 printf '{"type":"ruling","seq":1}\n{oops\n' > "$tmp/o3/rulings.jsonl"
 expect 1 "broken rulings" -- "$bin" review --page-only --out "$tmp/o3"
 grep -q "rulings.jsonl:2:" "$tmp/err" || { echo "FAIL: the error does not name rulings.jsonl:2"; fails=$((fails + 1)); }
