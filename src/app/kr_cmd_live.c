@@ -753,6 +753,7 @@ typedef struct live {
     bool             behind;
     int              source_failures;
     int              n_gaps;       /* frames missing from a running source (gap_us > 0) */
+    int              steadied;     /* the tracker is steadying a flickering light (said once as it starts, ends) */
     double           gap_ms;       /* their total time */
 } live;
 
@@ -1625,6 +1626,14 @@ int kr_cmd_live(int argc, char **argv)
                                L->o.max_behind_s > 0 ? "up to --max-behind-s" : "without limit");
                     publish_status(L, "playing", behind ? "behind real time" : NULL);
                 }
+            }
+            if (tf && tf->light_steadied != L->steadied) { /* the lamps' flicker, said as it starts and ends */
+                L->steadied = tf->light_steadied;
+                if (L->steadied)
+                    notice(L, true, "the light flickers (%.1f %% RMS) from %.3f s: the picture is steadied; presses are "
+                           "timed less surely, races they decide will need review", 100 * tf->light_swing, f.t_us / 1e6);
+                else
+                    notice(L, false, "the light is steady again from %.3f s", f.t_us / 1e6);
             }
             if (f.gap_us > 0) { /* frames missing: the camera, or the queue's oldest dropped */
                 L->n_gaps++;
