@@ -41,13 +41,16 @@ static const char *RULINGS_TEXT =
     "\"needs_review\":false,\"review\":[],\"evidence\":[]}\n"
     "{\"type\":\"match_end\",\"winner\":\"A\",\"counts\":{\"A\":0,\"B\":1},\"t_us\":9900000}\n";
 
-/* The page for LOG_TEXT + RULINGS_TEXT (+ a clip for reading 2), malloc'd. */
-static char *make_page(bool with_clip)
+/* The page for LOG_TEXT + RULINGS_TEXT (+ a clip for reading 2, + summary.json's text
+ * summary unless NULL), malloc'd. */
+static char *make_page(bool with_clip, const char *summary)
 {
     kr_serve_review_t *r;
     CU_ASSERT_EQUAL_FATAL(kr_serve_review_create(&r), KR_OK);
     CU_ASSERT_EQUAL_FATAL(kr_serve_review_load_log_text(r, "log", LOG_TEXT), KR_OK);
     CU_ASSERT_EQUAL_FATAL(kr_serve_review_load_rulings_text(r, "rulings", RULINGS_TEXT), KR_OK);
+    if (summary)
+        CU_ASSERT_EQUAL_FATAL(kr_serve_review_load_summary_text(r, "summary.json", summary), KR_OK);
     CU_ASSERT_EQUAL(kr_serve_review_set_source(r, "a<b>.mp4"), KR_OK);
     if (with_clip) {
         kr_serve_clip_t c = {2, "clips/seq2 \"x\".mp4", "clips/seq2.png", 59.94, 4100000, 2};
@@ -77,7 +80,7 @@ static void test_html_escape(void)
 
 static void test_page_escapes_every_input_text(void)
 {
-    char *p = make_page(true);
+    char *p = make_page(true, NULL);
     CU_ASSERT_PTR_NULL(strstr(p, "<script>x</script>"));
     CU_ASSERT_PTR_NOT_NULL(strstr(p, "&lt;script&gt;x&lt;/script&gt;"));
     CU_ASSERT_PTR_NOT_NULL(strstr(p, "O&#39;Neil &amp; &quot;Ito&quot;"));
@@ -96,7 +99,7 @@ static void test_page_escapes_every_input_text(void)
 
 static void test_page_has_every_ruling_and_review_first(void)
 {
-    char *p = make_page(true);
+    char *p = make_page(true, NULL);
     char  id[32];
     for (int seq = 1; seq <= 3; seq++) {
         snprintf(id, sizeof id, "data-ruling-seq=\"%d\"", seq);
@@ -125,7 +128,7 @@ static void test_page_has_every_ruling_and_review_first(void)
 
 static void test_chart_follows_the_counts(void)
 {
-    char *p = make_page(false);
+    char *p = make_page(false, NULL);
     /* one dot per ruling (the layout start is a line point only) */
     int   dots_a = 0;
     for (char *q = p; (q = strstr(q, "class=\"dot dot-A")); q++)
@@ -171,29 +174,11 @@ static void test_bad_input_names_file_and_line(void)
     kr_serve_review_destroy(r);
 }
 
-/* The page for LOG_TEXT + RULINGS_TEXT with the summary text su, malloc'd. */
-static char *page_with_summary(const char *su)
-{
-    kr_serve_review_t *r;
-    CU_ASSERT_EQUAL_FATAL(kr_serve_review_create(&r), KR_OK);
-    CU_ASSERT_EQUAL_FATAL(kr_serve_review_load_log_text(r, "log", LOG_TEXT), KR_OK);
-    CU_ASSERT_EQUAL_FATAL(kr_serve_review_load_rulings_text(r, "rulings", RULINGS_TEXT), KR_OK);
-    CU_ASSERT_EQUAL_FATAL(kr_serve_review_load_summary_text(r, "summary.json", su), KR_OK);
-    char  *buf = NULL;
-    size_t len = 0;
-    FILE  *f = open_memstream(&buf, &len);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    CU_ASSERT_EQUAL(kr_serve_review_write(r, f), KR_OK);
-    fclose(f);
-    kr_serve_review_destroy(r);
-    return buf;
-}
-
 /* What analyze found about the footage is said above the rulings needing review, in
  * words, escaped; a clean summary says nothing; a malformed one is refused with its line. */
 static void test_page_says_what_the_footage_was(void)
 {
-    char *p = page_with_summary(
+    char *p = make_page(false,
         "{\"format\": \"karuta-summary/1\", \"fps\": 60.000, \"interlaced\": true, \"max_frame_gap_us\": 50000,\n"
         " \"calibration\": {\"rms_mm\": 4.2, \"ok\": false, \"readout_us\": 15000, \"readout_from\": \"flicker\"},\n"
         " \"light\": {\"flicker_rms\": 0.0321, \"steadied_frames\": 381},\n"
@@ -217,7 +202,7 @@ static void test_page_says_what_the_footage_was(void)
     CU_ASSERT_PTR_NULL(strstr(p, "<corrupt>"));
     free(p);
     /* steady, whole, well calibrated footage: nothing to say */
-    p = page_with_summary("{\"fps\": 60, \"interlaced\": false, \"max_frame_gap_us\": 0, \"calibration\": "
+    p = make_page(false, "{\"fps\": 60, \"interlaced\": false, \"max_frame_gap_us\": 0, \"calibration\": "
                           "{\"rms_mm\": 0.4, \"ok\": true, \"readout_us\": 0, \"readout_from\": \"none\"}, "
                           "\"light\": {\"flicker_rms\": 0.006, \"steadied_frames\": 0}, \"complete\": true}");
     CU_ASSERT_PTR_NULL(strstr(p, "id=\"footage\""));

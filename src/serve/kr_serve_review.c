@@ -219,26 +219,27 @@ kr_status kr_serve_review_load_rulings_text(kr_serve_review_t *r, const char *na
     return parse_lines(r, name, text, take_ruling);
 }
 
-kr_status kr_serve_review_load_log(kr_serve_review_t *r, const char *path)
+/* A file read whole and given to one of the _text loads, named by its path. */
+static kr_status load_file(kr_serve_review_t *r, const char *path,
+                           kr_status (*load_text)(kr_serve_review_t *, const char *, const char *))
 {
     char     *text;
     kr_status st = read_all(r, path, &text);
     if (st != KR_OK)
         return st;
-    st = kr_serve_review_load_log_text(r, path, text);
+    st = load_text(r, path, text);
     free(text);
     return st;
 }
 
+kr_status kr_serve_review_load_log(kr_serve_review_t *r, const char *path)
+{
+    return load_file(r, path, kr_serve_review_load_log_text);
+}
+
 kr_status kr_serve_review_load_rulings(kr_serve_review_t *r, const char *path)
 {
-    char     *text;
-    kr_status st = read_all(r, path, &text);
-    if (st != KR_OK)
-        return st;
-    st = kr_serve_review_load_rulings_text(r, path, text);
-    free(text);
-    return st;
+    return load_file(r, path, kr_serve_review_load_rulings_text);
 }
 
 kr_status kr_serve_review_load_summary_text(kr_serve_review_t *r, const char *name, const char *text)
@@ -263,13 +264,7 @@ kr_status kr_serve_review_load_summary_text(kr_serve_review_t *r, const char *na
 
 kr_status kr_serve_review_load_summary(kr_serve_review_t *r, const char *path)
 {
-    char *text;
-    kr_status st = read_all(r, path, &text);
-    if (st != KR_OK)
-        return st;
-    st = kr_serve_review_load_summary_text(r, path, text);
-    free(text);
-    return st;
+    return load_file(r, path, kr_serve_review_load_summary_text);
 }
 
 kr_status kr_serve_review_set_source(kr_serve_review_t *r, const char *name)
