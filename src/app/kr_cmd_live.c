@@ -753,8 +753,8 @@ typedef struct live {
     bool             behind;
     int              source_failures;
     int              n_gaps;       /* frames missing from a running source (gap_us > 0) */
-    int              steadied;     /* the tracker is steadying a flickering light (said once as it starts, ends) */
     double           gap_ms;       /* their total time */
+    int              steadied;     /* the tracker is steadying a flickering light (said as it starts, ends) */
 } live;
 
 static void publish_status(live *L, const char *source, const char *msg);

@@ -165,7 +165,8 @@ typedef struct kr_track_frame {
     double  gain;                /* global brightness of this frame vs the background (1 = same) */
     /* added in the twenty-eighth session: the light's fast swing (mains flicker), RMS share
      * of the levels of bands of camera rows off the light's steady level, over about a
-     * second; light_steadied 1 while it is taken out of the picture (over 1 %) */
+     * second; light_steadied 1 while it is taken out of the picture (from over 1.5 % until
+     * under 1.1 %) */
     double  light_swing;
     int     light_steadied;
 } kr_track_frame;
