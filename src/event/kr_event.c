@@ -291,6 +291,9 @@ struct kr_event {
     kr_track_map_fn map;     /* ... mat mm -> frame px (borrowed) ... */
     void   *map_ctx;
     int     frame_h;         /* ... and the frame's height in px */
+    int64_t horizon_floor;   /* a readout set after frames were seen: the horizon promised then
+                                (kr_event_horizon never goes back; INT64_MIN: none) */
+    int     emitted;         /* observations have come out (the readout can no longer be set) */
     unsigned n_late;         /* observations that came out before the horizon (a bug; clamped) */
     int     finished;
     int     was_contact;
@@ -344,6 +347,7 @@ kr_status kr_event_create(const kr_event_config *cfg, kr_event_t **out)
     ev->cfg = *cfg;
     ev->quiet_t = -1;
     ev->next_id = 1;
+    ev->horizon_floor = INT64_MIN;
     ev->horizon = INT64_MIN;
     ev->carry_k[0] = ev->carry_k[1] = -1;
     ev->carry_rest_t[0] = ev->carry_rest_t[1] = -1;
@@ -481,6 +485,7 @@ static void shift_outs(kr_event_t *ev)
         if (o->rec.type == KR_REC_EARLY_ENTRY && t < ev->kami_t && t1 >= ev->kami_t)
             t1 = ev->kami_t - 1;
         t1 = t1 < 0 ? 0 : t1;
+        t1 = t1 < ev->horizon_floor ? ev->horizon_floor : t1; /* (a readout set late) */
         o->row_shift_us = t1 - t;
         o->rec.t_us = t1;
     }
@@ -488,8 +493,10 @@ static void shift_outs(kr_event_t *ev)
 
 kr_status kr_event_set_rolling(kr_event_t *ev, int64_t readout_us, kr_track_map_fn map, void *map_ctx, int frame_h)
 {
-    if (!ev || readout_us < 0 || (readout_us > 0 && (!map || frame_h < 1)) || ev->have_prev)
+    if (!ev || readout_us < 0 || (readout_us > 0 && (!map || frame_h < 1)) || ev->emitted || ev->finished)
         return KR_ERR_INVALID;
+    if (ev->have_prev) /* frames seen: what was promised stays promised */
+        ev->horizon_floor = kr_event_horizon(ev);
     ev->readout_us = readout_us;
     ev->map = map;
     ev->map_ctx = map_ctx;
@@ -502,6 +509,7 @@ static kr_event_obs *emit(kr_event_t *ev, kr_rules_rec_type type, int64_t t_us)
     if (ev->n_out >= MAX_OUT)
         return NULL;
     kr_event_obs *o = &ev->out[ev->n_out++];
+    ev->emitted = 1;
     memset(o, 0, sizeof *o);
     kr_rules_record_init(&o->rec, type);
     o->rec.has_t = true;
@@ -2768,7 +2776,9 @@ int64_t kr_event_horizon(const kr_event_t *ev)
         return INT64_MIN;
     /* a row above the middle one moves its observation earlier, by up to half the readout */
     int64_t lead = (ev->readout_us + 1) / 2;
-    return ev->horizon == INT64_MIN || ev->horizon == INT64_MAX ? ev->horizon : ev->horizon - lead;
+    if (ev->horizon == INT64_MIN || ev->horizon == INT64_MAX)
+        return ev->horizon;
+    return ev->horizon - lead > ev->horizon_floor ? ev->horizon - lead : ev->horizon_floor;
 }
 
 unsigned kr_event_late_count(const kr_event_t *ev)

@@ -74,8 +74,11 @@ void      kr_event_destroy(kr_event_t *ev);                               /* NUL
  * row as a share of the height: (py + 1/2) / frame_h, py from map (the tracker's mat mm ->
  * frame px, kr_track_create's; borrowed with map_ctx, both must outlive ev). Settles, sends
  * and rearrangements (timed to 100 ms or worse) are not moved. readout_us 0 (the default):
- * nothing moves. The horizon is lowered by half the readout. Before the first
- * kr_event_update; KR_ERR_INVALID after it or on bad values. */
+ * nothing moves. The horizon is lowered by half the readout. Best before the first
+ * kr_event_update; later (a readout measured on the first frames: live) only until an
+ * observation has come out, and the horizon already given stays (an observation timed
+ * before it by its row is put at it). KR_ERR_INVALID after that, after kr_event_finish,
+ * or on bad values. */
 kr_status kr_event_set_rolling(kr_event_t *ev, int64_t readout_us, kr_track_map_fn map, void *map_ctx, int frame_h);
 
 /* A reading record of the match log (KR_REC_KAMI_START with card, KR_REC_KIMARIJI,
