@@ -8,7 +8,8 @@
 # comes out early by more than that (the scene needs the correction). The calibration file
 # serves as well as --readout-us; summary.json says the readout used; the takes and counts
 # are the truth's. Not told, under lamps flickering at 100 Hz, the readout is measured from
-# the bands they make across the picture (and none is found with a global shutter).
+# the bands they make across the picture (and none is found with a global shutter); live
+# measures it on its first frames and gives analyze's events.
 # Usage: analyze_rolling_shutter.sh KARUTA_REF KARUTA_SYNTH
 # SPDX-License-Identifier: MIT
 set -eu
@@ -93,4 +94,25 @@ if cal[1]["readout_from"] != "none" or cal[1]["readout_us"] != 0:
 print("lamps: measured %d us" % cal[0]["readout_us"], end="; ")
 E
 grep -q "l1/video.mp4: rolling shutter" "$tmp/lerr1" || fail "the measured readout is not said: $(cat "$tmp/lerr1")"
+# live measures it on its first frames too (the same footage through GStreamer): the same
+# readout, and the same events as analyze's
+if gst-inspect-1.0 avdec_h264 >/dev/null 2>&1; then
+  export LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")" && pwd)/browser/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+  for ro in 1 0; do
+    "$kr" live --source "filesrc location=$tmp/l$ro/video.mp4 ! decodebin" --match "$tmp/l$ro/match.jsonl" \
+      --out "$tmp/live$ro" --exit-on-eof --no-sync 2>"$tmp/liverr$ro" || { cat "$tmp/liverr$ro"; fail "live failed"; }
+  done
+  python3 - "$tmp" <<'E' || exit 1
+import json, sys
+tmp = sys.argv[1]
+for ro, want in ((1, "flicker"), (0, "none")):
+    s = json.load(open(tmp + "/live%d/summary.json" % ro))
+    if s["readout_from"] != want or (ro and abs(s["readout_us"] - 33333) > 1000) or (not ro and s["readout_us"]):
+        sys.exit("FAIL: live on the %s shutter: readout %s from %s" % (("global", "rolling")[ro], s["readout_us"],
+                 s["readout_from"]))
+    if open(tmp + "/live%d/events.jsonl" % ro).read() != open(tmp + "/lo%d/events.jsonl" % ro).read():
+        sys.exit("FAIL: live's events differ from analyze's (%s shutter)" % ("global", "rolling")[ro])
+print("live: measured %d us" % json.load(open(tmp + "/live1/summary.json"))["readout_us"], end="; ")
+E
+fi
 echo "ok: rolling shutter of $readout us corrected"

@@ -55,4 +55,14 @@ struct kr_calib_readout;
 void kr_app_readout_from_flicker(struct kr_media_reader *rd, const struct kr_frame *first,
                                  struct kr_calib_readout *ro);
 
+/* The same measurement a frame at a time, for a source that cannot be read ahead (live):
+ * fl from kr_app_flicker_create (NULL on failure; kr_calib_flicker_destroy), *t0 set to
+ * INT64_MIN before the first frame. Returns 1 while it wants more frames, 0 once *ro holds
+ * the result (found or not). img borrowed for the call. */
+struct kr_calib_flicker;
+struct kr_image;
+struct kr_calib_flicker *kr_app_flicker_create(int w, int h);
+int kr_app_flicker_feed(struct kr_calib_flicker *fl, int64_t *t0, const struct kr_image *img, int64_t t_us,
+                        struct kr_calib_readout *ro);
+
 #endif /* KR_APP_H */

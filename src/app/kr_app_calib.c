@@ -81,32 +81,46 @@ kr_status kr_app_calibrate(const kr_image_t *img, int64_t t_us, const kr_rules_r
 #define FLICKER_PEEK 16         /* after this many, a fit explaining under FLICKER_PEEK_FIT of the */
 #define FLICKER_PEEK_FIT 0.3    /* rows' variation ends the search: no bands (the usual case, cheap) */
 
+kr_calib_flicker_t *kr_app_flicker_create(int w, int h)
+{
+    kr_calib_flicker_t *fl = NULL;
+    return kr_calib_flicker_create(w, h, FLICKER_FRAMES, &fl) == KR_OK ? fl : NULL;
+}
+
+int kr_app_flicker_feed(kr_calib_flicker_t *fl, int64_t *t0, const kr_image_t *img, int64_t t_us, kr_calib_readout *ro)
+{
+    memset(ro, 0, sizeof *ro);
+    if (*t0 == INT64_MIN)
+        *t0 = t_us;
+    int more = t_us - *t0 <= FLICKER_SPAN_US && kr_calib_flicker_add(fl, img, t_us) == KR_OK;
+    int n = kr_calib_flicker_count(fl);
+    if (more && n == FLICKER_PEEK && (kr_calib_flicker_fit(fl, ro) != KR_OK || ro->fit < FLICKER_PEEK_FIT)) {
+        ro->found = 0; /* no bands (the usual case): stop here, cheaply */
+        more = 0;
+    } else if (!more || n >= FLICKER_FRAMES) {
+        kr_calib_flicker_fit(fl, ro);
+        more = 0;
+    }
+    if (!more)
+        KR_DEBUG("flicker: %d frames, fit %.3f amplitude %.4f at %.0f Hz, readout %lld us%s", n, ro->fit,
+                 ro->amplitude, ro->flicker_hz, (long long)ro->readout_us, ro->found ? "" : " (not found)");
+    return more;
+}
+
 void kr_app_readout_from_flicker(kr_media_reader_t *rd, const kr_frame_t *first, kr_calib_readout *ro)
 {
     kr_media_info_t info;
     kr_media_reader_info(rd, &info);
     memset(ro, 0, sizeof *ro);
-    kr_calib_flicker_t *fl = NULL;
-    if (kr_calib_flicker_create(info.w, info.h, FLICKER_FRAMES, &fl) != KR_OK)
+    kr_calib_flicker_t *fl = kr_app_flicker_create(info.w, info.h);
+    if (!fl)
         return;
     int64_t t0 = INT64_MIN;
-    if (first && kr_calib_flicker_add(fl, &first->img, first->t_us) == KR_OK)
-        t0 = first->t_us;
+    int more = first ? kr_app_flicker_feed(fl, &t0, &first->img, first->t_us, ro) : 1;
     kr_frame_t f;
-    int no_bands = 0;
-    while (!no_bands && kr_calib_flicker_count(fl) < FLICKER_FRAMES && kr_media_reader_next(rd, &f) == KR_OK) {
-        if (t0 == INT64_MIN)
-            t0 = f.t_us;
-        if (f.t_us - t0 > FLICKER_SPAN_US || kr_calib_flicker_add(fl, &f.img, f.t_us) != KR_OK)
-            break;
-        if (kr_calib_flicker_count(fl) == FLICKER_PEEK)
-            no_bands = kr_calib_flicker_fit(fl, ro) != KR_OK || ro->fit < FLICKER_PEEK_FIT;
-    }
-    if (no_bands)
-        ro->found = 0;
-    else
+    while (more && kr_media_reader_next(rd, &f) == KR_OK)
+        more = kr_app_flicker_feed(fl, &t0, &f.img, f.t_us, ro);
+    if (more) /* the video ended first */
         kr_calib_flicker_fit(fl, ro);
-    KR_DEBUG("flicker: %d frames, fit %.3f amplitude %.4f at %.0f Hz, readout %lld us%s", kr_calib_flicker_count(fl),
-             ro->fit, ro->amplitude, ro->flicker_hz, (long long)ro->readout_us, ro->found ? "" : " (not found)");
     kr_calib_flicker_destroy(fl);
 }

@@ -68,7 +68,8 @@ static void usage(FILE *f)
           "  first frame (the memorisation period); any doubt about it stops the run.\n"
           "  --calib FILE    camera calibration (default: from the first frames)\n"
           "  --readout-us N  the camera's rolling shutter, top row to bottom row (default: the\n"
-          "                  calibration's readout_us, else 0), as analyze\n"
+          "                  calibration's readout_us, else measured from the lamps' flicker\n"
+          "                  on the first frames, else 0), as analyze\n"
           "  --tie-us N      simultaneous-touch tolerance (default 0)\n"
           "  --hold-ms N     records are written N ms after the event detector's horizon\n"
           "                  (nothing earlier can still come) has passed them (default 0)\n"
@@ -755,6 +756,9 @@ typedef struct live {
     int              n_gaps;       /* frames missing from a running source (gap_us > 0) */
     double           gap_ms;       /* their total time */
     int              steadied;     /* the tracker is steadying a flickering light (said as it starts, ends) */
+    kr_calib_flicker_t *flk;       /* the readout being measured on the first frames (owned), else NULL */
+    int64_t          flk_t0;       /* ... from this frame's time (INT64_MIN before the first) */
+    const char      *readout_from; /* "option", "calibration", "flicker" or "none" (static) */
 } live;
 
 static void publish_status(live *L, const char *source, const char *msg);
@@ -1207,7 +1211,39 @@ static bool setup_pipeline(live *L, const kr_frame_t *f0)
     }
     L->frame_w = f0->img.w;
     L->frame_h = f0->img.h;
+    /* not told the readout: measured from the lamps' flicker on the first frames (live_flicker) */
+    L->readout_from = L->o.readout_us >= 0 ? "option" : L->calib->readout_us > 0 ? "calibration" : "none";
+    if (L->o.readout_us < 0 && L->calib->readout_us == 0) {
+        L->flk = kr_app_flicker_create(f0->img.w, f0->img.h);
+        L->flk_t0 = INT64_MIN;
+    }
     return true;
+}
+
+/* One frame of the rolling shutter's measurement (kr_app_flicker_feed: the Y plane, or the
+ * BGR picture); found, every observation from then on is timed by its row. The first frames
+ * are the memorisation period: nothing has come out yet, else the readout is not applied. */
+static void live_flicker(live *L, const kr_frame_t *f)
+{
+    if (!L->flk)
+        return;
+    kr_image_t y = {f->yuv.w, f->yuv.h, f->yuv.stride_y, 1, (uint8_t *)f->yuv.y};
+    kr_calib_readout ro;
+    if (kr_app_flicker_feed(L->flk, &L->flk_t0, f->yuv.y ? &y : &f->img, f->t_us, &ro))
+        return;
+    kr_calib_flicker_destroy(L->flk);
+    L->flk = NULL;
+    if (!ro.found)
+        return;
+    if (kr_pipe_set_readout(L->pipe, ro.readout_us) != KR_OK) {
+        notice(L, true, "a rolling shutter of %.1f ms seen in the lamps' flicker was not applied (%s); give --readout-us",
+               ro.readout_us / 1000.0, kr_pipe_error(L->pipe));
+        return;
+    }
+    L->calib->readout_us = ro.readout_us;
+    L->readout_from = "flicker";
+    notice(L, false, "rolling shutter: rows read over %.1f ms, measured from the lamps' %.0f Hz flicker; contacts are "
+           "timed by their row (--readout-us N to set it)", ro.readout_us / 1000.0, ro.flicker_hz);
 }
 
 static void publish_status(live *L, const char *source, const char *msg)
@@ -1318,7 +1354,8 @@ static bool write_summary(live *L, const char *ended)
     fprintf(f, "  \"rulings\": %d,\n  \"needs_review\": %d,\n", ps->n_rulings, ps->n_review);
     fprintf(f, "  \"counts\": {\"A\": %d, \"B\": %d},\n", kr_pipe_count(L->pipe, KR_SIDE_A),
             kr_pipe_count(L->pipe, KR_SIDE_B));
-    fprintf(f, "  \"readout_us\": %lld,\n", L->calib ? (long long)L->calib->readout_us : 0LL);
+    fprintf(f, "  \"readout_us\": %lld,\n  \"readout_from\": \"%s\",\n", L->calib ? (long long)L->calib->readout_us : 0LL,
+            L->readout_from ? L->readout_from : "none");
     fprintf(f, "  \"light\": {\"flicker_rms\": %.4f, \"steadied_frames\": %lld},\n", ps->light_swing_max,
             (long long)ps->light_steadied);
     if (ps->have_end && ps->end.winner != KR_SIDE_NONE)
@@ -1594,6 +1631,7 @@ int kr_cmd_live(int argc, char **argv)
                 kr_log(KR_LOG_ERROR, "live: %s: %s", L->o.match, kr_pipe_error(L->pipe));
                 goto fail;
             }
+            live_flicker(L, &f);
             const kr_pipe_stats *ps = kr_pipe_get_stats(L->pipe);
             if (ps->frame_obs > 0 && L->srv) { /* something was seen: the ruling as it stands now */
                 L->cur_settle_t = ps->frame_settle_t_us;
@@ -1717,6 +1755,7 @@ fail:
     kr_serve_http_destroy(L->srv);
     kr_capture_destroy(L->cap);
     kr_pipe_destroy(L->pipe);
+    kr_calib_flicker_destroy(L->flk);
     kr_calib_destroy(L->calib);
     if (L->ev_fp)
         fclose(L->ev_fp);

@@ -30,6 +30,7 @@ struct kr_pipe {
     kr_track_t       *trk;
     const kr_calib_t *calib;      /* borrowed */
     double            sx, sy;     /* frame px per camera px */
+    int               frame_h;    /* the frames' height (kr_pipe_start_video) */
     kr_rules_record  *layout;     /* owned copy of the first layout record (NULL: none) */
     /* queue, sorted by (t_us, log before observation, arrival) */
     pend             *q;
@@ -429,6 +430,7 @@ kr_status kr_pipe_start_video(kr_pipe_t *p, const kr_calib_t *calib, int frame_w
     p->calib = calib;
     p->sx = (double)frame_w / calib->img_w;
     p->sy = (double)frame_h / calib->img_h;
+    p->frame_h = frame_h;
     /* a rolling shutter: each observation timed by its row, through the tracker's mapping */
     if (kr_event_set_rolling(p->evd, calib->readout_us, map_scaled, p, frame_h) != KR_OK)
         return set_err(p, KR_ERR_INVALID, "pipe: readout_us %lld us refused", (long long)calib->readout_us);
@@ -575,6 +577,16 @@ kr_status kr_pipe_feed(kr_pipe_t *p, const kr_frame_t *f, const kr_track_frame *
     if (!f->img.px)
         return KR_ERR_INVALID;
     return frame_in(p, &f->img, NULL, f->t_us, f->gap_us, f->key, tf);
+}
+
+kr_status kr_pipe_set_readout(kr_pipe_t *p, int64_t readout_us)
+{
+    if (!p || !p->trk)
+        return KR_ERR_INVALID;
+    if (kr_event_set_rolling(p->evd, readout_us, map_scaled, p, p->frame_h) != KR_OK)
+        return set_err(p, KR_ERR_INVALID, "pipe: readout_us %lld us refused (an observation has come out)",
+                       (long long)readout_us);
+    return KR_OK;
 }
 
 int kr_pipe_fit_due(const kr_pipe_t *p) { return p && p->trk && !p->finished && kr_track_fit_due(p->trk); }

@@ -118,6 +118,11 @@ kr_status kr_pipe_frame(kr_pipe_t *p, const kr_image_t *bgr, int64_t t_us, int64
  * kr_pipe_frame. */
 kr_status kr_pipe_feed(kr_pipe_t *p, const kr_frame_t *f, const kr_track_frame **tf);
 
+/* A rolling shutter's readout measured after the video started (live measures it on the
+ * first frames): each observation from now on is timed by its row (kr_event_set_rolling).
+ * KR_ERR_INVALID before kr_pipe_start_video, or once an observation has come out. */
+kr_status kr_pipe_set_readout(kr_pipe_t *p, int64_t readout_us);
+
 /* 1 when the next frame fed runs the tracker's start-up pose fit of the cards (the one
  * long frame of a run, tens of ms; kr_track_fit_due), else 0 (also before
  * kr_pipe_start_video). live pauses its source around that frame. */
