@@ -674,15 +674,14 @@ static void card_title(FILE *o, const cJSON *ru)
     }
 }
 
-/* Initial counts from the layout; false if the log has no layout. */
 /* What the analysis said about the footage (summary.json, kr_serve_review_load_summary),
  * in words for the judge: a video that broke off, a poor calibration, frames missing, an
- * interlaced camera, a rolling shutter timed by rows, lamps flickering. Returns the number
- * of notes written (0: nothing to say, no section). */
-static int footage_notes(FILE *o, const cJSON *su)
+ * interlaced camera, a rolling shutter timed by rows, lamps flickering. Nothing to say: no
+ * section. */
+static void footage_notes(FILE *o, const cJSON *su)
 {
     if (!su)
-        return 0;
+        return;
     int n = 0;
     const cJSON *cal = jget(su, "calibration"), *light = jget(su, "light");
 #define NOTE_START() fputs(n++ ? "<li>" : "<section id=\"footage\"><h2>About the footage</h2><ul class=\"notes\"><li>", o)
@@ -726,9 +725,9 @@ static int footage_notes(FILE *o, const cJSON *su)
 #undef NOTE_START
     if (n)
         fputs("</ul></section>\n", o);
-    return n;
 }
 
+/* Initial counts from the layout; false if the log has no layout. */
 static bool initial_counts(const kr_serve_review_t *r, int *a, int *b)
 {
     const cJSON *rec;

@@ -905,9 +905,11 @@ static int tip_noise(const kr_track_t *t, double lu, double lv, int r)
 #define LIGHT_MIN_SAMPLES 100 /* a band's level from at least this many background samples, else g */
 #define LIGHT_REF_S 0.15
 #define LIGHT_SWING_S 1.0
+#ifndef LIGHT_ON /* (a build with -DLIGHT_ON=9 never steadies: the figures without it) */
 #define LIGHT_ON 0.015  /* RMS share of the bands' levels off the steady level: on above ... */
+#endif
 #define LIGHT_OFF 0.011 /* ... off below */
-#ifndef LIGHT_CODEC
+#ifndef LIGHT_CODEC /* (-DLIGHT_CODEC=F: the docs' comparison of factors) */
 #define LIGHT_CODEC 0.3 /* a compressed picture redraws a light step of s with per-pixel errors up
                            to about this share of s x (B + G + R): the tip change counts beyond it */
 #endif
