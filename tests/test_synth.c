@@ -974,6 +974,64 @@ static void test_rolling_shutter(void)
     }
 }
 
+/* The lamps' waveform (look.flicker_wave): a sine is the light at the instant; lamps that
+ * switch (square) are averaged over the exposure, so a short shutter sees them on or off
+ * (steps of 2 x flicker) and one as long as a frame at 60 fps (16.7 ms, over 1.7 periods
+ * of 100 Hz) sees little of them. Anything else is refused, naming the member. The gain's
+ * range over 0.1 s (10 lamp periods) at 60 fps, lamps of 0.2 (--flicker), the look's
+ * flicker_wave given by look (and wave, >= 0: --flicker-wave), its shutter by shutter. */
+static double lamps_gain_range(const char *look, int wave, double shutter, double *mean)
+{
+    char path[128], text[1024], err[600];
+    snprintf(path, sizeof path, "%s/lamps.json", tmpdir);
+    snprintf(text, sizeof text, rolling_scn, look);
+    write_file(path, text);
+    kr_synth_opts o;
+    kr_synth_opts_default(&o);
+    o.fps_num = 60;
+    o.flicker = 0.2;
+    o.flicker_wave = wave;
+    o.shutter = shutter;
+    kr_synth_t *s = NULL;
+    if (kr_synth_create(path, &o, &s, err, sizeof err) != KR_OK) {
+        fprintf(stderr, "\n%s\n", err);
+        return -1;
+    }
+    double lo = 1e9, hi = -1e9, sum = 0;
+    for (int i = 0; i < 1000; i++) {
+        double g = kr_synth_gain_at(s, 1.0 + i * 1e-4);
+        lo = fmin(lo, g);
+        hi = fmax(hi, g);
+        sum += g;
+    }
+    kr_synth_destroy(s);
+    *mean = sum / 1000;
+    return hi - lo;
+}
+
+static void test_lamps_that_switch(void)
+{
+    const char *square = ",\"flicker_wave\":\"square\"";
+    double mean;
+    CU_ASSERT_DOUBLE_EQUAL(lamps_gain_range("", -1, -1, &mean), 0.4, 0.03); /* a sine, 1 +- 0.2 */
+    CU_ASSERT_DOUBLE_EQUAL(lamps_gain_range(square, -1, 0.02, &mean), 0.4, 0.03); /* 0.3 ms: on or off */
+    CU_ASSERT_DOUBLE_EQUAL(mean, 1.0, 0.03);
+    /* a frame-long exposure (1.67 lamp periods): on for 0.4 to 0.6 of it, 1 +- 0.04 */
+    double range = lamps_gain_range(square, -1, 1.0, &mean);
+    CU_ASSERT_TRUE(range > 0.06 && range < 0.1);
+    /* the command line's --flicker-wave sine replaces the look's square */
+    CU_ASSERT_DOUBLE_EQUAL(lamps_gain_range(square, 0, 1.0, &mean), 0.4, 0.03);
+    char path[128], text[1024], err[600];
+    snprintf(path, sizeof path, "%s/lamps.json", tmpdir);
+    snprintf(text, sizeof text, rolling_scn, ",\"flicker_wave\":\"pulse\"");
+    write_file(path, text);
+    kr_synth_t *s = NULL;
+    CU_ASSERT_EQUAL(kr_synth_create(path, NULL, &s, err, sizeof err), KR_ERR_FORMAT);
+    CU_ASSERT_PTR_NULL(s);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, path));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "look.flicker_wave"));
+}
+
 static void test_bad_scenario(void)
 {
     char path[128], err[600];
@@ -1014,6 +1072,7 @@ int main(void)
     CU_add_test(s, "bad_scenario", test_bad_scenario);
     CU_add_test(s, "press_striking_the_card", test_press_striking_the_card);
     CU_add_test(s, "rolling_shutter", test_rolling_shutter);
+    CU_add_test(s, "lamps_that_switch", test_lamps_that_switch); /* session 29 */
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

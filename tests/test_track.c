@@ -1297,12 +1297,15 @@ static void test_tip_change_beyond_the_pictures_noise(void)
 }
 
 /* The light of frame f's row y: 1 + amp sin(2 pi 100 Hz t), t the frame's time plus, with a
- * rolling shutter, the row's offset over a readout of readout_s. */
+ * rolling shutter, the row's offset over a readout of readout_s; square: lamps that switch,
+ * 1 + amp while the sine is up, 1 - amp while it is down (a short exposure: sharp steps). */
+static int lamps_square; /* the waveform of light_rows */
 static void light_rows(uint8_t *img, double t_s, double amp, double readout_s)
 {
     for (int y = 0; y < FH; y++) {
         double ty = t_s + ((y + 0.5) / FH - 0.5) * readout_s;
-        double g = 1.0 + amp * sin(2 * M_PI * 100.0 * ty + 0.4);
+        double w = sin(2 * M_PI * 100.0 * ty + 0.4);
+        double g = 1.0 + amp * (lamps_square ? (w >= 0 ? 1 : -1) : w);
         uint8_t *row = img + (size_t)y * FW * 3;
         for (int i = 0; i < FW * 3; i++) {
             double v = row[i] * g + 0.5;
@@ -1364,6 +1367,12 @@ static void test_still_hand_under_flickering_lamps(void)
     CU_ASSERT_TRUE(moving > 5000);
     still_hand_under_lamps(0.01, 0, &quiet, &steadied, &moving); /* the usual lamps: left alone */
     CU_ASSERT_EQUAL(steadied, 0);
+    lamps_square = 1; /* lamps that switch, read by a rolling shutter: steps between bands */
+    still_hand_under_lamps(0.05, 0.015, &quiet, &steadied, &moving);
+    lamps_square = 0;
+    CU_ASSERT_EQUAL(steadied, 30);
+    CU_ASSERT_TRUE(quiet < 1000);
+    CU_ASSERT_TRUE(moving > 5000);
 }
 
 /* A card is wholly out of the field when its whole outline is past a line: an upright card

@@ -19,6 +19,8 @@ void kr_synth_opts_default(kr_synth_opts *o)
     o->drop = -1;
     o->readout = -1;
     o->flicker = -1;
+    o->flicker_wave = -1;
+    o->shutter = -1;
 }
 
 double kr_synth_period_at(const kr_synth_t *s, double t)

@@ -44,6 +44,11 @@ typedef struct kr_synth_opts {
                                   reading the rows over this share of a period            */
     double      flicker;       /* < 0: the look's flicker (default 0.012); 0..0.5: the lamps'
                                   swing of the light, a share                             */
+    double      shutter;       /* < 0: the look's shutter (default 0.5); 0.01..1: each frame's
+                                  exposure, a share of the period (motion blur, and the
+                                  lamps' square wave averaged over it)                      */
+    int         flicker_wave;  /* < 0: the look's flicker_wave (default sine); 0 sine; 1 square
+                                  (lamps that switch on and off, LED drivers and dimmers)   */
     double      drop;          /* < 0: the scenario's frame_drop (default 0); 0..0.5: this
                                   share of the frames left out at random (never the first) */
     double      ramp[4];       /* ramp[2] > 0: a slow-motion ramp, frames at ramp[2] fps from

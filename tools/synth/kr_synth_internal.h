@@ -150,6 +150,8 @@ void kr_synth_cam_proxy(const kr_synth_camera *c, double x, double y, double z, 
 
 typedef struct kr_synth_look {
     double vignette, noise, flicker, flicker_hz, exposure, blur;
+    int    flicker_square;     /* 1: the lamps switch (LED drivers, PWM dimmers): a square wave
+                                  of duty 0.5, averaged over each row's exposure; 0: a sine */
     double wb[3];              /* white balance gains B, G, R */
     double tatami_bgr[3];      /* base colour */
     double tatami_var;         /* colour variation amplitude */

@@ -33,6 +33,11 @@ static void usage(FILE *f)
             "                       of a period (default: the look's readout, else 0)\n"
             "  --flicker F          the lamps' mains flicker, a share of the light (0..0.5;\n"
             "                       default: the look's flicker, else 0.012)\n"
+            "  --shutter F          each frame's exposure, a share (0.01..1) of the period\n"
+            "                       (default: the look's shutter, else 0.5)\n"
+            "  --flicker-wave W     the lamps' waveform: sine (default: the look's, else sine)\n"
+            "                       or square (lamps that switch, LED drivers and dimmers;\n"
+            "                       averaged over each row's exposure)\n"
             "  --jitter F           move each frame's time by up to F (0..0.45) of a period, at\n"
             "                       random (a variable-rate file, as phones record; default:\n"
             "                       the scenario's frame_jitter, else 0)\n"
@@ -142,6 +147,17 @@ int main(int argc, char **argv)
             double d = strtod(v, &e);
             if (*e || e == v || d <= 0) goto bad;
             o.max_duration_s = d; i++;
+        } else if (!strcmp(a, "--flicker-wave")) {
+            if (!v) goto missing;
+            if (strcmp(v, "sine") && strcmp(v, "square")) goto bad;
+            o.flicker_wave = !strcmp(v, "square");
+            i++;
+        } else if (!strcmp(a, "--shutter")) {
+            if (!v) goto missing;
+            char *e;
+            double f = strtod(v, &e);
+            if (*e || e == v || !(f >= 0.01 && f <= 1)) goto bad;
+            o.shutter = f; i++;
         } else if (!strcmp(a, "--phase")) {
             if (!v) goto missing;
             char *e;

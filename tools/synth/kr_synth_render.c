@@ -839,9 +839,24 @@ double kr_synth_frame_gain(const kr_synth_t *s, int frame)
 double kr_synth_gain_at(const kr_synth_t *s, double t)
 {
     double ph = (double)(s->look_seed % 1000) / 1000.0 * 2 * KR_PI;
-    /* mains flicker sampled by the shutter + slow auto-exposure drift */
-    return s->look.exposure * (1 + s->look.flicker * sin(2 * KR_PI * s->look.flicker_hz * t + ph) +
-                               0.01 * sin(2 * KR_PI * 0.13 * t + ph * 0.7));
+    /* mains flicker sampled by the shutter + slow auto-exposure drift. A sine is taken at
+     * the instant t; lamps that switch (a square wave, duty 0.5: on at 1 + flicker, off at
+     * 1 - flicker) are averaged over the exposure centred on t, so that a rolling shutter
+     * shows their bands with edges as sharp as the shutter makes them (a short shutter:
+     * steps; one as long as the lamps' period: none) */
+    double w;
+    if (!s->look.flicker_square) {
+        w = sin(2 * KR_PI * s->look.flicker_hz * t + ph);
+    } else {
+        const int n = 64;
+        double sh = kr_synth_period_at(s, t) * s->look.shutter, sum = 0;
+        for (int i = 0; i < n; i++) {
+            double ti = t + ((i + 0.5) / n - 0.5) * sh;
+            sum += sin(2 * KR_PI * s->look.flicker_hz * ti + ph) >= 0 ? 1 : -1;
+        }
+        w = sum / n;
+    }
+    return s->look.exposure * (1 + s->look.flicker * w + 0.01 * sin(2 * KR_PI * 0.13 * t + ph * 0.7));
 }
 
 static KR_HOT void photometric(uint8_t *restrict px, const uint16_t *restrict vig, const int8_t *restrict noise,

@@ -488,9 +488,16 @@ kr_status kr_synth_scenario_parse(kr_synth_t *s, const char *path, const kr_synt
     lk->noise = num(jl, "noise", 2.2);
     lk->flicker = o->flicker >= 0 ? o->flicker : num(jl, "flicker", 0.012);
     lk->flicker_hz = num(jl, "flicker_hz", 100);
+    /* the lamps' waveform: "sine" (mains through a filament or a smoothed driver) or
+     * "square" (lamps that switch: LED drivers, PWM dimmers) */
+    const cJSON *jw = cJSON_GetObjectItemCaseSensitive(jl, "flicker_wave");
+    if (bad_type(jl, "flicker_wave", 0) || (jw && cJSON_IsString(jw) && strcmp(jw->valuestring, "sine") &&
+                                            strcmp(jw->valuestring, "square")))
+        FAIL("%s: look.flicker_wave: need \"sine\" or \"square\"", fn);
+    lk->flicker_square = o->flicker_wave >= 0 ? o->flicker_wave : jw && cJSON_IsString(jw) && !strcmp(jw->valuestring, "square");
     lk->exposure = num(jl, "exposure", 1.0);
     lk->blur = num(jl, "blur", 0.6);
-    lk->shutter = num(jl, "shutter", 0.5);
+    lk->shutter = o->shutter > 0 ? o->shutter : num(jl, "shutter", 0.5);
     /* rolling shutter: the time the sensor takes to read its rows, top to bottom, as a share
      * of the frame period (0: a global shutter, every row at once) */
     if (bad_type(jl, "readout", 1))
