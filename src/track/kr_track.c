@@ -110,14 +110,17 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
     t->fpmask = calloc(n, 1);
     t->hmap = calloc(2 * n, 1);
     t->row_gain = malloc((size_t)frame_h * sizeof *t->row_gain);
+    t->row_band = malloc((size_t)frame_h);
     t->ovl = NULL;
     t->yuv_key = -1;
     t->yuv_prev_key = -1;
     t->fscale = 1.0; /* until two frames are seen */
     if (!t->lut_off || !t->lut_w || !t->camxy || !t->mat || !t->raw || !t->rowfg || !t->learned || !t->yuv_prev || !t->prev || !t->bg || !t->cls || !t->still ||
         !t->label || !t->parent || !t->comp || !t->zone || !t->fpmask || !t->hmap ||
-        !t->row_gain)
+        !t->row_gain || !t->row_band)
         goto fail;
+    for (int y = 0; y < frame_h; y++) /* (a division per row once, not per pixel and frame) */
+        t->row_band[y] = (uint8_t)(y * KR_TRACK_LIGHT_BANDS / frame_h);
     /* every per-frame buffer touched once now (a zero written on each of its pages:
      * volatile, which the compiler may not drop as it drops a memset of calloc'd memory;
      * every buffer is zero there already or written before it is read): the first frames
@@ -205,6 +208,7 @@ void kr_track_destroy(kr_track_t *t)
         return;
     free(t->lut_off);
     free(t->row_gain);
+    free(t->row_band);
     free(t->lut_w);
     free(t->camxy);
     free(t->mat);

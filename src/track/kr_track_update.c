@@ -915,19 +915,25 @@ static int tip_noise(const kr_track_t *t, double lu, double lv, int r)
 #endif
 static double light_steady(kr_track_t *t, double g, double dt_s)
 {
-    double si[LIGHT_BANDS] = {0}, sb[LIGHT_BANDS] = {0};
-    int    ns[LIGHT_BANDS] = {0};
+    double  sb[LIGHT_BANDS] = {0};
+    int64_t si_n[LIGHT_BANDS] = {0}; /* whole numbers: the sum in any order, exactly */
+    int     ns[LIGHT_BANDS] = {0};
+    const uint8_t *restrict cls = t->cls;
+    const int32_t *restrict lut = t->lut_off;
     for (int i = 0; i < t->n; i += 3) {
-        int32_t off = t->lut_off[i];
-        if (off < 0 || t->cls[i] != KR_CLS_BG)
+        int32_t off = lut[i];
+        if (cls[i] != KR_CLS_BG || off < 0)
             continue;
-        int k = (off >> 15) * LIGHT_BANDS / t->fh;
+        int k = t->row_band[off >> 15];
         const uint8_t *I = t->mat + (size_t)i * 3;
         const float *b = t->bg + (size_t)i * 3;
-        si[k] += I[0] + I[1] + I[2];
+        si_n[k] += I[0] + I[1] + I[2];
         sb[k] += (double)b[0] + b[1] + b[2];
         ns[k]++;
     }
+    double si[LIGHT_BANDS];
+    for (int k = 0; k < LIGHT_BANDS; k++)
+        si[k] = (double)si_n[k];
     if (t->light_ref <= 0 || dt_s <= 0) /* the first frame measured, or one after a gap */
         t->light_ref = g;
     else
