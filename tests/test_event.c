@@ -2585,6 +2585,7 @@ static void test_late_own_sweep_stays_weak_when_dated(void)
  * chg: the change around either tip (the two descents together, tip_change: quiet only
  * once the later hand lies still), own[p]: each hand's own change (tip_change_own), share
  * what the other hand's mask left of the circle. */
+static const double *race_lit; /* each hand's tip_change_own_lit for race_frame (NULL: own) */
 static void race_frame(fake *f, int64_t t, const double own[2], double chg, double share)
 {
     memset(&f->fr.hands, 0, sizeof f->fr.hands);
@@ -2612,6 +2613,7 @@ static void race_frame(fake *f, int64_t t, const double own[2], double chg, doub
         h->shadow_dist_mm = 5;
         h->tip_change = chg;
         h->tip_change_own = own[p];
+        h->tip_change_own_lit = race_lit ? race_lit[p] : own[p];
         h->tip_own_share = share;
     }
     f->fr.t_us = t;
@@ -2811,6 +2813,59 @@ static void test_race_own_residue_widens_the_error(void)
     race_own_seq(DT, own2, whole2, 5, &t, &err);
     CU_ASSERT_TRUE(t >= 0 && llabs(t - 605000) < 15000);
     CU_ASSERT_TRUE(err < DT);
+}
+
+/* Under lamps the tracker steadies, a hand's own change is counted beyond the share of the
+ * light's step that the codec's redraw may leave (tip_change_own), and that can hide the
+ * last millimetres of its descent: A's own change falls quiet from the first frame at or
+ * after hidden_a, its lit change (tip_change_own_lit, the light's term counted) only at its
+ * landing, 650 ms, and is lit_after a frame after it. B's alike in both. same: the lit
+ * change as the own (no light step). A's touch lies between the own change's reading and
+ * the lit one's, or the newest frame's while the lit change has no quiet run yet: the
+ * truth within two errors, later and wider than the own reading alone (625 ms +- 11.7, 25
+ * ms early, over two errors). Before (twenty-eighth session) such a race's confidence was
+ * capped at 0.6 instead. */
+static void race_lit_case(int64_t hidden_a, double lit_after, int same, int64_t t[2], int64_t err[2], double conf[2])
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    for (int64_t tt = 0; tt < 1300000; tt += DT) {
+        double own[2], lit[2];
+        for (int p = 0; p < 2; p++) {
+            int64_t land = p ? 710000 : 650000, hidden = p ? 710000 : hidden_a;
+            double pre = tt < 300000 ? 0 : tt < (p ? 520000 : 500000) ? 60000 : 6000;
+            own[p] = tt < hidden ? pre : 50;
+            lit[p] = tt < land ? pre : p ? 50 : lit_after;
+        }
+        race_lit = same ? own : lit;
+        race_frame(&f, tt, own, tt < 300000 ? 0 : tt < 710000 ? 30000 : 50, 0.6);
+    }
+    race_lit = NULL;
+    race_touches(&f, t, err, conf);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("race lit (A hidden from %lld) after %.0f%s: A %lld +- %lld (%.2f), B %lld +- %lld (%.2f)\n",
+               (long long)hidden_a, lit_after,
+               same ? " (lit as own)" : "", (long long)t[0], (long long)err[0], conf[0], (long long)t[1],
+               (long long)err[1], conf[1]);
+    kr_event_destroy(f.ev);
+}
+
+static void test_race_under_steadied_light_spans_the_lit_reading(void)
+{
+    int64_t t0[2], e0[2], t[2], err[2];
+    double conf[2];
+    race_lit_case(617000, 50, 1, t0, e0, conf); /* the own change alone */
+    CU_ASSERT_TRUE(t0[0] >= 0 && t0[0] < 640000 && 650000 - t0[0] > e0[0]);
+    race_lit_case(617000, 50, 0, t, err, conf);
+    CU_ASSERT_TRUE(t[0] > t0[0] && err[0] > e0[0]);
+    CU_ASSERT_TRUE(llabs(t[0] - 650000) <= 2 * err[0]);
+    CU_ASSERT_TRUE(conf[0] >= 0.9); /* an error that says it, no cap */
+    CU_ASSERT_TRUE(t[1] == t0[1] && err[1] == e0[1]);
+    /* decided (at 667 ms) before the lit change has been quiet for SETTLED_US: to the newest
+     * frame, whether it falls quiet later or never (the redraw keeping it up) */
+    int64_t t2[2], e2[2];
+    race_lit_case(617000, 3000, 0, t2, e2, conf);
+    CU_ASSERT_TRUE(t2[0] == t[0] && e2[0] == err[0]);
 }
 
 /* ---- presses session 9 ---- */
@@ -3767,6 +3822,8 @@ int main(void)
     CU_add_test(s, "race_quiet_run_cut_short_widens_the_error", test_race_quiet_run_cut_short_widens_the_error);
     CU_add_test(s, "race_struck_card_under_the_others_fingers", test_race_struck_card_under_the_others_fingers);
     CU_add_test(s, "race_own_residue_widens_the_error", test_race_own_residue_widens_the_error);
+    CU_add_test(s, "race_under_steadied_light_spans_the_lit_reading",
+                test_race_under_steadied_light_spans_the_lit_reading); /* session 29 */
     /* presses session 9 */
     CU_add_test(s, "jump_onto_a_print_from_beside_is_no_sighting", test_jump_onto_a_print_from_beside_is_no_sighting);
     CU_add_test(s, "rest_on_the_other_arm_is_no_press", test_rest_on_the_other_arm_is_no_press);

@@ -311,6 +311,7 @@ struct kr_event {
     int     lpresent[2][LHIST];
     double  lchg[2][LHIST];  /* the tracker's tip_change at those frames */
     double  lchg_own[2][LHIST]; /* ... its tip_change_own (the other hand masked) */
+    double  lchg_lit[2][LHIST]; /* ... its tip_change_own_lit (the light's codec term counted) */
     double  lshare[2][LHIST];   /* ... its tip_own_share */
     double  lshd[2][LHIST];  /* ... its shadow_dist_mm (-1 no shadow near) */
     double  lshpx[2][LHIST]; /* ... its shadow_px */
@@ -1483,6 +1484,28 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
     int Ls;
     if (landing(ev, ev->lchg_own[p], TIP_RULE_OWN_WHOLE, p, start, stop, dt, &ts, &es, &Ls) && Ls >= 0 && ts < lo)
         lo = ts;
+    /* under lamps the tracker steadies (kr_track_frame.light_steadied), the own change is
+     * counted beyond the share of a light step that the codec's redraw of it may leave, and
+     * that can hide this hand's last millimetres: read again with it counted (the lit
+     * change, which the redraw itself may keep up after the hand lies still). The landing
+     * is anywhere from the earlier reading to that one, or, no quiet run in the lit change
+     * yet, to the newest frame: the span widens the error the same way (5 % lamps at 120
+     * fps, race_20ms: B's own change quiet 45 ms before its contact, the lit change 12 ms
+     * before; what replaced a cap on such a race's confidence, twenty-ninth session). The
+     * same reading as the own change's where the light is not steadied. */
+    int64_t hi = *t, tl, el;
+    int Ll;
+    if (memcmp(ev->lchg_lit[p], ev->lchg_own[p], sizeof ev->lchg_own[p])) {
+        if (landing(ev, ev->lchg_lit[p], TIP_RULE_OWN, p, start, stop, dt, &tl, &el, &Ll))
+            hi = tl > hi ? tl : hi;
+        else
+            hi = ev->lt[p][0];
+    }
+    if (hi > *t) {
+        if (lo > *t)
+            lo = *t;
+        *t = hi;
+    }
     if (lo < *t) {
         int64_t half = (*t - lo) / 2;
         e = sqrt(sqr((double)half) + sqr(e));
@@ -1771,12 +1794,6 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
                   : (no_shadow || jumped) && !shadow_met                                         ? 0.5
                   : (near ? cps->race_weak && measured <= 0 : other || fr->hand_contact) || back ? 0.6
                                                                                                  : 0.92;
-    /* a racing press under lamps flickering enough for the tracker to steady the picture:
-     * the codec's redraw of each step of the light buries the last millimetres of the own
-     * descent (5 % lamps at 120 fps, race_20ms: both presses 35-75 ms off, claiming 11 ms,
-     * the take given to the second unflagged). Weak evidence: a race it decides is reviewed */
-    if (near && fr->light_steadied && conf > 0.6)
-        conf = 0.6;
     int hidden = near ? cps->race_hidden : c->occluded;
     /* a rest ended by the leading point's speed alone, its hand never seen lying still (no
      * quiet run: measured 0) and the point still over the card: the hand may not be down
@@ -2023,6 +2040,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         ev->lchg[p][0] = fr->hands[p].tip_change;
         memmove(ev->lchg_own[p] + 1, ev->lchg_own[p], (LHIST - 1) * sizeof(double));
         ev->lchg_own[p][0] = fr->hands[p].tip_change_own;
+        memmove(ev->lchg_lit[p] + 1, ev->lchg_lit[p], (LHIST - 1) * sizeof(double));
+        ev->lchg_lit[p][0] = fr->hands[p].tip_change_own_lit;
         memmove(ev->lshare[p] + 1, ev->lshare[p], (LHIST - 1) * sizeof(double));
         ev->lshare[p][0] = fr->hands[p].tip_own_share;
         memmove(ev->lshd[p] + 1, ev->lshd[p], (LHIST - 1) * sizeof(double));

@@ -142,6 +142,11 @@ typedef struct kr_track_hand {
      * (in view) that are left to it (0..1; 1 when nothing is masked). */
     double  tip_change_own;
     double  tip_own_share;
+    /* added in the twenty-ninth session: tip_change_own with the codec's redraw of a light
+     * step counted too (kr_track_frame.light_steadied: the change is otherwise taken beyond
+     * a share of the step, which can hide a hand's last millimetres of descent). Equal to
+     * tip_change_own while the light is not steadied. */
+    double  tip_change_own_lit;
     /* added in the thirteenth session: the pixels of either player's hand within 100 mm
      * of the leading point (mm^2). A hand lying on a card keeps it (the other hand coming
      * over it covers what it hides); when the tracker leaves the leading point on a print

@@ -1584,7 +1584,7 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
     int r3 = (int)(TIP_CHANGE_MM / mmpp);
     uint8_t theirs = (uint8_t)(p == 0 ? KR_CLS_HAND_B : KR_CLS_HAND_A);
     const int noise = t->frames > 0 ? tip_noise(t, lu, lv, r3) : TIP_CHANGE_NOISE;
-    double chg = 0, rgb[3] = {0, 0, 0};
+    double chg = 0, chg_lit = 0, rgb[3] = {0, 0, 0};
     long nrgb = 0;
     for (int v = lv_i - r3; v <= lv_i + r3; v++)
         for (int u = lu_i - r3; u <= lu_i + r3; u++) {
@@ -1599,11 +1599,15 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
                     rgb[k] += I[k];
                 nrgb++;
             }
-            int d = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) - noise - light_noise(t, I);
+            const int d_lit = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) - noise;
+            const int d = d_lit - light_noise(t, I);
             if (d > 0)
                 chg += d;
+            if (d_lit > 0)
+                chg_lit += d_lit;
         }
     h->tip_change = chg / 3.0 * mmpp * mmpp;
+    h->tip_change_own_lit = chg_lit / 3.0 * mmpp * mmpp; /* (tip_change_own: kept when nothing is masked) */
     if (cn == 0 && nrgb >= SKIN_MIN_PX) { /* touching no other hand: its colour (split_contacts) */
         for (int k = 0; k < 3; k++)
             t->skin[p][k] = t->skin_ok[p] ? 0.7 * t->skin[p][k] + 0.3 * rgb[k] / (double)nrgb : rgb[k] / (double)nrgb;
@@ -1706,8 +1710,10 @@ static void tip_change_own(kr_track_t *t, int p)
     kr_track_hand *h = &t->fr.hands[p];
     h->tip_change_own = 0;
     h->tip_own_share = 0;
-    if (!h->present)
+    if (!h->present) {
+        h->tip_change_own_lit = 0;
         return;
+    }
     const double mmpp = t->cfg.mm_per_px;
     const size_t n = (size_t)t->n;
     const uint8_t *cur = t->hmap + (size_t)t->hand_cur * n, *last = t->hmap + (size_t)(t->hand_cur ^ 1) * n;
@@ -1730,7 +1736,7 @@ static void tip_change_own(kr_track_t *t, int p)
             near = 1;
     }
     if (!near) {
-        h->tip_change_own = h->tip_change;
+        h->tip_change_own = h->tip_change; /* and tip_change_own_lit as hand_from_pixels left it */
         h->tip_own_share = 1;
         return;
     }
@@ -1761,7 +1767,7 @@ static void tip_change_own(kr_track_t *t, int p)
         chess_dt(d, ww, wh);
         chess_dt(dm, ww, wh);
     }
-    double chg = 0;
+    double chg = 0, chg_lit = 0;
     long all = 0, kept = 0;
     for (int v = lv_i - r3; v <= lv_i + r3; v++)
         for (int u = lu_i - r3; u <= lu_i + r3; u++) {
@@ -1776,10 +1782,14 @@ static void tip_change_own(kr_track_t *t, int p)
                 continue;
             kept++;
             const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
-            int e = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) - TIP_CHANGE_NOISE - light_noise(t, I);
+            const int e_lit = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) - TIP_CHANGE_NOISE;
+            const int e = e_lit - light_noise(t, I);
             if (e > 0)
                 chg += e;
+            if (e_lit > 0)
+                chg_lit += e_lit;
         }
     h->tip_change_own = chg / 3.0 * mmpp * mmpp;
+    h->tip_change_own_lit = chg_lit / 3.0 * mmpp * mmpp;
     h->tip_own_share = all > 0 ? (double)kept / (double)all : 0;
 }
