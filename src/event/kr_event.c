@@ -1488,18 +1488,22 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
      * counted beyond the share of a light step that the codec's redraw of it may leave, and
      * that can hide this hand's last millimetres: read again with it counted (the lit
      * change, which the redraw itself may keep up after the hand lies still). The landing
-     * is anywhere from the earlier reading to that one, or, no quiet run in the lit change
-     * yet, to the newest frame: the span widens the error the same way (5 % lamps at 120
-     * fps, race_20ms: B's own change quiet 45 ms before its contact, the lit change 12 ms
-     * before; what replaced a cap on such a race's confidence, twenty-ninth session). The
-     * same reading as the own change's where the light is not steadied. */
+     * is anywhere from the earlier reading to that one (the span widens the error the same
+     * way); with no quiet run in the lit change yet (most races: it starts after the own
+     * change's, and the decision is made once that one is long enough) it may be as late
+     * as the newest frame, and the error spans to it, the time kept (5 % lamps at 120 fps,
+     * race_20ms: B's own change quiet 45 ms before its contact, claiming 10 ms, now 24;
+     * moved midway instead, races whose own reading was right came 16-26 ms late: varied4
+     * v4_race_dim_flicker_60). What replaced a cap on such a race's confidence (0.6,
+     * twenty-eighth session). The same reading as the own change's where the light is not
+     * steadied (the two changes alike). */
     int64_t hi = *t, tl, el;
     int Ll;
     if (memcmp(ev->lchg_lit[p], ev->lchg_own[p], sizeof ev->lchg_own[p])) {
         if (landing(ev, ev->lchg_lit[p], TIP_RULE_OWN, p, start, stop, dt, &tl, &el, &Ll))
             hi = tl > hi ? tl : hi;
-        else
-            hi = ev->lt[p][0];
+        else if (ev->lt[p][0] > *t)
+            e = sqrt(sqr(e) + sqr((double)(ev->lt[p][0] - *t) / 2));
     }
     if (hi > *t) {
         if (lo > *t)
