@@ -26,8 +26,9 @@
 #   (karuta-synth --readout); --flicker F: lamps flickering by F (karuta-synth --flicker), so
 #   that analyze can measure the readout from their bands; --flicker-wave W: the lamps'
 #   waveform, sine or square (lamps that switch; karuta-synth --flicker-wave); --shutter F:
-#   each frame's exposure, a share of the period (karuta-synth --shutter). --told-readout: analyze is given the render's readout
-#   (meta.json readout_us) with --readout-us; without it analyze assumes a global shutter.
+#   each frame's exposure, a share of the period (karuta-synth --shutter). --told-readout:
+#   analyze is given the render's readout (meta.json readout_us) with --readout-us; without
+#   it analyze assumes a global shutter.
 #   --out-name NAME: analyze into WORK/FPS/SCENARIO/NAME (default out), so that two builds
 #   run on the same renders side by side (KR_BUILD=<the base's build> ... --out-name base
 #   --results base.jsonl, then the change's with the defaults; tools/eval_touch_diff.py
@@ -66,7 +67,7 @@ while [ $# -gt 0 ]; do
     --shutter) synth_args+=(--shutter "$2"); shift 2 ;;
     --told-readout) told_readout=1; shift ;;
     --out-name) outname=$2; shift 2 ;;
-    -h|--help) sed -n 2,30p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,35p "$0"; exit 0 ;;
     -*) echo "eval_events.sh: unknown option $1" >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
   esac

@@ -120,10 +120,10 @@ struct kr_track {
     int      skin_ok[2];
     /* added in the twenty-eighth session: the light's fast swing (mains flicker) taken out of
      * the mat image (kr_track_update.c, light_steady). row_gain: fh factors (x 4096), one per
-     * camera row, owned; row_band each row's band; light_ref the light's steady level (gain, smoothed); light_swing
+     * camera row, owned; light_ref the light's steady level (gain, smoothed); light_swing
      * the mean square of the bands' gain off it, smoothed; light_on while compensating */
     uint16_t *row_gain;
-    uint8_t  *row_band;       /* fh: each camera row's band (of KR_TRACK_LIGHT_BANDS), owned */
+    uint8_t  *row_band;       /* fh: each camera row's band of KR_TRACK_LIGHT_BANDS, owned (29th session) */
     double   light_band[KR_TRACK_LIGHT_BANDS]; /* the bands' levels on the last frame, 0 unmeasured */
     double   light_codec;     /* per-pixel change of the codec's redraw of a light step, a share
                                  of B+G+R (0 unless compensating) */

@@ -1607,7 +1607,7 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
                 chg_lit += d_lit;
         }
     h->tip_change = chg / 3.0 * mmpp * mmpp;
-    h->tip_change_own_lit = chg_lit / 3.0 * mmpp * mmpp; /* (tip_change_own: kept when nothing is masked) */
+    h->tip_change_own_lit = chg_lit / 3.0 * mmpp * mmpp; /* the whole circle's: kept when nothing is masked */
     if (cn == 0 && nrgb >= SKIN_MIN_PX) { /* touching no other hand: its colour (split_contacts) */
         for (int k = 0; k < 3; k++)
             t->skin[p][k] = t->skin_ok[p] ? 0.7 * t->skin[p][k] + 0.3 * rgb[k] / (double)nrgb : rgb[k] / (double)nrgb;
