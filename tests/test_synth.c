@@ -819,19 +819,30 @@ static const char *rolling_scn =
     "\"readings\":[{\"card\":48,\"actions\":[{\"do\":\"path\",\"player\":\"A\",\"t\":0,"
     "\"path\":[[0,-450,150,60],[0.1,-150,150,60],[0.2,150,150,60],[0.3,450,150,60]]}]}]}";
 
+/* rolling_scn with look_extra written to tmpdir/file (its path into path, pathlen bytes)
+ * and made with o (NULL: the defaults); on failure *out NULL and err set. *out
+ * caller-owned (kr_synth_destroy). */
+static kr_status rolling_scn_make(const char *file, const char *look_extra, const kr_synth_opts *o, char *path,
+                                  size_t pathlen, char *err, size_t errlen, kr_synth_t **out)
+{
+    char text[1024];
+    snprintf(path, pathlen, "%s/%s", tmpdir, file);
+    snprintf(text, sizeof text, rolling_scn, look_extra);
+    write_file(path, text);
+    *out = NULL;
+    return kr_synth_create(path, o, out, err, errlen);
+}
+
 /* the scene at 1280x720, 60 fps, actions moved phase of a period later; *px (malloc'ed, w*3
  * a row) gets frame `frame` */
 static kr_synth_t *rolling_make(const char *look_extra, double phase, int frame, uint8_t **px)
 {
-    char path[128], text[1024], err[600];
-    snprintf(path, sizeof path, "%s/rolling.json", tmpdir);
-    snprintf(text, sizeof text, rolling_scn, look_extra);
-    write_file(path, text);
+    char path[128], err[600];
     kr_synth_opts o;
     kr_synth_opts_default(&o);
     o.w = 1280; o.h = 720; o.fps_num = 60; o.phase = phase;
     kr_synth_t *s = NULL;
-    if (kr_synth_create(path, &o, &s, err, sizeof err) != KR_OK) {
+    if (rolling_scn_make("rolling.json", look_extra, &o, path, sizeof path, err, sizeof err, &s) != KR_OK) {
         fprintf(stderr, "\n%s\n", err);
         return NULL;
     }
@@ -962,12 +973,10 @@ static void test_rolling_shutter(void)
     /* out of range or not a number: refused, naming the file and the member */
     static const char *bad[] = {",\"readout\":1.5", ",\"readout\":-0.1", ",\"readout\":\"half\""};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-        char text[1024], err[600];
-        snprintf(path, sizeof path, "%s/rolling.json", tmpdir);
-        snprintf(text, sizeof text, rolling_scn, bad[k]);
-        write_file(path, text);
+        char err[600];
         kr_synth_t *s = NULL;
-        CU_ASSERT_EQUAL(kr_synth_create(path, NULL, &s, err, sizeof err), KR_ERR_FORMAT);
+        CU_ASSERT_EQUAL(rolling_scn_make("rolling.json", bad[k], NULL, path, sizeof path, err, sizeof err, &s),
+                        KR_ERR_FORMAT);
         CU_ASSERT_PTR_NULL(s);
         CU_ASSERT_PTR_NOT_NULL(strstr(err, path));
         CU_ASSERT_PTR_NOT_NULL(strstr(err, "look.readout"));
@@ -982,10 +991,7 @@ static void test_rolling_shutter(void)
  * flicker_wave given by look (and wave, >= 0: --flicker-wave), its shutter by shutter. */
 static double lamps_gain_range(const char *look, int wave, double shutter, double *mean)
 {
-    char path[128], text[1024], err[600];
-    snprintf(path, sizeof path, "%s/lamps.json", tmpdir);
-    snprintf(text, sizeof text, rolling_scn, look);
-    write_file(path, text);
+    char path[128], err[600];
     kr_synth_opts o;
     kr_synth_opts_default(&o);
     o.fps_num = 60;
@@ -993,7 +999,7 @@ static double lamps_gain_range(const char *look, int wave, double shutter, doubl
     o.flicker_wave = wave;
     o.shutter = shutter;
     kr_synth_t *s = NULL;
-    if (kr_synth_create(path, &o, &s, err, sizeof err) != KR_OK) {
+    if (rolling_scn_make("lamps.json", look, &o, path, sizeof path, err, sizeof err, &s) != KR_OK) {
         fprintf(stderr, "\n%s\n", err);
         return -1;
     }
@@ -1021,12 +1027,11 @@ static void test_lamps_that_switch(void)
     CU_ASSERT_TRUE(range > 0.06 && range < 0.1);
     /* the command line's --flicker-wave sine replaces the look's square */
     CU_ASSERT_DOUBLE_EQUAL(lamps_gain_range(square, 0, 1.0, &mean), 0.4, 0.03);
-    char path[128], text[1024], err[600];
-    snprintf(path, sizeof path, "%s/lamps.json", tmpdir);
-    snprintf(text, sizeof text, rolling_scn, ",\"flicker_wave\":\"pulse\"");
-    write_file(path, text);
+    char path[128], err[600];
     kr_synth_t *s = NULL;
-    CU_ASSERT_EQUAL(kr_synth_create(path, NULL, &s, err, sizeof err), KR_ERR_FORMAT);
+    CU_ASSERT_EQUAL(rolling_scn_make("lamps.json", ",\"flicker_wave\":\"pulse\"", NULL, path, sizeof path, err,
+                                     sizeof err, &s),
+                    KR_ERR_FORMAT);
     CU_ASSERT_PTR_NULL(s);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, path));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "look.flicker_wave"));
