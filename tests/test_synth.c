@@ -986,7 +986,8 @@ static void test_rolling_shutter(void)
 /* The lamps' waveform (look.flicker_wave): a sine is the light at the instant; lamps that
  * switch (square) are averaged over the exposure, so a short shutter sees them on or off
  * (steps of 2 x flicker) and one as long as a frame at 60 fps (16.7 ms, over 1.7 periods
- * of 100 Hz) sees little of them. Anything else is refused, naming the member. The gain's
+ * of 100 Hz) sees little of them. Anything else is refused, naming the member. Their
+ * frequency (look.flicker_hz, --flicker-hz) sets the light's period. The gain's
  * range over 0.1 s (10 lamp periods) at 60 fps, lamps of 0.2 (--flicker), the look's
  * flicker_wave given by look (and wave, >= 0: --flicker-wave), its shutter by shutter. */
 static double lamps_gain_range(const char *look, int wave, double shutter, double *mean)
@@ -1029,6 +1030,20 @@ static void test_lamps_that_switch(void)
     CU_ASSERT_DOUBLE_EQUAL(lamps_gain_range(square, 0, 1.0, &mean), 0.4, 0.03);
     char path[128], err[600];
     kr_synth_t *s = NULL;
+    /* --flicker-hz 120 (mains at 60 Hz): the light repeats every 1/120 s, half-way through
+     * it swings the other way (the slow drift of the exposure aside) */
+    kr_synth_opts o;
+    kr_synth_opts_default(&o);
+    o.flicker = 0.2;
+    o.flicker_hz = 120;
+    CU_ASSERT_EQUAL_FATAL(rolling_scn_make("lamps.json", "", &o, path, sizeof path, err, sizeof err, &s), KR_OK);
+    for (double t = 1.0; t < 1.01; t += 0.001) {
+        double g = kr_synth_gain_at(s, t), g1 = kr_synth_gain_at(s, t + 1.0 / 120), gh = kr_synth_gain_at(s, t + 1.0 / 240);
+        CU_ASSERT_DOUBLE_EQUAL(g1, g, 1e-3);
+        CU_ASSERT_DOUBLE_EQUAL(gh - 1, -(g - 1), 2e-2);
+    }
+    kr_synth_destroy(s);
+    s = NULL;
     CU_ASSERT_EQUAL(rolling_scn_make("lamps.json", ",\"flicker_wave\":\"pulse\"", NULL, path, sizeof path, err,
                                      sizeof err, &s),
                     KR_ERR_FORMAT);

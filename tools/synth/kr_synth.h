@@ -47,6 +47,8 @@ typedef struct kr_synth_opts {
     double      shutter;       /* < 0: the look's shutter (default 0.5); 0.01..1: each frame's
                                   exposure, a share of the period (motion blur, and the
                                   lamps' square wave averaged over it)                      */
+    double      flicker_hz;    /* <= 0: the look's flicker_hz (default 100); else the lamps'
+                                  flicker frequency (twice the mains': 100 or 120 Hz)       */
     int         flicker_wave;  /* < 0: the look's flicker_wave (default sine); 0 sine; 1 square
                                   (lamps that switch on and off, LED drivers and dimmers)   */
     double      drop;          /* < 0: the scenario's frame_drop (default 0); 0..0.5: this

@@ -33,6 +33,9 @@ static void usage(FILE *f)
             "                       of a period (default: the look's readout, else 0)\n"
             "  --flicker F          the lamps' mains flicker, a share of the light (0..0.5;\n"
             "                       default: the look's flicker, else 0.012)\n"
+            "  --flicker-hz F       the lamps' flicker frequency, twice the mains' (1..1000;\n"
+            "                       default: the look's flicker_hz, else 100; 120 where the\n"
+            "                       mains run at 60 Hz)\n"
             "  --shutter F          each frame's exposure, a share (0.01..1) of the period\n"
             "                       (default: the look's shutter, else 0.5)\n"
             "  --flicker-wave W     the lamps' waveform: sine (default: the look's, else sine)\n"
@@ -152,6 +155,12 @@ int main(int argc, char **argv)
             if (strcmp(v, "sine") && strcmp(v, "square")) goto bad;
             o.flicker_wave = !strcmp(v, "square");
             i++;
+        } else if (!strcmp(a, "--flicker-hz")) {
+            if (!v) goto missing;
+            char *e;
+            double f = strtod(v, &e);
+            if (*e || e == v || !(f >= 1 && f <= 1000)) goto bad;
+            o.flicker_hz = f; i++;
         } else if (!strcmp(a, "--shutter")) {
             if (!v) goto missing;
             char *e;

@@ -247,6 +247,7 @@ static kr_status write_meta(const kr_synth_t *s, const char *path)
     cJSON_AddNumberToObject(lk, "vignette", s->look.vignette);
     cJSON_AddNumberToObject(lk, "noise_sigma", s->look.noise);
     cJSON_AddNumberToObject(lk, "flicker", s->look.flicker);
+    cJSON_AddNumberToObject(lk, "flicker_hz", s->look.flicker_hz);
     cJSON_AddStringToObject(lk, "flicker_wave", s->look.flicker_square ? "square" : "sine");
     cJSON_AddNumberToObject(lk, "crf", s->look.crf);
     cJSON_AddItemToObject(lk, "tatami_bgr", num_array(s->look.tatami_bgr, 3));
