@@ -155,18 +155,6 @@ int main(int argc, char **argv)
             if (strcmp(v, "sine") && strcmp(v, "square")) goto bad;
             o.flicker_wave = !strcmp(v, "square");
             i++;
-        } else if (!strcmp(a, "--flicker-hz")) {
-            if (!v) goto missing;
-            char *e;
-            double f = strtod(v, &e);
-            if (*e || e == v || !(f >= 1 && f <= 1000)) goto bad;
-            o.flicker_hz = f; i++;
-        } else if (!strcmp(a, "--shutter")) {
-            if (!v) goto missing;
-            char *e;
-            double f = strtod(v, &e);
-            if (*e || e == v || !(f >= 0.01 && f <= 1)) goto bad;
-            o.shutter = f; i++;
         } else if (!strcmp(a, "--phase")) {
             if (!v) goto missing;
             char *e;
@@ -174,18 +162,19 @@ int main(int argc, char **argv)
             if (*e || e == v || !(f >= 0 && f < 1)) goto bad;
             o.phase = f; i++;
         } else if (!strcmp(a, "--jitter") || !strcmp(a, "--drop") || !strcmp(a, "--readout") ||
-                   !strcmp(a, "--flicker")) {
-            /* shares: each option's field and its largest value */
-            static const char *const name[4] = {"--jitter", "--drop", "--readout", "--flicker"};
-            static const double top[4] = {0.45, 0.5, 1, 0.5};
-            double *field[4] = {&o.jitter, &o.drop, &o.readout, &o.flicker};
+                   !strcmp(a, "--flicker") || !strcmp(a, "--shutter") || !strcmp(a, "--flicker-hz")) {
+            /* numbers: each option's field, its smallest and its largest value */
+            static const char *const name[6] = {"--jitter",  "--drop",    "--readout",
+                                                "--flicker", "--shutter", "--flicker-hz"};
+            static const double bot[6] = {0, 0, 0, 0, 0.01, 1}, top[6] = {0.45, 0.5, 1, 0.5, 1, 1000};
+            double *field[6] = {&o.jitter, &o.drop, &o.readout, &o.flicker, &o.shutter, &o.flicker_hz};
             int k = 0;
             while (strcmp(a, name[k]))
                 k++;
             if (!v) goto missing;
             char *e;
             double f = strtod(v, &e);
-            if (*e || e == v || !(f >= 0 && f <= top[k])) goto bad;
+            if (*e || e == v || !(f >= bot[k] && f <= top[k])) goto bad;
             *field[k] = f;
             i++;
         } else if (!strcmp(a, "--ramp")) {
