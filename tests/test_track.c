@@ -1056,6 +1056,48 @@ static void test_knocked_card_keeps_its_id(void)
     kr_track_destroy(t);
 }
 
+/* The same at 50 fps, the pusher slow: 78 is pushed 35 mm onto half of 77's spot while 77
+ * flies a card width a frame, A's hand just behind 77, over most of its spot. On the frame
+ * 78 is first seen displaced, 77's spot has changed on a quarter of what is seen of it: not
+ * yet moving. 78's follower, looking where the hand goes, finds 77's card beyond
+ * 77's spot: it is 77's (a card partly hidden under the hand and begun to change counts as
+ * one that may have been knocked), and 78 is held on its spot, not on the hand's way, until
+ * it is seen again. Each card keeps its id to where it comes to rest (before: 78 followed
+ * 77's card out of the view and 77's follower took 78's card; push_out at 50 fps: each
+ * push-out named with the other card). */
+static void test_knocked_card_under_the_hand_keeps_its_id(void)
+{
+    kr_track_t *t = tracker_with(knock_row, 4);
+    int64_t ts = 0;
+    const kr_track_frame *fr = NULL;
+    static const double x78[] = {100, 100, 135, 138, 152, 162, 168, 170, 170, 170, 170, 170, 170, 170, 170, 170, 170};
+    static const double x77[] = {156, 156, 212, 268, 322, 368, 400, 420, 432, 438, 440, 440, 440, 440, 440, 440, 440};
+    const int nf = (int)(sizeof x78 / sizeof x78[0]);
+    for (int i = -8; i < nf; i++) {
+        int f = i < 0 ? 0 : i;
+        memcpy(frame, base, sizeof base);
+        draw_card(frame, -200, -51.5);
+        draw_card(frame, -100, 51.5);
+        draw_card(frame, x77[f], -51.5);
+        draw_card(frame, x78[f], -51.5);
+        if (i >= 0 && i < 5) { /* the fingertips 13 mm behind 77's trailing edge */
+            double tip = f < 1 ? 60 : x77[f] - 26 - 13;
+            draw_arm_from(frame, tip - 200, -420, tip, -35, 0, 0, 1);
+        }
+        fr = feed(t, ts);
+        ts += 20000;
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("knock50 %d: 77 %.0f est %.0f disp %d found %d cover %.2f change %.2f | 78 %.0f est %.0f disp %d "
+                   "found %d\n",
+                   i, x77[f], fr->cards[1].x_mm, fr->cards[1].displaced, fr->cards[1].found,
+                   fr->cards[1].hand_cover[0], fr->cards[1].change, x78[f], fr->cards[2].x_mm, fr->cards[2].displaced,
+                   fr->cards[2].found);
+    }
+    CU_ASSERT_DOUBLE_EQUAL(fr->cards[1].x_mm, 440, 15);
+    CU_ASSERT_DOUBLE_EQUAL(fr->cards[2].x_mm, 170, 15);
+    kr_track_destroy(t);
+}
+
 /* Card 78 is swept along its row into card 77's place and on; 77, knocked, flies out of
  * the view at once, unseen, while 78 covers its spot, and is seen displaced only once 78
  * has moved on. 77's follower then finds 78's card: one card seen twice (untangle). 77,
@@ -1464,6 +1506,7 @@ int main(void)
     CU_add_test(s, "still_hand_under_flickering_lamps", test_still_hand_under_flickering_lamps); /* session 28 */
     /* session 19 (last: the scene noise's generator is shared, the tests before keep their draws) */
     CU_add_test(s, "knocked_card_flung_unseen_is_not_the_pushers", test_knocked_card_flung_unseen_is_not_the_pushers);
+    CU_add_test(s, "knocked_card_under_the_hand_keeps_its_id", test_knocked_card_under_the_hand_keeps_its_id);
     CU_add_test(s, "card_seen_displaced_late_goes_with_the_hand", test_card_seen_displaced_late_goes_with_the_hand);
     CU_add_test(s, "hand_side_from_the_arms_line", test_hand_side_from_the_arms_line); /* session 20 */
     CU_add_test(s, "hand_cut_off_its_arm_stays_a_hand", test_hand_cut_off_its_arm_stays_a_hand); /* session 22 */

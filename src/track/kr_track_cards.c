@@ -902,10 +902,14 @@ static void follow_start(kr_track_t *t, int k, int64_t t_us)
 /* A card lying across the way of card k from (x0, y0) to the evidence found at (x1, y1):
  * not displaced before this frame (t_us), its rest centre within 20 mm of that way and
  * between its ends, its footprint showing bare mat this frame (moving: it left its spot
- * too). A card does not pass through its neighbour: the evidence beyond it is that card's,
- * knocked ahead. A card seen displaced on this same frame lay there on the last (push_out
- * at 120 fps: 77 and 78 seen displaced together, 78 looked for where A's hand went, found
- * 77's card beyond 77's spot and followed it out). The nearest such card, -1 none. */
+ * too) or, a hand over a quarter of it or more, what is seen of it begun to change. A card
+ * does not pass through its neighbour: the evidence beyond it is that card's, knocked
+ * ahead. A card seen displaced on this same frame lay there on the last (push_out at 120
+ * fps: 77 and 78 seen displaced together, 78 looked for where A's hand went, found 77's
+ * card beyond 77's spot and followed it out). At 50 fps 78, pushed 20 mm, lies over a
+ * third of 77's spot when 77 has flown a card width, and A's hand over most of the rest:
+ * 77 changed on 0.24 of what is seen of it, not yet moving. The nearest such card, -1
+ * none. */
 static int card_across(const kr_track_t *t, int k, double x0, double y0, double x1, double y1, int64_t t_us)
 {
     double dx = x1 - x0, dy = y1 - y0, len = sqrt(dx * dx + dy * dy);
@@ -915,7 +919,8 @@ static int card_across(const kr_track_t *t, int k, double x0, double y0, double 
         return -1;
     for (int j = 0; j < t->n_cards; j++) {
         const kr_track_card *q = &t->cards[j];
-        if (j == k || (q->displaced && t->cs[j].disp_t < t_us) || !q->moving)
+        int hidden_change = q->hand_cover[0] + q->hand_cover[1] >= 0.25 && q->change > 0.5 * t->cfg.card_change_frac;
+        if (j == k || (q->displaced && t->cs[j].disp_t < t_us) || !(q->moving || hidden_change))
             continue;
         double rx = q->rest_x_mm - x0, ry = q->rest_y_mm - y0;
         double u = (rx * dx + ry * dy) / (len * len), off = fabs(rx * dy - ry * dx) / len;
@@ -987,7 +992,10 @@ static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax
         int j = card_across(t, k, c->last_x, c->last_y, fx, fy, t_us);
         if (j >= 0) {
             /* the knocked card is followed from the evidence; this one, on its spot (card
-             * on card, under the hand), is not seen on this frame */
+             * on card, under the hand), is not seen on this frame: held there, not where
+             * the hand's way would have taken it */
+            px = c->last_x;
+            py = c->last_y;
             follow_start(t, j, t_us);
             t->cs[j].last_x = t->cards[j].x_mm = fx;
             t->cs[j].last_y = t->cards[j].y_mm = fy;
