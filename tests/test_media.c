@@ -5,13 +5,9 @@
 #include "kr_calib.h"
 #include "kr_cv.h"
 #include "kr_media.h"
-#include "kr_media_internal.h"
 
 #include <CUnit/Basic.h>
 #include <dirent.h>
-#include <libavutil/frame.h>
-#include <libavutil/opt.h>
-#include <libswscale/swscale.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1012,98 +1008,6 @@ static void test_clip_bad_input_leaves_nothing(void)
     remove(src);
 }
 
-/* A 4:2:0 frame of w x h with texture in every plane (noise, a ramp, sharp steps). */
-static AVFrame *textured_420(int w, int h)
-{
-    AVFrame *f = av_frame_alloc();
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    f->format = AV_PIX_FMT_YUV420P;
-    f->width = w;
-    f->height = h;
-    CU_ASSERT_EQUAL_FATAL(av_frame_get_buffer(f, 0), 0);
-    unsigned r = 7;
-    for (int p = 0; p < 3; p++)
-        for (int y = 0; y < (p ? h / 2 : h); y++)
-            for (int x = 0; x < (p ? w / 2 : w); x++) {
-                r = r * 1103515245u + 12345u;
-                int v = ((x / 9 + y / 5) % 2 ? 200 : 40) + (x * 3 + y) % 37 + (int)((r >> 16) % 17) + 10 * p;
-                f->data[p][y * f->linesize[p] + x] = (uint8_t)(v > 255 ? 255 : v);
-            }
-    return f;
-}
-
-/* kr_media_scale_420 halves a frame without swscale (the tracker's size for 1200 columns
- * and more): the same [1 3 3 1] / 8 filter as swscale's bilinear one at that ratio, within
- * one grey level (its fixed-point rounding) on every sample of every plane, exactly the
- * filter's rounded value where computed by hand, edges included; any other size goes
- * through swscale, byte for byte. */
-static void test_halving_is_swscales_filter(void)
-{
-    const int w = 200, h = 104; /* (8-sample SIMD runs and tails in every plane) */
-    AVFrame *in = textured_420(w, h), *mid = NULL, *ref = av_frame_alloc();
-    kr_media_sws ys = {0};
-    const char *what = "";
-    CU_ASSERT_EQUAL_FATAL(kr_media_scale_420(&ys, &mid, in, 1, w / 2, h / 2, &what), 0);
-    CU_ASSERT_PTR_NULL(ys.ctx); /* (swscale not used) */
-    ref->format = in->format;
-    ref->width = w / 2;
-    ref->height = h / 2;
-    CU_ASSERT_EQUAL_FATAL(av_frame_get_buffer(ref, 0), 0);
-    struct SwsContext *sc = sws_getContext(w, h, in->format, w / 2, h / 2, in->format, SWS_BILINEAR, NULL, NULL, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
-    CU_ASSERT_FATAL(sws_scale_frame(sc, ref, in) >= 0);
-    int worst = 0, off = 0, n = 0;
-    for (int p = 0; p < 3; p++)
-        for (int y = 0; y < (p ? h / 4 : h / 2); y++)
-            for (int x = 0; x < (p ? w / 4 : w / 2); x++) {
-                int d = abs(mid->data[p][y * mid->linesize[p] + x] - ref->data[p][y * ref->linesize[p] + x]);
-                worst = d > worst ? d : worst;
-                off += d > 0;
-                n++;
-            }
-    if (getenv("KR_TEST_VERBOSE"))
-        printf("halving: worst %d, %d of %d samples off swscale's\n", worst, off, n);
-    CU_ASSERT(worst <= 1);
-    CU_ASSERT(off < n / 5);
-    /* by hand: luma (7, 5), and the corner (0, 0) with its edge samples repeated */
-    const int k[4] = {1, 3, 3, 1};
-    int pts[2][2] = {{7, 5}, {0, 0}};
-    for (int q = 0; q < 2; q++) {
-        int ox = pts[q][0], oy = pts[q][1], sum = 0;
-        for (int j = 0; j < 4; j++)
-            for (int i = 0; i < 4; i++) {
-                int sx = 2 * ox - 1 + i, sy = 2 * oy - 1 + j;
-                sx = sx < 0 ? 0 : sx;
-                sy = sy < 0 ? 0 : sy;
-                sum += k[i] * k[j] * in->data[0][sy * in->linesize[0] + sx];
-            }
-        CU_ASSERT_EQUAL(mid->data[0][oy * mid->linesize[0] + ox], (sum + 32) >> 6);
-    }
-    /* another size: swscale's own output */
-    AVFrame *mid2 = NULL, *ref2 = av_frame_alloc();
-    CU_ASSERT_EQUAL_FATAL(kr_media_scale_420(&ys, &mid2, in, 1, 120, 64, &what), 0);
-    CU_ASSERT_PTR_NOT_NULL(ys.ctx);
-    ref2->format = in->format;
-    ref2->width = 120;
-    ref2->height = 64;
-    CU_ASSERT_EQUAL_FATAL(av_frame_get_buffer(ref2, 0), 0);
-    struct SwsContext *sc2 = sws_getContext(w, h, in->format, 120, 64, in->format, SWS_BILINEAR, NULL, NULL, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(sc2);
-    CU_ASSERT_FATAL(sws_scale_frame(sc2, ref2, in) >= 0);
-    int same = 1;
-    for (int y = 0; y < 64; y++)
-        same &= !memcmp(mid2->data[0] + y * mid2->linesize[0], ref2->data[0] + y * ref2->linesize[0], 120);
-    CU_ASSERT(same);
-    sws_freeContext(sc);
-    sws_freeContext(sc2);
-    kr_media_sws_free(&ys);
-    av_frame_free(&in);
-    av_frame_free(&mid);
-    av_frame_free(&mid2);
-    av_frame_free(&ref);
-    av_frame_free(&ref2);
-}
-
 static int suite_init(void)
 {
     snprintf(dir, sizeof dir, "/tmp/kr_media_XXXXXX");
@@ -1125,7 +1029,6 @@ int main(void)
     CU_add_test(s, "keyframes_marked", test_keyframes_marked);
     CU_add_test(s, "seek_lands_on_first_frame_at_or_after", test_seek_lands_on_first_frame_at_or_after);
     CU_add_test(s, "gray_and_downscaled_output", test_gray_and_downscaled_output);
-    CU_add_test(s, "halving_is_swscales_filter", test_halving_is_swscales_filter);
     CU_add_test(s, "yuv_frames_equal_bgr_frames", test_yuv_frames_equal_bgr_frames);
     CU_add_test(s, "decode_ahead_same_as_inline", test_decode_ahead_same_as_inline);
     CU_add_test(s, "decode_ahead_scales_in_place", test_decode_ahead_scales_in_place);

@@ -10,11 +10,7 @@
 
 #include <libavutil/mem.h>
 
-#include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 void kr_media_sws_free(kr_media_sws *s)
 {
@@ -22,9 +18,6 @@ void kr_media_sws_free(kr_media_sws *s)
         return;
     sws_freeContext(s->ctx);
     s->ctx = NULL;
-    free(s->half);
-    s->half = NULL;
-    s->half_n = 0;
 }
 
 int kr_media_sws_prepare(kr_media_sws *s, const AVFrame *in, int dw, int dh, int dfmt, int flags, int threads,
@@ -71,61 +64,6 @@ void kr_media_frame_colour(const AVFrame *f, int *spc, int *full_range)
 
 int kr_media_is_420(const AVFrame *f) { return f->format == AV_PIX_FMT_YUV420P || f->format == AV_PIX_FMT_YUVJ420P; }
 
-/* One plane of sw x sh samples (both even) halved into dst: each output sample is the
- * [1 3 3 1] / 8 filter across and down over its two input samples and their outer
- * neighbours (the edge sample repeated), which is swscale's bilinear filter at this ratio
- * (the two differ by one grey level on about 6 % of the samples: its fixed-point
- * rounding). Each output row in two passes: the vertical sums of the even and of the odd
- * input columns into e[0..dw) and o[0..dw), with o[-1] and e[dw] the edges repeated;
- * then across. */
-static void half_plane(const uint8_t *src, int ss, int sw, int sh, uint8_t *dst, int ds, uint16_t *e, uint16_t *o)
-{
-    const int dw = sw / 2, dh = sh / 2;
-    for (int y = 0; y < dh; y++) {
-        const uint8_t *r1 = src + (size_t)(2 * y) * ss, *r2 = r1 + ss;
-        const uint8_t *r0 = y > 0 ? r1 - ss : r1, *r3 = 2 * y + 2 < sh ? r2 + ss : r2;
-        int x = 0;
-#if defined(__SSE2__)
-        const __m128i lo = _mm_set1_epi16(0xff);
-        for (; x + 8 <= dw; x += 8) {
-            __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(r0 + 2 * x));
-            __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(r1 + 2 * x));
-            __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(r2 + 2 * x));
-            __m128i d = _mm_loadu_si128((const __m128i *)(const void *)(r3 + 2 * x));
-            __m128i m = _mm_add_epi16(_mm_and_si128(b, lo), _mm_and_si128(c, lo));
-            __m128i ev = _mm_add_epi16(_mm_add_epi16(_mm_and_si128(a, lo), _mm_and_si128(d, lo)),
-                                       _mm_add_epi16(m, _mm_add_epi16(m, m)));
-            m = _mm_add_epi16(_mm_srli_epi16(b, 8), _mm_srli_epi16(c, 8));
-            __m128i od = _mm_add_epi16(_mm_add_epi16(_mm_srli_epi16(a, 8), _mm_srli_epi16(d, 8)),
-                                       _mm_add_epi16(m, _mm_add_epi16(m, m)));
-            _mm_storeu_si128((__m128i *)(void *)(e + x), ev);
-            _mm_storeu_si128((__m128i *)(void *)(o + x), od);
-        }
-#endif
-        for (; x < dw; x++) {
-            e[x] = (uint16_t)(r0[2 * x] + 3 * (r1[2 * x] + r2[2 * x]) + r3[2 * x]);
-            o[x] = (uint16_t)(r0[2 * x + 1] + 3 * (r1[2 * x + 1] + r2[2 * x + 1]) + r3[2 * x + 1]);
-        }
-        o[-1] = e[0];
-        e[dw] = o[dw - 1];
-        uint8_t *out = dst + (size_t)y * ds;
-        x = 0;
-#if defined(__SSE2__)
-        const __m128i half = _mm_set1_epi16(32);
-        for (; x + 8 <= dw; x += 8) {
-            __m128i m = _mm_add_epi16(_mm_loadu_si128((const __m128i *)(const void *)(e + x)),
-                                      _mm_loadu_si128((const __m128i *)(const void *)(o + x)));
-            __m128i s = _mm_add_epi16(_mm_loadu_si128((const __m128i *)(const void *)(o + x - 1)),
-                                      _mm_loadu_si128((const __m128i *)(const void *)(e + x + 1)));
-            s = _mm_srli_epi16(_mm_add_epi16(_mm_add_epi16(s, half), _mm_add_epi16(m, _mm_add_epi16(m, m))), 6);
-            _mm_storel_epi64((__m128i *)(void *)(out + x), _mm_packus_epi16(s, s));
-        }
-#endif
-        for (; x < dw; x++)
-            out[x] = (uint8_t)((o[x - 1] + 3 * (e[x] + o[x]) + e[x + 1] + 32) >> 6);
-    }
-}
-
 int kr_media_scale_420(kr_media_sws *ys, AVFrame **mid, const AVFrame *in, int threads, int dw, int dh,
                        const char **what)
 {
@@ -144,23 +82,6 @@ int kr_media_scale_420(kr_media_sws *ys, AVFrame **mid, const AVFrame *in, int t
             *what = "out of memory";
             return ret;
         }
-    }
-    if (in->width == 2 * dw && in->height == 2 * dh && dw % 2 == 0 && dh % 2 == 0 && dw >= 2 && dh >= 2) {
-        if (ys->half_n < dw + 2) {
-            uint16_t *h = realloc(ys->half, sizeof *h * 2 * (size_t)(dw + 2));
-            if (!h) {
-                *what = "out of memory";
-                return AVERROR(ENOMEM);
-            }
-            ys->half = h;
-            ys->half_n = dw + 2;
-        }
-        for (int p = 0; p < 3; p++) {
-            const int sh = p ? 1 : 0; /* the chroma planes are half the size */
-            half_plane(in->data[p], in->linesize[p], in->width >> sh, in->height >> sh, (*mid)->data[p],
-                       (*mid)->linesize[p], ys->half + 1, ys->half + (dw >> sh) + 3);
-        }
-        return 0;
     }
     *what = "scaling";
     if ((ret = kr_media_sws_prepare(ys, in, dw, dh, in->format, SWS_BILINEAR, threads, 0, 0)) < 0 ||

@@ -5,7 +5,6 @@
 #define KR_MEDIA_INTERNAL_H
 #include "kr_media.h"
 #include <stddef.h>
-#include <stdint.h>
 
 /* FFmpeg's process-wide setup, once per process (every reader, writer and capture calls
  * it before making FFmpeg contexts): routes av_log output away from stderr (messages at
@@ -27,14 +26,11 @@ const char *kr_media_ff_detail(int ret, char *buf, size_t n);
 struct AVFrame;
 struct SwsContext;
 
-/* One cached libswscale context, remade when the input's size or format changes, and the
- * scratch rows of kr_media_scale_420's own halving. Zero-initialise; free with
- * kr_media_sws_free (owns both). */
+/* One cached libswscale context, remade when the input's size or format changes.
+ * Zero-initialise; free with kr_media_sws_free (owned). */
 typedef struct kr_media_sws {
     struct SwsContext *ctx;
     int                key[3]; /* input w, h, format */
-    uint16_t          *half;   /* 2 x half_n column sums (kr_convert.c, half_plane) */
-    int                half_n;
 } kr_media_sws;
 void kr_media_sws_free(kr_media_sws *s); /* NULL-safe */
 
@@ -53,10 +49,8 @@ int kr_media_is_420(const struct AVFrame *f);
 
 /* in (4:2:0) scaled bilinear in YUV to dw x dh into *mid ((re)allocated here when its size
  * or format differ, caller frees it with av_frame_free) through the cached context ys over
- * threads (0 automatic); exactly halved (in twice dw x dh, both even: the tracker's size
- * for 1200 columns and more) by the same filter without swscale, on this thread, in about
- * half the time. The first step of kr_media_to_bgr for a resized frame. Returns 0 or a
- * negative AVERROR with *what naming the step. */
+ * threads (0 automatic). The first step of kr_media_to_bgr for a resized frame. Returns 0
+ * or a negative AVERROR with *what naming the step. */
 int kr_media_scale_420(kr_media_sws *ys, struct AVFrame **mid, const struct AVFrame *in, int threads, int dw, int dh,
                        const char **what);
 
