@@ -104,6 +104,7 @@ struct kr_track {
     kr_track_card   saved_cards[KR_TRACK_MAX_CARDS];
     kr_track_frame  fr;
     kr_track_hand   prev_hand[2];
+    int             attached_last[2]; /* each arm attached to its player's edge on the last frame */
     double   card_rgb[3], mat_rgb[3]; /* reference colours at start */
     int32_t  yuv_tab[5][256]; /* YUV->BGR terms for the matrix/range in yuv_key */
     int      yuv_key;        /* -1 none yet, else full_range * 2 + bt709 */
