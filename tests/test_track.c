@@ -689,6 +689,45 @@ static void test_hand_cut_off_its_arm_stays_a_hand(void)
     kr_track_destroy(t);
 }
 
+/* A's hand sweeping at 1.8 m/s (30 mm a frame); from one frame on its forearm is cut off
+ * its edge (mat over it from the edge to y = -220: a dark sleeve read as shadow). The
+ * hand is kept on that frame, its leading point by the tip: a piece mostly that hand of the
+ * last frame, whose arm was attached then, has one frame's grace (before: dropped, no hand
+ * on that frame; early_entry at 60 fps lost its sweep so once the frames were rounded
+ * otherwise). A cut that lasts is no hand after that frame: no still blob lives on. */
+static void test_fast_hand_cut_off_for_a_frame_stays_a_hand(void)
+{
+    kr_track_t *t = make_tracker();
+    int64_t ts = 0;
+    warm(t, &ts);
+    const kr_track_frame *fr = NULL;
+    int seen_cut = -1, later = 0;
+    for (int i = 0; i <= 14; i++, ts += 16667) {
+        double tip = -250 + 30.0 * i;
+        still_scene(frame, 1.0);
+        draw_arm(frame, tip - 60, tip, -45, 10, -8, 1);
+        if (i >= 10) { /* cut from frame 10 on */
+            double px0, py0, px1, py1;
+            map_fn(NULL, tip - 160, -220, &px0, &py0);
+            map_fn(NULL, tip + 40, -440, &px1, &py1); /* (below the picture's edge) */
+            for (int y = (int)py0; y <= (int)py1 && y < FH; y++)
+                memcpy(frame + ((size_t)y * FW + (size_t)px0) * 3, base + ((size_t)y * FW + (size_t)px0) * 3,
+                       (size_t)(px1 - px0) * 3);
+        }
+        fr = feed(t, ts);
+        const kr_track_hand *h = &fr->hands[KR_TRACK_A];
+        if (i == 10)
+            seen_cut = h->present && fabs(h->lead_x_mm - tip) < 25 && fabs(h->lead_y_mm + 45) < 25;
+        if (i >= 12)
+            later += h->present;
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("cut %d: tip %.0f present %d lead %.0f %.0f\n", i, tip, h->present, h->lead_x_mm, h->lead_y_mm);
+    }
+    CU_ASSERT_EQUAL(seen_cut, 1);
+    CU_ASSERT_EQUAL(later, 0);
+    kr_track_destroy(t);
+}
+
 /* B's fingers over A's (B's tip at y 0, A's at 40, on card 64's column), the two hands one
  * blob split between them; then B's forearm is cut off its edge by a band of mat-like sleeve
  * (y 260-300: strike_a at 30 fps, B's dark sleeve lost for a frame as the hands met). B's
@@ -1507,6 +1546,7 @@ int main(void)
     /* session 19 (last: the scene noise's generator is shared, the tests before keep their draws) */
     CU_add_test(s, "knocked_card_flung_unseen_is_not_the_pushers", test_knocked_card_flung_unseen_is_not_the_pushers);
     CU_add_test(s, "knocked_card_under_the_hand_keeps_its_id", test_knocked_card_under_the_hand_keeps_its_id);
+    CU_add_test(s, "fast_hand_cut_off_for_a_frame_stays_a_hand", test_fast_hand_cut_off_for_a_frame_stays_a_hand);
     CU_add_test(s, "card_seen_displaced_late_goes_with_the_hand", test_card_seen_displaced_late_goes_with_the_hand);
     CU_add_test(s, "hand_side_from_the_arms_line", test_hand_side_from_the_arms_line); /* session 20 */
     CU_add_test(s, "hand_cut_off_its_arm_stays_a_hand", test_hand_cut_off_its_arm_stays_a_hand); /* session 22 */
