@@ -641,6 +641,18 @@ static void test_resting_sleeved_arm_stays_a_hand(void)
     kr_track_destroy(t);
 }
 
+/* The frame shows bare mat (the background) over the mat rectangle from (x0, y0) to
+ * (x1, y1) mm, x0 < x1, y0 > y1 (cut to the picture). */
+static void bare_mat(double x0, double y0, double x1, double y1)
+{
+    double px0, py0, px1, py1;
+    map_fn(NULL, x0, y0, &px0, &py0);
+    map_fn(NULL, x1, y1, &px1, &py1);
+    for (int y = py0 < 0 ? 0 : (int)py0; y <= (int)py1 && y < FH; y++)
+        memcpy(frame + ((size_t)y * FW + (size_t)px0) * 3, base + ((size_t)y * FW + (size_t)px0) * 3,
+               (size_t)(px1 - px0) * 3);
+}
+
 /* A hand lying still on a card, cut off from its arm by a band of the arm that looks like
  * the mat (a pale forearm the background had learned: v8_strike_a at 60 fps, card 6), stays
  * the player's hand: most of it was that hand on the last frame and has not changed since.
@@ -668,12 +680,7 @@ static void test_hand_cut_off_its_arm_stays_a_hand(void)
     for (int i = 0; i < n; i++, ts += 16667) { /* at rest, cut: mat across the forearm, y -260..-220 */
         still_scene(frame, 1.0);
         draw_arm(frame, 0, 0, -45, 10, -8, 1);
-        double px0, py0, px1, py1;
-        map_fn(NULL, -60, -220, &px0, &py0);
-        map_fn(NULL, 60, -260, &px1, &py1);
-        for (int y = (int)py0; y <= (int)py1; y++)
-            memcpy(frame + ((size_t)y * FW + (size_t)px0) * 3, base + ((size_t)y * FW + (size_t)px0) * 3,
-                   (size_t)(px1 - px0) * 3);
+        bare_mat(-60, -220, 60, -260);
         fr = feed(t, ts);
         kept += fr->hands[KR_TRACK_A].present && fabs(fr->hands[KR_TRACK_A].lead_y_mm + 45) < 10;
     }
@@ -706,14 +713,8 @@ static void test_fast_hand_cut_off_for_a_frame_stays_a_hand(void)
         double tip = -250 + 30.0 * i;
         still_scene(frame, 1.0);
         draw_arm(frame, tip - 60, tip, -45, 10, -8, 1);
-        if (i >= 10) { /* cut from frame 10 on */
-            double px0, py0, px1, py1;
-            map_fn(NULL, tip - 160, -220, &px0, &py0);
-            map_fn(NULL, tip + 40, -440, &px1, &py1); /* (below the picture's edge) */
-            for (int y = (int)py0; y <= (int)py1 && y < FH; y++)
-                memcpy(frame + ((size_t)y * FW + (size_t)px0) * 3, base + ((size_t)y * FW + (size_t)px0) * 3,
-                       (size_t)(px1 - px0) * 3);
-        }
+        if (i >= 10) /* cut from frame 10 on (to below the picture's edge) */
+            bare_mat(tip - 160, -220, tip + 40, -440);
         fr = feed(t, ts);
         const kr_track_hand *h = &fr->hands[KR_TRACK_A];
         if (i == 10)
