@@ -1103,8 +1103,8 @@ static void test_knocked_card_keeps_its_id(void)
  * 77's spot: it is 77's (a card partly hidden under the hand and begun to change counts as
  * one that may have been knocked), and 78 is held on its spot, not on the hand's way, until
  * it is seen again. Each card keeps its id to where it comes to rest (before: 78 followed
- * 77's card out of the view and 77's follower took 78's card; push_out at 50 fps: each
- * push-out named with the other card). */
+ * 77's card to its rest at x = 440 and 77 was never seen displaced; push_out at 50 fps:
+ * each push-out named with the other card). */
 static void test_knocked_card_under_the_hand_keeps_its_id(void)
 {
     kr_track_t *t = tracker_with(knock_row, 4);
@@ -1546,14 +1546,14 @@ int main(void)
     CU_add_test(s, "still_hand_under_flickering_lamps", test_still_hand_under_flickering_lamps); /* session 28 */
     /* session 19 (last: the scene noise's generator is shared, the tests before keep their draws) */
     CU_add_test(s, "knocked_card_flung_unseen_is_not_the_pushers", test_knocked_card_flung_unseen_is_not_the_pushers);
-    CU_add_test(s, "knocked_card_under_the_hand_keeps_its_id", test_knocked_card_under_the_hand_keeps_its_id);
-    CU_add_test(s, "fast_hand_cut_off_for_a_frame_stays_a_hand", test_fast_hand_cut_off_for_a_frame_stays_a_hand);
     CU_add_test(s, "card_seen_displaced_late_goes_with_the_hand", test_card_seen_displaced_late_goes_with_the_hand);
     CU_add_test(s, "hand_side_from_the_arms_line", test_hand_side_from_the_arms_line); /* session 20 */
     CU_add_test(s, "hand_cut_off_its_arm_stays_a_hand", test_hand_cut_off_its_arm_stays_a_hand); /* session 22 */
     CU_add_test(s, "arm_cut_off_in_a_contact_stays_its_players", test_arm_cut_off_in_a_contact_stays_its_players); /* session 23 */
     CU_add_test(s, "hand_swung_against_another_colour_stays_its_own", test_hand_swung_against_another_colour_stays_its_own); /* session 23 */
     CU_add_test(s, "card_put_down_hidden_is_found_again", test_card_put_down_hidden_is_found_again); /* session 22 */
+    CU_add_test(s, "knocked_card_under_the_hand_keeps_its_id", test_knocked_card_under_the_hand_keeps_its_id); /* session 30 */
+    CU_add_test(s, "fast_hand_cut_off_for_a_frame_stays_a_hand", test_fast_hand_cut_off_for_a_frame_stays_a_hand); /* session 30 */
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();
