@@ -1152,10 +1152,10 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
          * that is mostly that hand of the last frame (still_hand) when its arm was attached
          * then: a fast hand's dark sleeve read as shadow against the mat on one frame cuts it
          * off its edge (early_entry at 60 fps, 3.000 s, its frames halved one grey level
-         * apart: A's 3 m/s sweep kept or lost by whether a 47-pixel piece of sleeve at its
-         * edge reached the least area; h_match_segment at 60 fps, B on card 42 at 80.0 s).
-         * A grace of one frame keeps no still blob alive */
-        int grace = kept >= 0 && kept == cp->owner && t->attached_last[kept];
+         * apart: A's 3 m/s sweep kept or lost by whether a small scrap of sleeve at its edge
+         * reached the least area; h_match_segment at 60 fps, B on card 42 at 80.0 s). A
+         * grace of one frame keeps no still blob alive (kept >= 0: cp->owner is kept) */
+        int grace = kept >= 0 && t->attached_last[kept];
         if ((cp->owner == 0 || cp->owner == 1) && ((!attached[cp->owner] && !grace) ||
                                                     (kept < 0 && cp->still_sum > DETACHED_STILL / t->fscale * cp->area)))
             cp->owner = -1;
