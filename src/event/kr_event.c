@@ -1552,6 +1552,20 @@ static int64_t seen_before_loss(const kr_event_t *ev, int p, int64_t rest_t, dou
     return -1;
 }
 
+/* (x, y) lies on a card seen out of the field (not lost), within margin mm of its outline.
+ * A card flung beyond the field's side line comes to rest in the warped margin: a hand
+ * following it out past the warped area's edge leaves in view only the card, whose print
+ * the tracker may take for that hand's fingertip (push_out at 48 fps: A's leading point
+ * held on card 78's far edge for 200 ms while the hand, 60-70 mm up, went home beyond
+ * the view). */
+static int on_card_out(const kr_track_frame *fr, double x, double y, double margin)
+{
+    for (int j = 0; j < fr->n_cards; j++)
+        if (fr->cards[j].out_of_field && !fr->cards[j].lost && card_sd(&fr->cards[j], x, y) <= margin)
+            return 1;
+    return 0;
+}
+
 /* Another card's track (not lost) has its centre within GHOST_MM of card k's: two cards
  * cannot lie in one place, so one of the two tracks follows the other's card. */
 static int on_another_card(const kr_track_frame *fr, int k)
@@ -2676,9 +2690,11 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         /* at rest beside the side lines in play: no card lies there, so either the hand waits
          * there or its fingertip was put off the card it presses (an arm's blob stretched by
          * its shadow): a judge looks. Not a still blob with no shadow near (no hand: the
-         * leading point left on what the arm passed as the hand went home) */
+         * leading point left on what the arm passed as the hand went home), nor a point on
+         * a card seen out of the field (on_card_out: it is on what it rests on, out of play) */
         if (ev->in_play && h->present && !still_blob && fabs(h->lead_x_mm) > KR_TRACK_FIELD_HALF_W_MM &&
-            fabs(h->lead_y_mm) < KR_TRACK_FIELD_HALF_H_MM && s3[p] < cfg->rest_speed_mm_s) {
+            fabs(h->lead_y_mm) < KR_TRACK_FIELD_HALF_H_MM && s3[p] < cfg->rest_speed_mm_s &&
+            !on_card_out(fr, h->lead_x_mm, h->lead_y_mm, cfg->touch_margin_mm)) {
             if (ev->beside_t[p] < 0)
                 ev->beside_t[p] = fr->t_us;
             if (fr->t_us - ev->beside_t[p] >= cfg->press_hold_us)
