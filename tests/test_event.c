@@ -2797,6 +2797,41 @@ static void test_race_struck_card_under_the_others_fingers(void)
     CU_ASSERT_TRUE(t[0] >= 690000 && err[0] < 15000);
 }
 
+/* A race where the later hand's last mm of descent change its own picture by less than
+ * the quiet level: A lies still on the card from 650 ms (its own change 50), B comes down
+ * (8000 a frame) until 683 ms, then by b_last a frame for two frames, and lies on it from
+ * 717 ms. Writes both touches. */
+static void race_slow_last_case(double b_last, int64_t t[2], int64_t err[2])
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    for (int64_t tt = 0; tt < 1300000; tt += DT) {
+        double own[2] = {tt < 300000 ? 0 : tt < 500000 ? 60000 : tt < 650000 ? 6000 : 50,
+                         tt < 300000 ? 0 : tt < 520000 ? 60000 : tt < 683000 ? 8000 : tt < 717000 ? b_last : 50};
+        race_frame(&f, tt, own, tt < 300000 ? 0 : tt < 717000 ? 30000 : 50, 0.6);
+    }
+    race_touches(&f, t, err, NULL);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("race slow last %.0f: A %lld +- %lld, B %lld +- %lld\n", b_last, (long long)t[0], (long long)err[0],
+               (long long)t[1], (long long)err[1]);
+    kr_event_destroy(f.ev);
+}
+
+/* B's last two frames change its own picture by 800 (under the quiet level of 1000, over
+ * half of it) while A's own change beside it is 50: A lies still, nothing of it leaks into
+ * B's circle, so that is B moving: B's landing is read after them, within 15 ms of 717 ms
+ * (before: at the end of its last frame over the quiet level, 33 ms early; race_20ms at 50
+ * fps ruled for B so). A change of 400, under half the quiet level, is quiet as before. */
+static void test_race_last_mm_beside_a_still_hand(void)
+{
+    int64_t t[2], err[2];
+    race_slow_last_case(800, t, err);
+    CU_ASSERT_TRUE(llabs(t[1] - 717000) < 15000);
+    CU_ASSERT_TRUE(llabs(t[0] - 650000) < 15000);
+    race_slow_last_case(400, t, err);
+    CU_ASSERT_TRUE(t[1] >= 0 && t[1] < 700000);
+}
+
 /* A race read frame by frame at period per: both hands come to their stops (A at 500 ms,
  * B at 520 ms) with an own change of 60000 and a whole change of 20000; from 533 ms on,
  * frame i has own change own[i] (both hands alike) and whole change whole[i]; noise (40)
@@ -3882,6 +3917,7 @@ int main(void)
     CU_add_test(s, "hand_named_from_the_arm_seen_most", test_hand_named_from_the_arm_seen_most); /* session 15 */
     CU_add_test(s, "point_on_a_card_out_of_the_field_is_no_rest_beside", /* session 31 */
                 test_point_on_a_card_out_of_the_field_is_no_rest_beside);
+    CU_add_test(s, "race_last_mm_beside_a_still_hand", test_race_last_mm_beside_a_still_hand); /* session 31 */
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();
