@@ -88,7 +88,9 @@
 #define OWN_FLOOR_SHARE 0.5 /* a racing hand's own change over this share of the quiet level ... */
 #define OWN_ALONE_SHARE 0.2 /* ... is motion when the other's own change is at most this share of it
                                (race_20ms at 50 fps: B's last 10 mm of descent 666 and 1014, quiet
-                               1200, A lying still beside it 99 and 93) */
+                               1200, A lying still beside it 99 and 93; read as quiet, B's landing
+                               came 45 ms early and the ruling went to B; now put midway between
+                               the two readings, -4.5 ms on 25.6, see tip_still) */
 #define LEAK_SHARE 0.5       /* ... an own change at most this share of the other hand's may be its leak */
 #define OWN_ERR_US 8000.0    /* ... its error, in quadrature with landing's: the mask hides the fingertips
                                 beside the other hand, whose last mm of descent may pass for quiet
@@ -1176,11 +1178,13 @@ static int tip_still(const kr_event_t *ev, const double *chg, tip_rule rule, int
         quiet *= (double)per / 16667.0;
         /* under the quiet level but over OWN_FLOOR_SHARE of it, while the other hand's own
          * change on the same frame is at most OWN_ALONE_SHARE of this one: the other lies
-         * still, so nothing of it leaks in, and what changed is this hand (a hand's last
-         * mm of descent beside the other's resting one) */
+         * still, so nothing of it leaks in, and what changed is this hand: its last mm of
+         * descent, or its fingers settling on the card after the contact. Read so by the
+         * own change's rule; race_landing's second reading (TIP_RULE_OWN_WHOLE) keeps the
+         * quiet level alone, so the landing is put between the two with the span as error */
         const int o = 1 - p;
-        if (e > OWN_FLOOR_SHARE * quiet && ev->lpresent[o][i] && ev->lt[o][i] == ev->lt[p][i] &&
-            ev->lchg_own[o][i] <= OWN_ALONE_SHARE * e)
+        if (rule == TIP_RULE_OWN && e > OWN_FLOOR_SHARE * quiet && ev->lpresent[o][i] &&
+            ev->lt[o][i] == ev->lt[p][i] && ev->lchg_own[o][i] <= OWN_ALONE_SHARE * e)
             return 0;
         /* TIP_RULE_OWN_WHOLE (race_landing's second reading): or the whole change quiet */
         return e <= quiet || (rule == TIP_RULE_OWN_WHOLE && ev->lchg[p][i] <= quiet);
