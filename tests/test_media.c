@@ -5,9 +5,13 @@
 #include "kr_calib.h"
 #include "kr_cv.h"
 #include "kr_media.h"
+#include "kr_media_internal.h"
 
 #include <CUnit/Basic.h>
 #include <dirent.h>
+#include <libavutil/frame.h>
+#include <libavutil/opt.h>
+#include <libswscale/swscale.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1019,6 +1023,103 @@ static int suite_clean(void)
     return rmdir(dir) == 0 ? 0 : 1; /* fails if a test left a file behind */
 }
 
+/* A 4:2:0 frame of w x h with texture in every plane (noise, ramps, sharp steps between
+ * dark and bright, some samples at 0 and 255). */
+static AVFrame *textured_420(int w, int h, unsigned seed)
+{
+    AVFrame *f = av_frame_alloc();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    f->format = AV_PIX_FMT_YUV420P;
+    f->width = w;
+    f->height = h;
+    CU_ASSERT_EQUAL_FATAL(av_frame_get_buffer(f, 0), 0);
+    unsigned r = seed;
+    for (int p = 0; p < 3; p++)
+        for (int y = 0; y < (p ? h / 2 : h); y++)
+            for (int x = 0; x < (p ? w / 2 : w); x++) {
+                r = r * 1103515245u + 12345u;
+                int v = ((x / 9 + y / 5) % 2 ? 200 : 40) + (x * 3 + y) % 37 + (int)((r >> 16) % 17) + 10 * p;
+                if ((r >> 8) % 50 == 0)
+                    v = (r >> 12) % 2 ? 0 : 255;
+                f->data[p][y * f->linesize[p] + x] = (uint8_t)(v > 255 ? 255 : v);
+            }
+    return f;
+}
+
+/* The samples of two 4:2:0 frames of w x h that differ. */
+static long differing_420(const AVFrame *a, const AVFrame *b, int w, int h)
+{
+    long off = 0;
+    for (int p = 0; p < 3; p++)
+        for (int y = 0; y < (p ? h / 2 : h); y++)
+            for (int x = 0; x < (p ? w / 2 : w); x++)
+                off += a->data[p][y * a->linesize[p] + x] != b->data[p][y * b->linesize[p] + x];
+    return off;
+}
+
+/* kr_media_scale_420 halves a frame (the tracker's size for 1200 columns and more) without
+ * swscale, with the very samples swscale's bilinear filter gives (its fixed-point rounding,
+ * the edges, its last rows written by its C code): every sample of every plane the same as
+ * sws_scale_frame's, on one thread or several, at sizes with and without SIMD tails (on
+ * x86-64, where that is swscale's arithmetic; elsewhere its own rounding may differ). One
+ * grey level on one sample in twenty flipped fast blurred hands (thirtieth session). Any
+ * other size still goes through swscale. */
+static void test_halving_is_swscales_to_the_bit(void)
+{
+    const int sizes[][2] = {{1280, 720}, {1216, 688}, {200, 104}, {72, 40}, {1920, 1080}};
+    kr_media_sws ys = {0};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        const int w = sizes[k][0], h = sizes[k][1];
+        AVFrame *in = textured_420(w, h, 7 + (unsigned)k), *mid = NULL;
+        const char *what = "";
+        CU_ASSERT_EQUAL_FATAL(kr_media_scale_420(&ys, &mid, in, 1, w / 2, h / 2, &what), 0);
+        CU_ASSERT_PTR_NULL(ys.ctx); /* (swscale not used) */
+        for (int threads = 1; threads <= 2; threads++) {
+            AVFrame *ref = av_frame_alloc();
+            CU_ASSERT_PTR_NOT_NULL_FATAL(ref);
+            ref->format = in->format;
+            ref->width = w / 2;
+            ref->height = h / 2;
+            CU_ASSERT_EQUAL_FATAL(av_frame_get_buffer(ref, 0), 0);
+            kr_media_sws sc = {0};
+            CU_ASSERT_EQUAL_FATAL(
+                kr_media_sws_prepare(&sc, in, w / 2, h / 2, in->format, SWS_BILINEAR, threads, 0, 0), 0);
+            CU_ASSERT_FATAL(sws_scale_frame(sc.ctx, ref, in) >= 0);
+            long off = differing_420(mid, ref, w / 2, h / 2);
+            if (getenv("KR_TEST_VERBOSE"))
+                printf("halving %dx%d (swscale on %d threads): %ld samples differ\n", w, h, threads, off);
+#if defined(__x86_64__)
+            CU_ASSERT_EQUAL(off, 0);
+#else
+            CU_ASSERT(off < (long)w * h / 40);
+#endif
+            kr_media_sws_free(&sc);
+            av_frame_free(&ref);
+        }
+        av_frame_free(&in);
+        av_frame_free(&mid);
+    }
+    /* another ratio: swscale's own output */
+    AVFrame *in = textured_420(200, 104, 3), *mid = NULL, *ref = av_frame_alloc();
+    const char *what = "";
+    CU_ASSERT_EQUAL_FATAL(kr_media_scale_420(&ys, &mid, in, 1, 120, 64, &what), 0);
+    CU_ASSERT_PTR_NOT_NULL(ys.ctx);
+    ref->format = in->format;
+    ref->width = 120;
+    ref->height = 64;
+    CU_ASSERT_EQUAL_FATAL(av_frame_get_buffer(ref, 0), 0);
+    kr_media_sws sc = {0};
+    CU_ASSERT_EQUAL_FATAL(kr_media_sws_prepare(&sc, in, 120, 64, in->format, SWS_BILINEAR, 1, 0, 0), 0);
+    CU_ASSERT_FATAL(sws_scale_frame(sc.ctx, ref, in) >= 0);
+    CU_ASSERT_EQUAL(differing_420(mid, ref, 120, 64), 0);
+    CU_ASSERT_EQUAL(kr_media_half_420(&ys, mid, in), 0); /* (not half its size: nothing done) */
+    kr_media_sws_free(&sc);
+    kr_media_sws_free(&ys);
+    av_frame_free(&in);
+    av_frame_free(&mid);
+    av_frame_free(&ref);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -1045,6 +1146,7 @@ int main(void)
     CU_add_test(s, "clip_marks_contacts", test_clip_marks_contacts);
     CU_add_test(s, "clip_calibration_layer", test_clip_calibration_layer);
     CU_add_test(s, "clip_bad_input_leaves_nothing", test_clip_bad_input_leaves_nothing);
+    CU_add_test(s, "halving_is_swscales_to_the_bit", test_halving_is_swscales_to_the_bit);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures() + CU_get_number_of_suites_failed();

@@ -10,7 +10,12 @@
 
 #include <libavutil/mem.h>
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 void kr_media_sws_free(kr_media_sws *s)
 {
@@ -18,6 +23,9 @@ void kr_media_sws_free(kr_media_sws *s)
         return;
     sws_freeContext(s->ctx);
     s->ctx = NULL;
+    free(s->half);
+    s->half = NULL;
+    s->half_n = 0;
 }
 
 int kr_media_sws_prepare(kr_media_sws *s, const AVFrame *in, int dw, int dh, int dfmt, int flags, int threads,
@@ -64,6 +72,126 @@ void kr_media_frame_colour(const AVFrame *f, int *spc, int *full_range)
 
 int kr_media_is_420(const AVFrame *f) { return f->format == AV_PIX_FMT_YUV420P || f->format == AV_PIX_FMT_YUVJ420P; }
 
+/* ---- halving a 4:2:0 frame: swscale's bilinear filter, to the bit ----------------------
+ * The tracker's frames of 1200 columns and more are halved. At this ratio swscale's
+ * bilinear filter (SWS_BILINEAR) is [1 3 3 1] / 8 across and down, and libswscale 6 on
+ * x86-64 computes it so (its filter tables, hscale8to15 and the yuv2yuvX vertical scaler;
+ * every sample the same as sws_scale_frame's, test halving_is_swscales_to_the_bit):
+ *   across, exactly: S = p[2x-1] + 3 (p[2x] + p[2x+1]) + p[2x+2], the taps off the edge
+ *   merged into the edge sample (S = 4 p[0] + 3 p[1] + p[2] at the left; swscale keeps 16 S);
+ *   down, each row's tap truncated: (5 + (S_a >> 3) + (3 S_b >> 3) + (3 S_c >> 3) + (S_d >> 3)) >> 3
+ *   over the rows 2y-1 .. 2y+2, the top row's taps merged as across (weights 4, 3, 1);
+ *   except the output's last two rows of luma and its last row of chroma, which swscale
+ *   writes with its plain C code, rounded once: (32 + S_a + 3 S_b + 3 S_c + S_d) >> 6,
+ *   the bottom row's taps merged (weights 1, 3, 4).
+ * So the tracker sees the same pixels as through swscale, at a fraction of its time (the
+ * figures: docs/results-events.md, thirty-second session). A sample differing by one grey
+ * level on one frame in twenty flips fast blurred hands (thirtieth session), so the
+ * rounding is kept as it is, not made "better". */
+
+/* The sums S of one row of sw samples (dw = sw / 2 of them) into s. */
+static void half_row_sums(const uint8_t *p, int sw, uint16_t *s)
+{
+    const int dw = sw / 2;
+    s[0] = (uint16_t)(4 * p[0] + 3 * p[1] + p[2]);
+    int x = 1;
+#if defined(__SSE2__)
+    const __m128i lo = _mm_set1_epi16(0xff);
+    for (; x + 8 <= dw - 1; x += 8) { /* reads p[2x - 2 .. 2x + 17], 2x + 17 <= sw - 1 */
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + 2 * x - 2));
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 2 * x));
+        __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(p + 2 * x + 2));
+        __m128i mid = _mm_add_epi16(_mm_and_si128(b, lo), _mm_srli_epi16(b, 8));
+        __m128i out = _mm_add_epi16(_mm_srli_epi16(a, 8), _mm_and_si128(c, lo));
+        out = _mm_add_epi16(out, _mm_add_epi16(mid, _mm_add_epi16(mid, mid)));
+        _mm_storeu_si128((__m128i *)(void *)(s + x), out);
+    }
+#endif
+    for (; x < dw - 1; x++)
+        s[x] = (uint16_t)(p[2 * x - 1] + 3 * (p[2 * x] + p[2 * x + 1]) + p[2 * x + 2]);
+    s[dw - 1] = (uint16_t)(p[sw - 3] + 3 * p[sw - 2] + 4 * p[sw - 1]);
+}
+
+/* One output row of dw samples from up to four rows of sums r[j] with weights w[j]
+ * (eighths; a NULL row counts nothing): each tap truncated, or rounded once (see above). */
+static void half_row_out(const uint16_t *const r[4], const int w[4], int dw, int once, uint8_t *out)
+{
+    int x = 0;
+#if defined(__SSE2__)
+    for (; x + 8 <= dw; x += 8) {
+        __m128i acc = _mm_set1_epi16(once ? 32 : 5);
+        for (int j = 0; j < 4; j++) {
+            if (!r[j])
+                continue;
+            __m128i t = _mm_mullo_epi16(_mm_loadu_si128((const __m128i *)(const void *)(r[j] + x)),
+                                        _mm_set1_epi16((short)w[j]));
+            acc = _mm_add_epi16(acc, once ? t : _mm_srli_epi16(t, 3));
+        }
+        acc = _mm_srli_epi16(acc, once ? 6 : 3);
+        _mm_storel_epi64((__m128i *)(void *)(out + x), _mm_packus_epi16(acc, acc));
+    }
+#endif
+    for (; x < dw; x++) {
+        int acc = once ? 32 : 5;
+        for (int j = 0; j < 4; j++)
+            if (r[j])
+                acc += once ? w[j] * r[j][x] : (w[j] * r[j][x]) >> 3;
+        acc >>= once ? 6 : 3;
+        out[x] = (uint8_t)(acc > 255 ? 255 : acc);
+    }
+}
+
+/* One plane of sw x sh samples (both even, at least 8) halved into dst; vs: 1 for a chroma
+ * plane of a frame whose luma output is DH rows (which rows swscale rounds once); sums: 4
+ * rows of sw / 2 scratch. */
+static void half_plane(const uint8_t *src, int ss, int sw, int sh, uint8_t *dst, int ds, int vs, int DH,
+                       uint16_t *sums)
+{
+    const int dw = sw / 2, dh = sh / 2;
+    int have = -1; /* source rows summed so far (row r in sums + (r & 3) dw) */
+    for (int y = 0; y < dh; y++) {
+        const int last = 2 * y + 2 < sh ? 2 * y + 2 : sh - 1;
+        for (; have < last; have++)
+            half_row_sums(src + (size_t)(have + 1) * ss, sw, sums + (size_t)((have + 1) & 3) * dw);
+#define ROW(r) (sums + (size_t)((r) & 3) * dw)
+        const uint16_t *r[4];
+        int w[4];
+        if (y == 0) {
+            r[0] = ROW(0), r[1] = ROW(1), r[2] = ROW(2), r[3] = NULL;
+            w[0] = 4, w[1] = 3, w[2] = 1, w[3] = 0;
+        } else if (y == dh - 1) {
+            r[0] = ROW(sh - 3), r[1] = ROW(sh - 2), r[2] = ROW(sh - 1), r[3] = NULL;
+            w[0] = 1, w[1] = 3, w[2] = 4, w[3] = 0;
+        } else {
+            r[0] = ROW(2 * y - 1), r[1] = ROW(2 * y), r[2] = ROW(2 * y + 1), r[3] = ROW(2 * y + 2);
+            w[0] = 1, w[1] = 3, w[2] = 3, w[3] = 1;
+        }
+#undef ROW
+        half_row_out(r, w, dw, (y << vs) >= DH - 2, dst + (size_t)y * ds);
+    }
+}
+
+int kr_media_half_420(kr_media_sws *ys, AVFrame *dst, const AVFrame *in)
+{
+    const int dw = in->width / 2, dh = in->height / 2;
+    if (!kr_media_is_420(in) || !kr_media_is_420(dst) || in->width != 2 * dw || in->height != 2 * dh || dw % 2 ||
+        dh % 2 || dw < 8 || dh < 8 || dst->width != dw || dst->height != dh)
+        return 0;
+    if (ys->half_n < 4 * dw) {
+        uint16_t *h = realloc(ys->half, sizeof *h * 4 * (size_t)dw);
+        if (!h)
+            return AVERROR(ENOMEM);
+        ys->half = h;
+        ys->half_n = 4 * dw;
+    }
+    for (int p = 0; p < 3; p++) {
+        const int c = p ? 1 : 0; /* the chroma planes: half the size */
+        half_plane(in->data[p], in->linesize[p], in->width >> c, in->height >> c, dst->data[p], dst->linesize[p], c,
+                   dh, ys->half);
+    }
+    return 1;
+}
+
 int kr_media_scale_420(kr_media_sws *ys, AVFrame **mid, const AVFrame *in, int threads, int dw, int dh,
                        const char **what)
 {
@@ -82,6 +210,10 @@ int kr_media_scale_420(kr_media_sws *ys, AVFrame **mid, const AVFrame *in, int t
             *what = "out of memory";
             return ret;
         }
+    }
+    if ((ret = kr_media_half_420(ys, *mid, in)) != 0) {
+        *what = "out of memory";
+        return ret < 0 ? ret : 0;
     }
     *what = "scaling";
     if ((ret = kr_media_sws_prepare(ys, in, dw, dh, in->format, SWS_BILINEAR, threads, 0, 0)) < 0 ||

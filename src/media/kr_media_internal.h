@@ -5,6 +5,7 @@
 #define KR_MEDIA_INTERNAL_H
 #include "kr_media.h"
 #include <stddef.h>
+#include <stdint.h>
 
 /* FFmpeg's process-wide setup, once per process (every reader, writer and capture calls
  * it before making FFmpeg contexts): routes av_log output away from stderr (messages at
@@ -26,11 +27,14 @@ const char *kr_media_ff_detail(int ret, char *buf, size_t n);
 struct AVFrame;
 struct SwsContext;
 
-/* One cached libswscale context, remade when the input's size or format changes.
- * Zero-initialise; free with kr_media_sws_free (owned). */
+/* One cached libswscale context, remade when the input's size or format changes, and the
+ * scratch rows of kr_media_half_420. Zero-initialise; free with kr_media_sws_free (owns
+ * both). */
 typedef struct kr_media_sws {
     struct SwsContext *ctx;
     int                key[3]; /* input w, h, format */
+    uint16_t          *half;   /* half_n row sums (kr_convert.c, half_plane) */
+    int                half_n;
 } kr_media_sws;
 void kr_media_sws_free(kr_media_sws *s); /* NULL-safe */
 
@@ -46,6 +50,13 @@ void kr_media_frame_colour(const struct AVFrame *f, int *spc, int *full_range);
 
 /* 1 when f is planar YUV 4:2:0 (yuv420p or yuvj420p): the format kr_yuv_t views. */
 int kr_media_is_420(const struct AVFrame *f);
+
+/* in (4:2:0, its width and height multiples of 4, at least 16) halved into dst (4:2:0 of
+ * half its size, allocated by the caller) with the same samples as swscale's bilinear
+ * filter gives on x86-64 (kr_convert.c), scratch in ys. Returns 1 when done, 0 when in or
+ * dst is not such a pair (nothing written), or AVERROR(ENOMEM). kr_media_scale_420 takes
+ * this way when it can. */
+int kr_media_half_420(kr_media_sws *ys, struct AVFrame *dst, const struct AVFrame *in);
 
 /* in (4:2:0) scaled bilinear in YUV to dw x dh into *mid ((re)allocated here when its size
  * or format differ, caller frees it with av_frame_free) through the cached context ys over
