@@ -1493,10 +1493,7 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
      * landed: own change 12330, 3630, then quiet, whole change 34872, 882, the contact
      * inside the 12330, +37.5 ms on 15.4, now +18.4 on 24.6). Which of the two says the hand
      * still came down cannot be told: the landing is anywhere between the two readings, and
-     * the span widens the error the same way. (Since the thirty-second session the tracker
-     * keeps the own change within the whole, kr_track_hand, so with its frames such a frame
-     * is quiet in both readings, and the two differ by tip_still's rule for a hand whose
-     * other lies still.) The shares of the whole change (tip_still) are
+     * the span widens the error the same way. The shares of the whole change (tip_still) are
      * not taken: at 30 fps the residue rule took race_20ms B's last interval of descent
      * (13 mm to 0.2, 4587 after 32265) for settled, 25 ms early */
     int64_t ts, es;

@@ -138,17 +138,14 @@ typedef struct kr_track_hand {
      * this frame and the last, and every pixel within TIP_OWN_MARGIN_MM of those (the edge
      * of its blur, its shadow close under it): the change of this hand's own descent while
      * the other's moves beside it. Equal to tip_change, less the other's hand of this frame,
-     * when the other hand is nowhere near; never more than tip_change (since the thirty-second
-     * session: what the whole circle shows as the picture's noise is no hand's own motion).
-     * tip_own_share: the share of the circle's pixels (in view) that are left to it (0..1; 1
-     * when nothing is masked). */
+     * when the other hand is nowhere near. tip_own_share: the share of the circle's pixels
+     * (in view) that are left to it (0..1; 1 when nothing is masked). */
     double  tip_change_own;
     double  tip_own_share;
     /* added in the twenty-ninth session: tip_change_own with the codec's redraw of a light
      * step counted too (kr_track_frame.light_steadied: the change is otherwise taken beyond
      * a share of the step, which can hide a hand's last millimetres of descent). Equal to
-     * tip_change_own while the light is not steadied; never more than the whole circle's
-     * change counted so. */
+     * tip_change_own while the light is not steadied. */
     double  tip_change_own_lit;
     /* added in the thirteenth session: the pixels of either player's hand within 100 mm
      * of the leading point (mm^2). A hand lying on a card keeps it (the other hand coming

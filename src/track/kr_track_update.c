@@ -1707,19 +1707,17 @@ static void near_area(kr_track_t *t, int p)
  * nearer B's hand, still coming down, and on its shadow). What is left is p's own outline,
  * its own shadow and the card around its fingers. Each pixel counts beyond the fixed
  * TIP_CHANGE_NOISE, not beyond tip_change's tip_noise (with the other hand far off, own is
- * tip_change itself): race_landing's quiet levels were set on this count. Counted beyond
- * tip_noise instead (tried in the twenty-sixth session), race_20ms at 60 and 120 fps put B's
- * landing 83 and 75 ms early and ruled A's take B's, unflagged; why was not looked into. So
- * on a noisy frame the own change could exceed tip_change (look 7023 match_b at 30 fps, B's
- * card 56 with A's hand by it: own 1161 and 8037 on its second and third frames down,
- * tip_change 96 and 1449); since the thirty-second session it is at most tip_change (see
- * the end). Distances:
+ * tip_change itself): race_landing's quiet levels were set on this count. So on a noisy
+ * frame the own change can exceed tip_change (look 7023 match_b at 30 fps, B's card 56 with
+ * A's hand by it: own 1161 and 8037 on its second and third frames down, tip_change 96 and
+ * 1449; its touch came +46 ms on 47, not checked to be from this). Counted beyond tip_noise
+ * instead (tried in the twenty-sixth session), race_20ms at 60 and 120 fps put B's landing
+ * 83 and 75 ms early and ruled A's take B's, unflagged; why was not looked into. Distances:
  * chessboard distance transforms over a box twice the circle's size, in t->parent (free
  * once split_contacts is done). */
 static void tip_change_own(kr_track_t *t, int p)
 {
     kr_track_hand *h = &t->fr.hands[p];
-    const double whole_lit = h->tip_change_own_lit; /* hand_from_pixels': the whole circle's */
     h->tip_change_own = 0;
     h->tip_own_share = 0;
     if (!h->present) {
@@ -1804,13 +1802,4 @@ static void tip_change_own(kr_track_t *t, int p)
     h->tip_change_own = chg / 3.0 * mmpp * mmpp;
     h->tip_change_own_lit = chg_lit / 3.0 * mmpp * mmpp;
     h->tip_own_share = all > 0 ? (double)kept / (double)all : 0;
-    /* the own change's pixels lie in tip_change's circle, less more of the other hand than
-     * tip_change leaves out, so it can exceed tip_change only by its lower noise level: on
-     * a frame whose still picture around the tip changed by more than the fixed level (the
-     * codec redrawing its blocks there). What the whole circle shows as no more than the
-     * picture's noise is not this hand's motion either (a fault at 120 fps, look 7034
-     * both_fault: B lying still 33 ms, own change 1230 where tip_change was 12, and its
-     * landing read 27 ms late) */
-    h->tip_change_own = fmin(h->tip_change_own, h->tip_change);
-    h->tip_change_own_lit = fmin(h->tip_change_own_lit, whole_lit);
 }
