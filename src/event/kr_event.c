@@ -1166,10 +1166,21 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
  * took a hand still coming down for one settling (race_20ms at 60 fps: B's last 30 mm of
  * descent 1749, 1662, 966, 1083 after 14589), and at 120 fps a frame's change of that
  * descent is half of one at 60 fps (500 to 1000) where a still hand's stays at noise
- * (0 to 100). The rule is the caller's: rule TIP_RULE_OWN for the own change, TIP_RULE_ALL
- * for the whole change; TIP_RULE_OWN_WHOLE is the own change's with a frame also still
- * when the whole change is at the quiet level (race_landing's second reading). */
-typedef enum { TIP_RULE_ALL, TIP_RULE_OWN, TIP_RULE_OWN_WHOLE } tip_rule;
+ * (0 to 100). A frame is also still when the whole change around the tip is quiet: the
+ * own change counts each pixel beyond a fixed noise level, the whole change beyond the
+ * noise the still picture around the tip shows (the tracker's tip_noise), so on a frame
+ * whose still picture changed (the codec redrawing its blocks there) the own change can
+ * stay over the quiet level where nothing around the tip moved by more than that noise
+ * (look 7034 both_fault at 120 fps: B lying still, own change 1230 where the whole was 12;
+ * v3_bodies_1080_30 card 14 B: own 12330, 3630, whole 34872, 882, the contact inside the
+ * 12330). What the whole circle shows as the picture's noise is no motion of this hand,
+ * as a lone hand's landing reads it (TIP_RULE_ALL). Not for the lit change (the light's
+ * term counted, race_landing), whose whole counterpart is not kept. Until the thirty-second
+ * session only race_landing's second reading took this, and the landing was put between
+ * the two. The rule is the caller's: rule TIP_RULE_OWN for the own change, TIP_RULE_ALL
+ * for the whole change; TIP_RULE_OWN_PLAIN is the own change's without the rule for a hand
+ * whose other lies still (below: race_landing's second reading). */
+typedef enum { TIP_RULE_ALL, TIP_RULE_OWN, TIP_RULE_OWN_PLAIN } tip_rule;
 static int tip_still(const kr_event_t *ev, const double *chg, tip_rule rule, int p, int i, double quiet)
 {
     double e = chg[i], prev = 0;
@@ -1180,14 +1191,13 @@ static int tip_still(const kr_event_t *ev, const double *chg, tip_rule rule, int
          * change on the same frame is at most OWN_ALONE_SHARE of this one: the other lies
          * still, so nothing of it leaks in, and what changed is this hand: its last mm of
          * descent, or its fingers settling on the card after the contact. Read so by the
-         * own change's rule; race_landing's second reading (TIP_RULE_OWN_WHOLE) keeps the
+         * own change's rule; race_landing's second reading (TIP_RULE_OWN_PLAIN) keeps the
          * quiet level alone, so the landing is put between the two with the span as error */
         const int o = 1 - p;
         if (rule == TIP_RULE_OWN && e > OWN_FLOOR_SHARE * quiet && ev->lpresent[o][i] &&
             ev->lt[o][i] == ev->lt[p][i] && ev->lchg_own[o][i] <= OWN_ALONE_SHARE * e)
             return 0;
-        /* TIP_RULE_OWN_WHOLE (race_landing's second reading): or the whole change quiet */
-        return e <= quiet || (rule == TIP_RULE_OWN_WHOLE && ev->lchg[p][i] <= quiet);
+        return e <= quiet || (chg == ev->lchg_own[p] && ev->lchg[p][i] <= quiet);
     }
     if (e <= quiet)
         return 1;
@@ -1483,22 +1493,18 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
             lo = lq;
         break;
     }
-    /* read a second time with a frame also still when the whole change around the tip is
-     * quiet (rule TIP_RULE_OWN_WHOLE): the own change is taken with the fixed per-pixel noise
-     * level, the whole change above the noise of the still picture there (tip_noise), so
-     * after the landing the own change can stay over the quiet level on a frame where nothing
-     * around the tip moved by more than the picture's noise (varied v_mix_30 card 16 A: read
-     * from the own change alone +29.1 ms on 15.4, now +12.6 on 22.5; v3_bodies_1080_30 card
-     * 14 B with the light's change taken out of the tip change, 29665ef and f638959, not
-     * landed: own change 12330, 3630, then quiet, whole change 34872, 882, the contact
-     * inside the 12330, +37.5 ms on 15.4, now +18.4 on 24.6). Which of the two says the hand
-     * still came down cannot be told: the landing is anywhere between the two readings, and
-     * the span widens the error the same way. The shares of the whole change (tip_still) are
-     * not taken: at 30 fps the residue rule took race_20ms B's last interval of descent
-     * (13 mm to 0.2, 4587 after 32265) for settled, 25 ms early */
+    /* read a second time without tip_still's rule for a hand whose other lies still (rule
+     * TIP_RULE_OWN_PLAIN): a change under the quiet level may be the last millimetres or the
+     * fingers settling after the contact, which cannot be told apart, so the landing is
+     * anywhere between the two readings, and the span widens the error the same way. (Until
+     * the thirty-second session this reading alone also took a frame whose whole change was
+     * quiet as still, tip_still: varied v_mix_30 card 16 A read from the own change alone
+     * +29.1 ms on 15.4, between the two +12.6 on 22.5.) The shares of the whole change
+     * (tip_still) are not taken: at 30 fps the residue rule took race_20ms B's last interval
+     * of descent (13 mm to 0.2, 4587 after 32265) for settled, 25 ms early */
     int64_t ts, es;
     int Ls;
-    if (landing(ev, ev->lchg_own[p], TIP_RULE_OWN_WHOLE, p, start, stop, dt, &ts, &es, &Ls) && Ls >= 0 && ts < lo)
+    if (landing(ev, ev->lchg_own[p], TIP_RULE_OWN_PLAIN, p, start, stop, dt, &ts, &es, &Ls) && Ls >= 0 && ts < lo)
         lo = ts;
     /* under lamps the tracker steadies (kr_track_frame.light_steadied), the own change is
      * counted beyond the share of a light step that the codec's redraw of it may leave, and
