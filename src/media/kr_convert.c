@@ -85,9 +85,9 @@ int kr_media_is_420(const AVFrame *f) { return f->format == AV_PIX_FMT_YUV420P |
  *   writes with its plain C code, rounded once: (32 + S_a + 3 S_b + 3 S_c + S_d) >> 6,
  *   the bottom row's taps merged (weights 1, 3, 4).
  * So the tracker sees the same pixels as through swscale, at a fraction of its time (the
- * figures: docs/results-events.md, thirty-second session). A sample differing by one grey
- * level on one frame in twenty flips fast blurred hands (thirtieth session), so the
- * rounding is kept as it is, not made "better". */
+ * figures: docs/results-events.md, thirty-second session). A filter rounding once, one grey
+ * level off on one sample in twenty, flipped fast blurred hands (thirtieth session), so
+ * swscale's rounding is kept as it is, not made "better". */
 
 /* The sums S of one row of sw samples (dw = sw / 2 of them) into s. */
 static void half_row_sums(const uint8_t *p, int sw, uint16_t *s)
