@@ -2852,11 +2852,10 @@ static void race_own_seq(int64_t per, const double *own, const double *whole, in
  * beyond two errors: v3_bodies_1080_30 card 14 B with the light's change taken out, +37.5 ms
  * on 15.4; until the thirty-second session put between the two, 665 +- 25). With the whole
  * change not quiet there (5000) the 3600 is motion: read after it, 685 ms. A hand still
- * coming down whose own change falls small under the
- * mask (1300 with its last 20 mm to go, race_20ms at 60 fps B) while the whole change keeps
- * moving (5000) keeps its own reading (contact 605 ms: within 15 ms, error under a frame;
- * counting the own change's shares as still instead, tip_still's settle and residue rules,
- * put it at 568 ms +- 41.5). */
+ * coming down whose own change falls small under the mask (1300 with its last 20 mm to go,
+ * race_20ms at 60 fps B) while the whole change keeps moving (5000) keeps its own reading
+ * (contact 605 ms: within 15 ms, error under a frame; counting the own change's shares as
+ * still instead, tip_still's settle and residue rules, put it at 568 ms +- 41.5). */
 static void test_race_own_quiet_where_the_whole_is_quiet(void)
 {
     const double own[] = {80000, 80000, 80000, 80000, 12000, 3600};
