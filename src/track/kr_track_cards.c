@@ -1301,19 +1301,24 @@ void kr_track_cards_update_(kr_track_t *t, const kr_track_src *frame, double g, 
                     c->hint = 1;
                     c->hvx = h->vx_mm_s;
                     c->hvy = h->vy_mm_s;
-                    /* a hand slowing at the edge of the view (clipped) or stopping after
-                     * the hit: the faster of this frame's and the last frame's velocity */
-                    const kr_track_hand *ph = &t->prev_hand[p];
-                    if (ph->present && sqr(ph->vx_mm_s) + sqr(ph->vy_mm_s) > hs * hs) {
-                        c->hvx = ph->vx_mm_s;
-                        c->hvy = ph->vy_mm_s;
-                    }
                     /* it left at the earliest when it was last seen lying there (a hand
                      * covering it hides the start), at the latest a frame ago */
                     if (t->last_t < t_us)
                         c->last_t = t->last_t;
                     if (o->last_seen_us > 0 && o->last_seen_us < c->last_t && t_us - o->last_seen_us < 200000)
                         c->last_t = o->last_seen_us;
+                    /* a hand slowing at the edge of the view (clipped) or stopping after
+                     * the hit: the fastest of this frame's velocity and the hand's since the
+                     * frame before the card left (at least the last frame's) */
+                    for (int j = 1; j <= t->hv_n[p]; j++) {
+                        const double *e = t->hv[p][(t->hv_head[p] - j + KR_TRACK_HV_N) % KR_TRACK_HV_N];
+                        if (j > 1 && e[0] <= (double)c->last_t)
+                            break;
+                        if (sqr(e[1]) + sqr(e[2]) > sqr(c->hvx) + sqr(c->hvy)) {
+                            c->hvx = e[1];
+                            c->hvy = e[2];
+                        }
+                    }
                 }
             }
         }

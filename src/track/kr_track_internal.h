@@ -59,6 +59,8 @@ typedef struct kr_track_src {
 
 #define KR_TRACK_LIGHT_BANDS 12 /* bands of camera rows the light's level is measured in */
 
+#define KR_TRACK_HV_N 16 /* hand velocities kept (kr_track.hv) */
+
 struct kr_track {
     kr_track_config cfg;
     char     err[256];
@@ -105,6 +107,11 @@ struct kr_track {
     kr_track_frame  fr;
     kr_track_hand   prev_hand[2];
     int             attached_last[2]; /* each arm attached to its player's edge on the last frame */
+    /* each hand's leading point's velocity on its last hv_n frames present, at most
+     * KR_TRACK_HV_N (t_us, vx, vy; the newest at hv_head - 1, circular; hv_n 0 once the
+     * hand was absent): the velocity that set a swept card going (kr_track_cards.c) */
+    double          hv[2][KR_TRACK_HV_N][3];
+    int             hv_head[2], hv_n[2];
     double   card_rgb[3], mat_rgb[3]; /* reference colours at start */
     int32_t  yuv_tab[5][256]; /* YUV->BGR terms for the matrix/range in yuv_key */
     int      yuv_key;        /* -1 none yet, else full_range * 2 + bt709 */

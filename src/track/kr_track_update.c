@@ -1200,6 +1200,20 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
     t->g_prev = g;
     t->prev_hand[0] = t->fr.hands[0];
     t->prev_hand[1] = t->fr.hands[1];
+    for (int p = 0; p < 2; p++) {
+        const kr_track_hand *h = &t->fr.hands[p];
+        if (!h->present) {
+            t->hv_n[p] = 0;
+            continue;
+        }
+        double *e = t->hv[p][t->hv_head[p]];
+        e[0] = (double)t_us;
+        e[1] = h->vx_mm_s;
+        e[2] = h->vy_mm_s;
+        t->hv_head[p] = (t->hv_head[p] + 1) % KR_TRACK_HV_N;
+        if (t->hv_n[p] < KR_TRACK_HV_N)
+            t->hv_n[p]++;
+    }
     t->last_t = t_us;
     *out = &t->fr;
     return KR_OK;
