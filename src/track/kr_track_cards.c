@@ -1307,9 +1307,10 @@ void kr_track_cards_update_(kr_track_t *t, const kr_track_src *frame, double g, 
                         c->last_t = t->last_t;
                     if (o->last_seen_us > 0 && o->last_seen_us < c->last_t && t_us - o->last_seen_us < 200000)
                         c->last_t = o->last_seen_us;
-                    /* a hand slowing at the edge of the view (clipped) or stopping after
-                     * the hit: the fastest of this frame's velocity and the hand's since the
-                     * frame before the card left (at least the last frame's) */
+                    /* a hand slowing at the edge of the view (cut off there, its point
+                     * creeping along it) or stopping after the hit: the fastest of this
+                     * frame's velocity and the hand's on the frames since the card was last
+                     * seen lying there (at least the last frame's) */
                     for (int j = 1; j <= t->hv_n[p]; j++) {
                         const double *e = t->hv[p][(t->hv_head[p] - j + KR_TRACK_HV_N) % KR_TRACK_HV_N];
                         if (j > 1 && e[0] <= (double)c->last_t)
