@@ -118,17 +118,6 @@ static void half_row_out(const uint16_t *const r[4], const int w[4], int dw, int
 {
     int x = 0;
 #if defined(__SSE2__)
-    if (!once && w[0] == 1 && w[1] == 3 && w[2] == 3 && w[3] == 1) /* the rows between the edges */
-        for (; x + 8 <= dw; x += 8) {
-            __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(r[1] + x));
-            __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(r[2] + x));
-            __m128i acc = _mm_add_epi16(_mm_srli_epi16(_mm_loadu_si128((const __m128i *)(const void *)(r[0] + x)), 3),
-                                        _mm_srli_epi16(_mm_loadu_si128((const __m128i *)(const void *)(r[3] + x)), 3));
-            acc = _mm_add_epi16(acc, _mm_srli_epi16(_mm_add_epi16(b, _mm_add_epi16(b, b)), 3));
-            acc = _mm_add_epi16(acc, _mm_srli_epi16(_mm_add_epi16(c, _mm_add_epi16(c, c)), 3));
-            acc = _mm_srli_epi16(_mm_add_epi16(acc, _mm_set1_epi16(5)), 3);
-            _mm_storel_epi64((__m128i *)(void *)(out + x), _mm_packus_epi16(acc, acc));
-        }
     for (; x + 8 <= dw; x += 8) {
         __m128i acc = _mm_set1_epi16(once ? 32 : 5);
         for (int j = 0; j < 4; j++) {
