@@ -1558,6 +1558,52 @@ static void test_card_swept_out_of_view_goes_with_the_hand(void)
     kr_track_destroy(t);
 }
 
+/* ---- session 33: a follower that finds its card again far off after frames unseen ---- */
+
+/* Card 17 slides right at 1.2 m/s (20 mm a frame at 60 fps) from -200 to -100, then is not
+ * seen for six frames (lifted: not drawn) and lies on the seventh at dy from where its way
+ * would take it (x +40). Returns the card as the tracker has it on that frame. */
+static kr_track_card found_again_case(double dy)
+{
+    static const kr_track_card_init lay[] = {{17, KR_TRACK_A, -200, -51.5}, {64, KR_TRACK_B, 100, 51.5}};
+    kr_track_t *t = tracker_with(lay, 2);
+    const kr_track_frame *fr = NULL;
+    int64_t ts = 0;
+    for (int i = -8; i <= 12; i++) {
+        memcpy(frame, base, sizeof base);
+        draw_card(frame, 100, 51.5);
+        if (i <= 5)
+            draw_card(frame, -200 + 20.0 * (i < 0 ? 0 : i), -51.5);
+        else if (i == 12)
+            draw_card(frame, 40, -51.5 + dy);
+        fr = feed(t, ts);
+        if (getenv("KR_TEST_VERBOSE") && i >= 0)
+            printf("found again (dy %.0f) %d: est %.0f,%.0f v %.0f disp %d found %d lost %d rejoined %d (%lld)\n",
+                   dy, i, fr->cards[0].x_mm, fr->cards[0].y_mm, fr->cards[0].vx_mm_s, fr->cards[0].displaced,
+                   fr->cards[0].found, fr->cards[0].lost, fr->cards[0].rejoined, (long long)fr->cards[0].rejoin_us);
+        ts += 16667;
+    }
+    kr_track_card c = fr->cards[0];
+    kr_track_destroy(t);
+    return c;
+}
+
+/* Found again after the gap where its way takes it, the track goes on as before; found
+ * 165 mm off that (within the window grown by the frames missed, beyond the one it would
+ * have searched without them) it is marked found again, with the time it was last seen
+ * before the gap (frame 5), so that a push-out on it says it may follow something else. */
+static void test_card_found_again_far_off_is_marked(void)
+{
+    kr_track_card near = found_again_case(0), far = found_again_case(-165);
+    CU_ASSERT_TRUE(near.displaced && near.found && !near.lost);
+    CU_ASSERT_DOUBLE_EQUAL(near.x_mm, 40, 8);
+    CU_ASSERT_FALSE(near.rejoined);
+    CU_ASSERT_TRUE(far.displaced && far.found && !far.lost);
+    CU_ASSERT_DOUBLE_EQUAL(far.y_mm, -51.5 - 165, 8);
+    CU_ASSERT_TRUE(far.rejoined);
+    CU_ASSERT_EQUAL(far.rejoin_us, (8 + 5) * 16667);
+}
+
 int main(void)
 {
 
@@ -1608,6 +1654,7 @@ int main(void)
     CU_add_test(s, "fast_hand_cut_off_for_a_frame_stays_a_hand", test_fast_hand_cut_off_for_a_frame_stays_a_hand); /* session 30 */
     CU_add_test(s, "card_swept_out_of_view_goes_with_the_hand",
                 test_card_swept_out_of_view_goes_with_the_hand); /* session 32 */
+    CU_add_test(s, "card_found_again_far_off_is_marked", test_card_found_again_far_off_is_marked); /* session 33 */
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

@@ -2467,9 +2467,17 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * (The tracker now untangles two cards seen displaced on different frames,
              * kr_track_cards.c's untangle; this is for the rest.) */
             const int ghost = on_another_card(fr, k);
-            KR_DEBUG("event %.3f: card %d left the field: out %d lost %d found %d last seen %lld -> %lld +- %lld%s",
+            /* followed out on a track found again away from where the card was lost, after
+             * frames unseen: whether that was the card cannot be told, nor when the card
+             * left; the time is the track's, its error reaches back to the last sighting
+             * before the gap */
+            const int rejoined = c->rejoined && c->rejoin_us < t;
+            if (rejoined && t - c->rejoin_us > e)
+                e = t - c->rejoin_us;
+            KR_DEBUG("event %.3f: card %d left the field: out %d lost %d found %d last seen %lld -> %lld +- %lld%s%s",
                      fr->t_us / 1e6, c->id, c->out_of_field, c->lost, c->found, (long long)c->last_seen_us,
-                     (long long)t, (long long)e, ghost ? " (another card's track in the same place)" : "");
+                     (long long)t, (long long)e, ghost ? " (another card's track in the same place)" : "",
+                     rejoined ? " (found again after frames unseen)" : "");
             int p = cs->last_toucher, guessed = p < 0;
             if (p < 0) {
                 double best = 1e9;
@@ -2487,7 +2495,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     o->rec.card = c->id;
                     o->rec.territory = cs->territory ? KR_SIDE_B : KR_SIDE_A;
                     /* no hand was blamed for its motion: the nearest one is a guess */
-                    o->rec.confidence = ghost ? 0.6 : c->out_of_field && !guessed ? 0.95 : 0.7;
+                    o->rec.confidence = ghost ? 0.6 : c->out_of_field && !guessed && !rejoined ? 0.95 : 0.7;
+                    o->rejoined = rejoined;
                     o->rec.t_err_us = e;
                     o->line_margin_mm = c->lost && !c->found ? NAN : over;
                     o->x_mm = c->x_mm; /* where it was last seen */

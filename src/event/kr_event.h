@@ -54,6 +54,9 @@ typedef struct kr_event_obs {
     int     hidden;          /* 1: the card or the hand was hidden on the frames that decided it */
     double  line_margin_mm;  /* push_out: how far the card's nearest edge was past the line when seen out;
                                 NAN when it was lost from sight, not seen out */
+    int     rejoined;        /* push_out: the card's follower found it again away from where it was
+                                lost after frames unseen (kr_track_card.rejoin_us): what it followed
+                                out may have been something else */
     int64_t gap_us;          /* largest presentation-time gap (beyond one period) whose missing
                                 span lies within 2 t_err_us + 2 frame periods of t_us, else 0 */
     int64_t frame_dt_us;     /* frame period around t_us */

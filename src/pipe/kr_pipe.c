@@ -230,6 +230,9 @@ static void review_reasons(const kr_pipe_t *p, kr_ruling *ru, bool with_queue)
             add_review(ru, "the card pushed out was lost from sight, not seen past the line");
         else if (d->rec.type == KR_REC_PUSH_OUT && d->line_margin_mm < near_mm)
             add_review(ru, "card within the calibration error of the line at the push-out");
+        if (d->rec.type == KR_REC_PUSH_OUT && d->rejoined)
+            add_review(ru, "the card pushed out was lost for frames and found again elsewhere: "
+                           "its track may have followed something else");
     }
     /* players nearly always make the sends they owe: none seen is more likely a send the
      * video missed than a lost one, and it moves the counts of every later reading */

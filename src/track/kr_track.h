@@ -114,6 +114,13 @@ typedef struct kr_track_card {
      * extended beyond the warped area along each row). edge_ok 0: not measured this frame. */
     double  edge_x_mm, edge_y_mm;
     int     edge_ok;
+    /* added in the thirty-third session: the follower of a displaced card that found it
+     * again after frames unseen, beyond where it would have looked had it not missed them
+     * (its window grows with each frame missed), may follow something else since (another
+     * card's print, the edge of an arm). rejoined 1 from that frame until the card lies
+     * still again; rejoin_us the time the card was last seen before that gap. */
+    int     rejoined;
+    int64_t rejoin_us;
 } kr_track_card;
 
 typedef struct kr_track_hand {
