@@ -1604,6 +1604,36 @@ static void test_card_found_again_far_off_is_marked(void)
     CU_ASSERT_EQUAL(far.rejoin_us, (8 + 5) * 16667);
 }
 
+/* The way a hand was going when it struck a card: the fastest of its velocities since the
+ * card was last seen lying there, each the middle one of three neighbouring frames', so
+ * that the leading point's one-frame jump (a piece of the blob joining or leaving it: on
+ * the renders' traces single frames at 5-47 m/s) is no way, while a sweep that has slowed
+ * at the view's edge keeps its speed. The ring holds one velocity a frame (t, vx, vy),
+ * oldest first; this frame's is (vx0, 0). */
+static double way_of(const double (*ring)[3], int n, double vx0, int64_t since_us)
+{
+    kr_track_t *t = make_tracker();
+    for (int j = 0; j < n; j++)
+        memcpy(t->hv[0][j], ring[j], sizeof ring[j]);
+    t->hv_n[0] = n;
+    t->hv_head[0] = n % KR_TRACK_HV_N;
+    double vx = vx0, vy = 0;
+    kr_track_hand_way_(t, 0, since_us, &vx, &vy);
+    kr_track_destroy(t);
+    return vx;
+}
+
+static void test_hand_way_is_no_one_frame_jump(void)
+{
+    static const double jump[][3] = {{100, 800, 0}, {200, 900, 0}, {300, 30000, 0}, {400, 1000, 0}, {500, 900, 0}};
+    static const double sweep[][3] = {{100, 800, 0}, {200, 3000, 0}, {300, 3100, 0}, {400, 2900, 0}, {500, 700, 0}};
+    static const double young[][3] = {{400, 1000, 0}};
+    CU_ASSERT_DOUBLE_EQUAL(way_of(jump, 5, 700, 150), 1000, 1e-9);   /* the jump is no way */
+    CU_ASSERT_DOUBLE_EQUAL(way_of(sweep, 5, 700, 150), 3000, 1e-9);  /* slowed at the edge: the sweep's */
+    CU_ASSERT_DOUBLE_EQUAL(way_of(sweep, 5, 700, 450), 700, 1e-9);   /* since 450: this frame's and 500's */
+    CU_ASSERT_DOUBLE_EQUAL(way_of(young, 1, 700, 450), 1000, 1e-9);  /* two velocities: the faster */
+}
+
 int main(void)
 {
 
@@ -1655,6 +1685,7 @@ int main(void)
     CU_add_test(s, "card_swept_out_of_view_goes_with_the_hand",
                 test_card_swept_out_of_view_goes_with_the_hand); /* session 32 */
     CU_add_test(s, "card_found_again_far_off_is_marked", test_card_found_again_far_off_is_marked); /* session 33 */
+    CU_add_test(s, "hand_way_is_no_one_frame_jump", test_hand_way_is_no_one_frame_jump); /* session 33 */
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

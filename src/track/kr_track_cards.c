@@ -1241,6 +1241,48 @@ static void untangle(kr_track_t *t, const kr_track_src *frame, const card_axis *
     }
 }
 
+/* The way hand p was going when it struck a card last seen lying there at since_us; *vx,
+ * *vy hold this frame's velocity of its leading point and get the way. A hand slowing at the
+ * edge of the view (cut off there, its point creeping along it) or stopping after the hit:
+ * the fastest of its velocities on this frame and the frames since then (at least the last
+ * frame's). Each is taken as the middle one (by speed) of three neighbouring frames' (the
+ * oldest window may reach one frame further back): a sweep keeps its speed over several
+ * frames, while the point's one-frame jumps (a piece of the blob joining or leaving it) come
+ * and go (on the renders' traces at 60 and 120 fps single frames at 5-47 m/s between
+ * neighbours at 1-4), and such a way would give a card up as flown out of view. Fewer than
+ * three velocities: the faster. */
+void kr_track_hand_way_(const kr_track_t *t, int p, int64_t since_us, double *vx, double *vy)
+{
+    double v[KR_TRACK_HV_N + 1][2] = {{*vx, *vy}};
+    int n = 1, in = 1; /* v[0 .. in-1]: this frame and the frames since; then one older */
+    for (int j = 1; j <= t->hv_n[p]; j++) {
+        const double *e = t->hv[p][(t->hv_head[p] - j + KR_TRACK_HV_N) % KR_TRACK_HV_N];
+        v[n][0] = e[1];
+        v[n][1] = e[2];
+        n++;
+        if (j > 1 && e[0] <= (double)since_us)
+            break;
+        in = n;
+    }
+    double best = -1;
+    for (int i = 0; i < (n >= 3 ? in : 0) && i + 2 < n; i++) {
+        double s[3];
+        for (int q = 0; q < 3; q++)
+            s[q] = sqr(v[i + q][0]) + sqr(v[i + q][1]);
+        int m = (s[0] <= s[1]) == (s[1] <= s[2]) ? 1 : (s[1] <= s[0]) == (s[0] <= s[2]) ? 0 : 2;
+        if (s[m] > best) {
+            best = s[m];
+            *vx = v[i + m][0];
+            *vy = v[i + m][1];
+        }
+    }
+    for (int i = 1; best < 0 && i < in; i++)
+        if (sqr(v[i][0]) + sqr(v[i][1]) > sqr(*vx) + sqr(*vy)) {
+            *vx = v[i][0];
+            *vy = v[i][1];
+        }
+}
+
 void kr_track_cards_update_(kr_track_t *t, const kr_track_src *frame, double g, int64_t t_us)
 {
     const kr_track_config *cfg = &t->cfg;
@@ -1317,19 +1359,7 @@ void kr_track_cards_update_(kr_track_t *t, const kr_track_src *frame, double g, 
                         c->last_t = t->last_t;
                     if (o->last_seen_us > 0 && o->last_seen_us < c->last_t && t_us - o->last_seen_us < 200000)
                         c->last_t = o->last_seen_us;
-                    /* a hand slowing at the edge of the view (cut off there, its point
-                     * creeping along it) or stopping after the hit: the fastest of this
-                     * frame's velocity and the hand's on the frames since the card was last
-                     * seen lying there (at least the last frame's) */
-                    for (int j = 1; j <= t->hv_n[p]; j++) {
-                        const double *e = t->hv[p][(t->hv_head[p] - j + KR_TRACK_HV_N) % KR_TRACK_HV_N];
-                        if (j > 1 && e[0] <= (double)c->last_t)
-                            break;
-                        if (sqr(e[1]) + sqr(e[2]) > sqr(c->hvx) + sqr(c->hvy)) {
-                            c->hvx = e[1];
-                            c->hvy = e[2];
-                        }
-                    }
+                    kr_track_hand_way_(t, p, c->last_t, &c->hvx, &c->hvy);
                 }
             }
         }

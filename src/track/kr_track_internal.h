@@ -235,5 +235,9 @@ static inline void kr_track_yuv_px_(const kr_track_src *s, int x, int y, uint8_t
 /* kr_track_cards.c: card pose fitting, rest footprints and the card follower. */
 void kr_track_cards_start_(kr_track_t *t, const kr_track_src *frame);
 void kr_track_cards_update_(kr_track_t *t, const kr_track_src *frame, double g, int64_t t_us);
+/* The way hand p was going when it struck a card last seen lying there at since_us, from
+ * its velocities kept in t->hv; *vx, *vy: this frame's velocity in, the way out
+ * (kr_track_cards.c) */
+void kr_track_hand_way_(const kr_track_t *t, int p, int64_t since_us, double *vx, double *vy);
 
 #endif /* KR_TRACK_INTERNAL_H */
