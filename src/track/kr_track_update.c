@@ -920,17 +920,35 @@ static double light_steady(kr_track_t *t, double g, double dt_s)
     int     ns[LIGHT_BANDS] = {0};
     const uint8_t *restrict cls = t->cls;
     const int32_t *restrict lut = t->lut_off;
+    /* the band's sums in registers while the band stays the same (a mat row's pixels lie
+     * in a few camera rows), written back when it changes: the same additions in the same
+     * order as into the arrays */
+    int     kc = 0, nc = ns[0];
+    int64_t sic = si_n[0];
+    double  sbc = sb[0];
     for (int i = 0; i < t->n; i += 3) {
         int32_t off = lut[i];
         if (cls[i] != KR_CLS_BG || off < 0)
             continue;
         int k = t->row_band[off >> 15];
+        if (k != kc) {
+            si_n[kc] = sic;
+            sb[kc] = sbc;
+            ns[kc] = nc;
+            kc = k;
+            sic = si_n[k];
+            sbc = sb[k];
+            nc = ns[k];
+        }
         const uint8_t *I = t->mat + (size_t)i * 3;
         const float *b = t->bg + (size_t)i * 3;
-        si_n[k] += I[0] + I[1] + I[2];
-        sb[k] += (double)b[0] + b[1] + b[2];
-        ns[k]++;
+        sic += I[0] + I[1] + I[2];
+        sbc += (double)b[0] + b[1] + b[2];
+        nc++;
     }
+    si_n[kc] = sic;
+    sb[kc] = sbc;
+    ns[kc] = nc;
     double si[LIGHT_BANDS];
     for (int k = 0; k < LIGHT_BANDS; k++)
         si[k] = (double)si_n[k];
