@@ -55,7 +55,7 @@ typedef struct kr_event_obs {
     double  line_margin_mm;  /* push_out: how far the card's nearest edge was past the line when seen out;
                                 NAN when it was lost from sight, not seen out */
     int     rejoined;        /* push_out: the card's follower found it again away from where it was
-                                lost after frames unseen (kr_track_card.rejoin_us): what it followed
+                                lost after frames unseen (kr_track_card.rejoined): what it followed
                                 out may have been something else */
     int64_t gap_us;          /* largest presentation-time gap (beyond one period) whose missing
                                 span lies within 2 t_err_us + 2 frame periods of t_us, else 0 */

@@ -1010,8 +1010,9 @@ static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax
     int found = w > 0.2 * card_px;
     o->found = found;
     /* found only by the window grown for the frames missed (look 7034 hand_contact_fault
-     * at 120 fps, before the hand's way above: card 44, unseen for seven frames, taken up
-     * on two resting cards' prints and then an arm's edge, and followed over the line) */
+     * at 120 fps before the thirty-second session's hand's way, kr_track_hand_way_: card
+     * 44, unseen for seven frames, taken up on two resting cards' prints and then an arm's
+     * edge, and followed over the line) */
     if (found && c->misses > 0 && !o->rejoined && sqrt(sqr(fx - px) + sqr(fy - py)) > r_seen) {
         o->rejoined = 1;
         o->rejoin_us = c->last_t;
