@@ -1604,12 +1604,12 @@ static void test_card_found_again_far_off_is_marked(void)
     CU_ASSERT_EQUAL(far.rejoin_us, (8 + 5) * 16667);
 }
 
-/* The way a hand was going when it struck a card: the fastest of its velocities since the
- * card was last seen lying there, each the middle one of three neighbouring frames', so
- * that the leading point's one-frame jump (a piece of the blob joining or leaving it:
- * tools/trace_lead_jumps.py) is no way, while a sweep that has slowed
- * at the view's edge keeps its speed. The ring holds one velocity a frame (t, vx, vy),
- * oldest first; this frame's is (vx0, 0). */
+/* The way a hand was going when it struck a card: the fastest of this frame's and the last
+ * frame's velocity and its older ones since the card was last seen lying there, each of
+ * those the middle one of three neighbouring frames', so that the leading point's one-frame
+ * jump on an older frame (a piece of the blob joining or leaving it: tools/trace_lead_jumps.py)
+ * is no way, while a sweep that has slowed at the view's edge keeps its speed. The ring
+ * holds one velocity a frame (t, vx, vy), oldest first; this frame's is (vx0, 0). */
 static double way_of(const double (*ring)[3], int n, double vx0, int64_t since_us)
 {
     kr_track_t *t = make_tracker();
@@ -1632,6 +1632,7 @@ static void test_hand_way_is_no_one_frame_jump(void)
     CU_ASSERT_DOUBLE_EQUAL(way_of(sweep, 5, 700, 150), 3000, 1e-9);  /* slowed at the edge: the sweep's */
     CU_ASSERT_DOUBLE_EQUAL(way_of(sweep, 5, 700, 450), 700, 1e-9);   /* since 450: this frame's and 500's */
     CU_ASSERT_DOUBLE_EQUAL(way_of(young, 1, 700, 450), 1000, 1e-9);  /* two velocities: the faster */
+    CU_ASSERT_DOUBLE_EQUAL(way_of(jump, 5, 7000, 150), 7000, 1e-9);  /* this frame's, as it is */
 }
 
 int main(void)
