@@ -2058,6 +2058,7 @@ static kr_rules_record card5_push_out(double x0, double v, int64_t unseen_from, 
 
 /* ---- session 33 ---- */
 
+
 /* The card's follower lost it under the hand at 450 ms and found it again away from where
  * it would have looked had it not missed those frames (kr_track_card.rejoined): what it
  * followed out at 600 ms may be something else (look 7034 hand_contact_fault at 120 fps,
@@ -2636,6 +2637,8 @@ static void test_late_own_sweep_stays_weak_when_dated(void)
  * once the later hand lies still), own[p]: each hand's own change (tip_change_own), share
  * what the other hand's mask left of the circle. */
 static const double *race_lit; /* each hand's tip_change_own_lit for race_frame (NULL: own) */
+static double  race_share_a;     /* > 0: A's tip_own_share for race_frame (else share) */
+static int64_t race_wobble_a;    /* > 0: A's point put 20 mm further in on every other 67 ms until then */
 static void race_frame(fake *f, int64_t t, const double own[2], double chg, double share)
 {
     memset(&f->fr.hands, 0, sizeof f->fr.hands);
@@ -2647,6 +2650,8 @@ static void race_frame(fake *f, int64_t t, const double own[2], double chg, doub
             continue;
         double u = t >= t1 ? 1 : (double)(t - t0) / (double)(t1 - t0);
         double y = y_edge + u * (y_stop - y_edge), x = -100 + (p ? -6 : 6);
+        if (!p && t >= t1 && t < race_wobble_a && (t - t1) / 66668 % 2 == 1)
+            y += 20;
         h->present = 1;
         h->lead_x_mm = x;
         h->lead_y_mm = y;
@@ -2664,7 +2669,7 @@ static void race_frame(fake *f, int64_t t, const double own[2], double chg, doub
         h->tip_change = chg;
         h->tip_change_own = own[p];
         h->tip_change_own_lit = race_lit ? race_lit[p] : own[p];
-        h->tip_own_share = share;
+        h->tip_own_share = !p && race_share_a > 0 ? race_share_a : share;
     }
     f->fr.t_us = t;
     const kr_event_obs *o;
@@ -3840,6 +3845,49 @@ static void test_hand_named_from_the_arm_seen_most(void)
     CU_ASSERT_EQUAL(hand_after_rest(-340), KR_HAND_RIGHT);
 }
 
+/* ---- session 33: races ---- */
+
+/* A race on card 64 whose two hands' blobs merge over it: A's point, over the card from
+ * about 480 ms, is put 20 mm further in on every other 67 ms until 830 ms (the tracker's
+ * split of the merged blob), so its rest starts only then, jumped into, and A's own change
+ * says nothing (the mask leaves 0.1 of the circle): its press is the modelled descent
+ * after that rest's start, after B's landing at 710 ms. The hand may have come down any
+ * time since its point came over the card: the error reaches back to then, so the two
+ * touches are within their combined error (look 7036 race_60ms at 60 fps: B's take, not
+ * flagged, where A's contact was 55 ms before B's). Without the jumps, A's rest starts at
+ * 500 ms and its press is put before B's. */
+static void test_race_press_after_the_points_jumps_spans_its_stay(void)
+{
+    for (int wobble = 0; wobble < 2; wobble++) {
+        fake f;
+        fake_start(&f, 64, 150000);
+        race_share_a = 0.1;
+        race_wobble_a = wobble ? 830000 : 0;
+        for (int64_t tt = 0; tt < 1300000; tt += DT) {
+            double own[2] = {tt < 300000 ? 0 : tt < 500000 ? 60000 : tt < 650000 ? 6000 : 50,
+                             tt < 300000 ? 0 : tt < 520000 ? 60000 : tt < 710000 ? 6000 : 50};
+            race_frame(&f, tt, own, tt < 300000 ? 0 : tt < 710000 ? 30000 : 50, 0.6);
+        }
+        race_share_a = 0;
+        race_wobble_a = 0;
+        int64_t t[2], err[2];
+        double conf[2];
+        race_touches(&f, t, err, conf);
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("race, A's point jumping %d: A %lld +- %lld (%.2f), B %lld +- %lld (%.2f)\n", wobble,
+                   (long long)t[0], (long long)err[0], conf[0], (long long)t[1], (long long)err[1], conf[1]);
+        CU_ASSERT_TRUE_FATAL(t[0] >= 0 && t[1] >= 0);
+        CU_ASSERT_TRUE(llabs(t[1] - 710000) < 15000);
+        if (wobble) {
+            CU_ASSERT_TRUE(t[0] > t[1]);
+            CU_ASSERT_TRUE(t[0] - err[0] <= 500000);
+            CU_ASSERT_TRUE(t[0] - t[1] <= 2 * hypot((double)err[0], (double)err[1]));
+        } else
+            CU_ASSERT_TRUE(t[0] < t[1]);
+        kr_event_destroy(f.ev);
+    }
+}
+
 int main(void)
 {
     draw_mat();
@@ -3942,6 +3990,8 @@ int main(void)
     CU_add_test(s, "race_last_mm_beside_a_still_hand", test_race_last_mm_beside_a_still_hand); /* session 31 */
     CU_add_test(s, "push_out_on_a_track_found_again_is_doubtful", /* session 33 */
                 test_push_out_on_a_track_found_again_is_doubtful);
+    CU_add_test(s, "race_press_after_the_points_jumps_spans_its_stay", /* session 33 */
+                test_race_press_after_the_points_jumps_spans_its_stay);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

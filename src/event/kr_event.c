@@ -1711,6 +1711,22 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
         tp = rest_t - pre;
     if (t_seen >= 0 && tp - t_seen > ep)
         ep = tp - t_seen; /* a race's, or moved up to the rest's start: the sighting within its error */
+    /* ... a racing press whose rest its leading point jumped into, no landing of its own
+     * read: the two hands' blobs merge over the card they both reach for, the tracker's
+     * split of them moves each point by 15-20 mm a frame, and the rest starts only after
+     * the last such jump. The hand may have come down any time since its point came over
+     * the card and stayed there (look 7036 race_60ms at 60 fps: A's point over card 48 from
+     * 1.900 s, A's contact 2.050, its rest from 2.083 and its press modelled at 2.233 +- 29
+     * ms, after B's touch at 2.105: B's take, not flagged). The time is kept, the error
+     * reaches back to then */
+    if (near && jumped && measured <= 0) {
+        int64_t t_over = -1;
+        for (int j = 0; j < LHIST && ev->lpresent[p][j] && card_sd(c, ev->lx[p][j], ev->ly[p][j]) <= cfg->touch_margin_mm;
+             j++)
+            t_over = ev->lt[p][j];
+        if (t_over >= 0 && tp - t_over > ep)
+            ep = tp - t_over;
+    }
     /* came to rest while drawing back towards its own line (the way home after play):
      * seen from above a hand settling at its guard over its own cards and one pressing one
      * look alike, so a judge decides */
