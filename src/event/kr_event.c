@@ -1713,7 +1713,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
         ep = tp - t_seen; /* a race's, or moved up to the rest's start: the sighting within its error */
     /* ... a racing press whose rest its leading point jumped into, no landing of its own
      * read: the two hands' blobs merge over the card they both reach for, the tracker's
-     * split of them moves each point by 15-20 mm a frame, and the rest starts only after
+     * split of them moves each point by 15-18 mm a frame, and the rest starts only after
      * the last such jump. The hand may have come down any time since its point came over
      * the card and stayed there (look 7036 race_60ms at 60 fps: A's point over card 48 from
      * 1.900 s, A's contact 2.050, its rest from 2.083 and its press modelled at 2.233 +- 29

@@ -1245,9 +1245,9 @@ static void untangle(kr_track_t *t, const kr_track_src *frame, const card_axis *
 /* The way hand p was going when it struck a card last seen lying there at since_us; *vx,
  * *vy hold this frame's velocity of its leading point and get the way. A hand slowing at the
  * edge of the view (cut off there, its point creeping along it) or stopping after the hit:
- * the fastest of this frame's and the last frame's velocity and the hand's on the frames
- * since then, each of those taken as the middle one (by speed) of three neighbouring frames'
- * (the oldest may reach one frame further back). A sweep keeps its speed over several
+ * the fastest of this frame's and the last frame's velocity, as they are, and the hand's
+ * velocities on the frames since then, each taken as the middle one (by speed) of three
+ * neighbouring frames' (the oldest may reach one frame further back). A sweep keeps its speed over several
  * frames, while the point's one-frame jumps (a piece of the blob joining or leaving it) come
  * and go (tools/trace_lead_jumps.py: on six renders' traces at 60 and 120 fps 2 to 148
  * frames a hand faster than 1.5 m/s and twice both neighbours, one-frame velocities up to
