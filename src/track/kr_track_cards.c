@@ -1247,9 +1247,9 @@ static void untangle(kr_track_t *t, const kr_track_src *frame, const card_axis *
  * edge of the view (cut off there, its point creeping along it) or stopping after the hit:
  * the fastest of this frame's and the last frame's velocity, as they are, and the hand's
  * velocities on the frames since then, each taken as the middle one (by speed) of three
- * neighbouring frames' (the oldest may reach one frame further back). A sweep keeps its speed over several
- * frames, while the point's one-frame jumps (a piece of the blob joining or leaving it) come
- * and go (tools/trace_lead_jumps.py: on six renders' traces at 60 and 120 fps 2 to 148
+ * neighbouring frames' (the oldest may reach one frame further back). A sweep keeps its
+ * speed over several frames, while the point's one-frame jumps (a piece of the blob joining
+ * or leaving it) come and go (tools/trace_lead_jumps.py: on six renders' traces at 60 and 120 fps 2 to 148
  * frames a hand faster than 1.5 m/s and twice both neighbours, one-frame velocities up to
  * 56 m/s), and such a way would give a card up as flown out of view. This frame's and the
  * last one's are taken as they are, as before the hand's older frames were looked at: at 50
