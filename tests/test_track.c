@@ -1605,10 +1605,11 @@ static void test_card_found_again_far_off_is_marked(void)
 }
 
 /* The way a hand was going when it struck a card: the fastest of this frame's and the last
- * frame's velocity and its older ones since the card was last seen lying there, each of
- * those the middle one of three neighbouring frames', so that the leading point's one-frame
- * jump on an older frame (a piece of the blob joining or leaving it: tools/trace_lead_jumps.py)
- * is no way, while a sweep that has slowed at the view's edge keeps its speed. The ring
+ * frame's velocity, as they are, and its older ones since the card was last seen lying
+ * there, each the middle one of three neighbouring frames', so that the leading point's
+ * one-frame jump on an older frame (a piece of the blob joining or leaving it:
+ * tools/trace_lead_jumps.py) is no way, while a sweep that has slowed at the view's edge
+ * keeps its speed. The ring
  * holds one velocity a frame (t, vx, vy), oldest first; this frame's is (vx0, 0). */
 static double way_of(const double (*ring)[3], int n, double vx0, int64_t since_us)
 {
