@@ -1255,7 +1255,7 @@ static void untangle(kr_track_t *t, const kr_track_src *frame, const card_axis *
  * last one's are taken as they are, as before the hand's older frames were looked at: at 50
  * fps push_out this frame's 7.1 m/s between 3.0 and 1.6 (the card knocked ahead flying in
  * the hand's blob?) found card 78's way, and without it card 77 was lost, not seen out
- * (three renders), while six sweeps' touches came 1-8 ms nearer the truth. */
+ * (three renders), while eleven sweeps' touches came 1-11 ms nearer the truth. */
 void kr_track_hand_way_(const kr_track_t *t, int p, int64_t since_us, double *vx, double *vy)
 {
     double v[KR_TRACK_HV_N + 1][2] = {{*vx, *vy}};
