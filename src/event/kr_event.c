@@ -1179,8 +1179,9 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
  * session only race_landing's second reading took this, and the landing was put between
  * the two. The rule is the caller's: rule TIP_RULE_OWN for the own change, TIP_RULE_ALL
  * for the whole change; TIP_RULE_OWN_PLAIN is the own change's without the rule for a hand
- * whose other lies still (below: race_landing's second reading). */
-typedef enum { TIP_RULE_ALL, TIP_RULE_OWN, TIP_RULE_OWN_PLAIN } tip_rule;
+ * whose other lies still (below: race_landing's second reading); TIP_RULE_OWN_LIT is the
+ * own change's for the lit change, without the whole change's clause. */
+typedef enum { TIP_RULE_ALL, TIP_RULE_OWN, TIP_RULE_OWN_PLAIN, TIP_RULE_OWN_LIT } tip_rule;
 static int tip_still(const kr_event_t *ev, const double *chg, tip_rule rule, int p, int i, double quiet)
 {
     double e = chg[i], prev = 0;
@@ -1194,10 +1195,10 @@ static int tip_still(const kr_event_t *ev, const double *chg, tip_rule rule, int
          * own change's rule; race_landing's second reading (TIP_RULE_OWN_PLAIN) keeps the
          * quiet level alone, so the landing is put between the two with the span as error */
         const int o = 1 - p;
-        if (rule == TIP_RULE_OWN && e > OWN_FLOOR_SHARE * quiet && ev->lpresent[o][i] &&
+        if ((rule == TIP_RULE_OWN || rule == TIP_RULE_OWN_LIT) && e > OWN_FLOOR_SHARE * quiet && ev->lpresent[o][i] &&
             ev->lt[o][i] == ev->lt[p][i] && ev->lchg_own[o][i] <= OWN_ALONE_SHARE * e)
             return 0;
-        return e <= quiet || (chg == ev->lchg_own[p] && ev->lchg[p][i] <= quiet);
+        return e <= quiet || (rule != TIP_RULE_OWN_LIT && ev->lchg[p][i] <= quiet);
     }
     if (e <= quiet)
         return 1;
@@ -1522,7 +1523,7 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
     int64_t hi = *t, tl, el;
     int Ll;
     if (memcmp(ev->lchg_lit[p], ev->lchg_own[p], sizeof ev->lchg_own[p])) {
-        if (landing(ev, ev->lchg_lit[p], TIP_RULE_OWN, p, start, stop, dt, &tl, &el, &Ll))
+        if (landing(ev, ev->lchg_lit[p], TIP_RULE_OWN_LIT, p, start, stop, dt, &tl, &el, &Ll))
             hi = tl > hi ? tl : hi;
         else if (ev->lt[p][0] > *t)
             e = sqrt(sqr(e) + sqr((double)(ev->lt[p][0] - *t) / 2));
