@@ -323,6 +323,7 @@ struct kr_event {
     double  lshpx[2][LHIST]; /* ... its shadow_px */
     double  lnear[2][LHIST]; /* ... its near_area_mm2 */
     double  lnown[2][LHIST]; /* ... its near_own_mm2 */
+    int     lmerged[2][LHIST]; /* the two hands' blobs one on those frames (kr_track_frame.hand_contact) */
     double  lspeed[2];       /* leading point's speed over the last SPEED_SPAN_US (mm/s); 1e9 unknown */
     int64_t lwin_t[2];       /* start of that window */
     unsigned flags[MAX_MARKS];     /* review reasons of reading flag_seq[i], i = seq % MAX_MARKS */
@@ -1719,10 +1720,22 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * the card and stayed there (look 7036 race_60ms at 60 fps: A's point over card 48 from
      * 1.900 s, A's contact 2.050, its rest from 2.083 and its press modelled at 2.233 +- 29
      * ms, after B's touch at 2.105: B's take, not flagged). The time is kept, the error
-     * reaches back to then */
-    if (near && jumped && measured <= 0) {
+     * reaches back to then. So does a landing read at the rest's start (the hand already
+     * down when its point arrived), and through the frames the two blobs were one before
+     * it: the point was then where the split put it (look 7036 hand_contact_fault at 60
+     * fps: the hands' blobs one from 1.933 to 2.100 s, A's point put on B's hand drawing
+     * back over card 45 and off it, A's press at 2.070 read at its rest's start after the
+     * blobs parted, 2.129 +- 12.4 ms) */
+    int after_merge = 0; /* the blobs one on the frame before the rest's start */
+    for (int j = 0; j < LHIST && ev->lpresent[p][j]; j++)
+        if (ev->lt[p][j] < rest_t) {
+            after_merge = ev->lmerged[p][j];
+            break;
+        }
+    if (near && jumped && (measured <= 0 || (after_merge && t_land <= rest_t + dt))) {
         int64_t t_over = -1;
-        for (int j = 0; j < LHIST && ev->lpresent[p][j] && card_sd(c, ev->lx[p][j], ev->ly[p][j]) <= cfg->touch_margin_mm;
+        for (int j = 0; j < LHIST && ev->lpresent[p][j] &&
+                        (ev->lmerged[p][j] || card_sd(c, ev->lx[p][j], ev->ly[p][j]) <= cfg->touch_margin_mm);
              j++)
             t_over = ev->lt[p][j];
         if (t_over >= 0 && tp - t_over > ep)
@@ -2109,6 +2122,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         ev->lnear[p][0] = fr->hands[p].near_area_mm2;
         memmove(ev->lnown[p] + 1, ev->lnown[p], (LHIST - 1) * sizeof(double));
         ev->lnown[p][0] = fr->hands[p].near_own_mm2;
+        memmove(ev->lmerged[p] + 1, ev->lmerged[p], (LHIST - 1) * sizeof(int));
+        ev->lmerged[p][0] = fr->hand_contact;
         ev->lx[p][0] = fr->hands[p].lead_x_mm;
         ev->ly[p][0] = fr->hands[p].lead_y_mm;
         ev->lt[p][0] = fr->t_us;
