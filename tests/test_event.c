@@ -1252,7 +1252,8 @@ static void test_press_needs_its_shadow_to_meet_it(void)
 typedef struct key_pt {
     int64_t t;
     double  x, y;
-    int     blob; /* 1: a still blob with no shadow (what an arm leaves behind), not a hand */
+    int     blob; /* 1: a still blob with no shadow (what an arm leaves behind), not a hand;
+                   * 2: a hand whose leading point is at the edge of the view (at_view_edge) */
 } key_pt;
 
 typedef struct fake {
@@ -1319,8 +1320,9 @@ static void fake_frame_area(fake *f, int64_t t, const key_pt *path, int n, doubl
         h->area_mm2 = area;
         h->side = 1;
         h->in_field = fabs(x) <= KR_TRACK_FIELD_HALF_W_MM && fabs(y) <= KR_TRACK_FIELD_HALF_H_MM;
-        h->shadow_px = path[i].blob ? 0 : 20;
-        h->shadow_dist_mm = path[i].blob ? -1 : 5;
+        h->shadow_px = path[i].blob == 1 ? 0 : 20;
+        h->shadow_dist_mm = path[i].blob == 1 ? -1 : 5;
+        h->at_view_edge = path[i].blob == 2;
         h->tip_change = chg;
         h->near_area_mm2 = f->near;
         h->near_own_mm2 = f->near_own > 0 ? f->near_own : f->near;
@@ -3933,6 +3935,45 @@ static void test_race_press_after_the_blobs_parted_spans_the_merge(void)
     }
 }
 
+/* After pressing card 64 A's hand goes out past the view's left edge beside the field;
+ * its leading point, only where the arm leaves the view (at_view_edge), slides down the
+ * edge to behind A's line and stays there 200 ms; the hand is then out of view for 300 ms,
+ * comes back in and presses A's own card 5 on its way home. Play was not over while the
+ * hand was out of view: card 5's touch is in play and play settles after the hand went
+ * home (before: the point behind A's line was taken for the hand back home, play settled
+ * at 1.4 s and card 5's touch was not seen; fault_way_back at 120 fps under --look-seed
+ * 7037). Nor was the hand lost from view inside the field: it left past the edge. */
+static void test_hand_out_past_the_views_edge_is_not_back(void)
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    const key_pt path[] = {
+        {250000, -100, -330, 0},  {500000, -100, 60, 0},   {900000, -100, 60, 0},  /* press 64 */
+        {1100000, -525, 60, 2},   {1400000, -525, -300, 2}, {1600000, 1e9, 0, 0}, /* out of view */
+        {1900000, -525, -300, 2}, {2000000, -380, -51.5, 0}, {2400000, -380, -51.5, 0}, /* presses 5 */
+        {2700000, -380, -330, 0}, {2800000, 1e9, 0, 0},
+    };
+    const int np = (int)(sizeof path / sizeof path[0]);
+    for (int64_t t = 0; t < 3600000; t += DT)
+        fake_frame(&f, t, path, np);
+    int touch5 = 0, settles = 0;
+    int64_t settle_t = -1;
+    for (int i = 0; i < f.n_obs; i++) {
+        touch5 += f.obs[i].rec.type == KR_REC_TOUCH && f.obs[i].rec.card == 5;
+        if (f.obs[i].rec.type == KR_REC_SETTLE) {
+            settles++;
+            settle_t = f.obs[i].rec.t_us;
+        }
+    }
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("out past the view's edge: touches of 5 %d, settles %d at %lld\n", touch5, settles, (long long)settle_t);
+    CU_ASSERT_EQUAL(touch5, 1);
+    CU_ASSERT_EQUAL(settles, 1);
+    CU_ASSERT_TRUE(settle_t > 2400000);
+    CU_ASSERT_EQUAL(kr_event_reading_flags(f.ev, 1) & KR_EVENT_FLAG_HAND_UNSEEN, 0);
+    kr_event_destroy(f.ev);
+}
+
 int main(void)
 {
     draw_mat();
@@ -4039,6 +4080,8 @@ int main(void)
                 test_race_press_after_the_points_jumps_spans_its_stay);
     CU_add_test(s, "race_press_after_the_blobs_parted_spans_the_merge", /* session 34 */
                 test_race_press_after_the_blobs_parted_spans_the_merge);
+    CU_add_test(s, "hand_out_past_the_views_edge_is_not_back", /* session 34 */
+                test_hand_out_past_the_views_edge_is_not_back);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

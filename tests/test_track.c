@@ -1636,6 +1636,31 @@ static void test_hand_way_is_no_one_frame_jump(void)
     CU_ASSERT_DOUBLE_EQUAL(way_of(jump, 5, 7000, 150), 7000, 1e-9);  /* this frame's, as it is */
 }
 
+/* A's arm reaching out past the warped area's right side (x > 525 mm): its leading point
+ * is where the arm leaves the view, marked at_view_edge; an arm whose hand lies in the
+ * field is not. */
+static void test_hand_past_the_views_edge_is_marked(void)
+{
+    kr_track_t *t = make_tracker();
+    int64_t ts = 0;
+    warm(t, &ts);
+    static const double tips[][2] = {{300, -60}, {620, -40}, {300, -60}};
+    for (int i = 0; i < 3; i++) {
+        still_scene(frame, 1.0);
+        draw_arm(frame, 380, tips[i][0], tips[i][1], 25, -20, 1);
+        const kr_track_frame *fr = feed(t, ts);
+        ts += 16667;
+        const kr_track_hand *h = &fr->hands[KR_TRACK_A];
+        CU_ASSERT_TRUE_FATAL(h->present);
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("tip %.0f: lead %.1f %.1f edge %d\n", tips[i][0], h->lead_x_mm, h->lead_y_mm, h->at_view_edge);
+        CU_ASSERT_EQUAL(h->at_view_edge, tips[i][0] > 525);
+        if (tips[i][0] > 525)
+            CU_ASSERT_TRUE(h->lead_x_mm > 515);
+    }
+    kr_track_destroy(t);
+}
+
 int main(void)
 {
 
@@ -1688,6 +1713,7 @@ int main(void)
                 test_card_swept_out_of_view_goes_with_the_hand); /* session 32 */
     CU_add_test(s, "card_found_again_far_off_is_marked", test_card_found_again_far_off_is_marked); /* session 33 */
     CU_add_test(s, "hand_way_is_no_one_frame_jump", test_hand_way_is_no_one_frame_jump); /* session 33 */
+    CU_add_test(s, "hand_past_the_views_edge_is_marked", test_hand_past_the_views_edge_is_marked); /* session 34 */
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

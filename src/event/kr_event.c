@@ -273,6 +273,8 @@ struct kr_event {
     int     ghost[2];        /* present as a still blob with no shadow since the hand was last absent */
     int     on_blob[2];      /* its leading point jumped onto a still blob deep in the field (the arm's
                                 print the background has not caught up with) and stays on it */
+    int     via_edge[2];     /* last present with its leading point at the edge of the view: left the
+                                view past it (beside the mat), not lost inside the field */
     double  still_area[2];   /* the hand's largest area since its leading point last moved (withdrawing) */
     int     withdrawing[2];  /* this frame: the arm drawing back from under a leading point left behind */
     /* after play settled, until the next reading: a card taken hold of, carried */
@@ -2692,6 +2694,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
          * picture; this is what the arm left behind (the background not yet caught up) */
         int still_blob = h->present && h->shadow_px <= 0 && h->shadow_dist_mm < 0 && h->tip_change <= TIP_QUIET;
         if (h->present) {
+            ev->via_edge[p] = h->at_view_edge;
             /* deep in the field, or beside it, or past the other player's line (BEYOND_MM out:
              * where the other player kneels; no hand goes home there, a leading point there
              * is the tracker's, put at the wrong end of two hands' merged blobs: v5_crf_540_25
@@ -2700,9 +2703,15 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * out of the field past its own line */
             double ay = fabs(h->lead_y_mm), ax = fabs(h->lead_x_mm);
             int beyond = ay > KR_TRACK_FIELD_HALF_H_MM + BEYOND_MM && (h->lead_y_mm > 0) != (p == 1);
+            /* ... or out past the view's edge beside the field: the point is then only where
+             * the arm leaves the view, wherever along it (fault_way_back at 120 fps under
+             * --look-seed 7037: A's hand swept out past the view's side after its take, its
+             * point slid down the view's edge to behind A's line, and play was taken as
+             * settled 1.4 s early; the hand came back and pressed a card of its own) */
+            int out_side = h->at_view_edge && ax > KR_TRACK_FIELD_HALF_W_MM - 10;
             int deep = (h->in_field && ay < KR_TRACK_FIELD_HALF_H_MM - 90) ||
-                       (ax > KR_TRACK_FIELD_HALF_W_MM - 10 && ay < KR_TRACK_FIELD_HALF_H_MM + 20) || beyond;
-            int behind = !h->in_field && ay > KR_TRACK_FIELD_HALF_H_MM && (h->lead_y_mm > 0) == (p == 1);
+                       (ax > KR_TRACK_FIELD_HALF_W_MM - 10 && ay < KR_TRACK_FIELD_HALF_H_MM + 20) || beyond || out_side;
+            int behind = !out_side && !h->in_field && ay > KR_TRACK_FIELD_HALF_H_MM && (h->lead_y_mm > 0) == (p == 1);
             const kr_track_hand *ph = &ev->prev_hand[p];
             int jump = ph->present && is_jump(cfg, h->lead_x_mm, h->lead_y_mm, ph->lead_x_mm, ph->lead_y_mm, dt);
             /* a still blob that appears where no hand was a frame before is not a hand
@@ -2747,7 +2756,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         } else {
             ev->ghost[p] = 0;
             ev->on_blob[p] = 0;
-            if (ev->seen_deep[p] && ev->in_play && fr->t_us - ev->seen_t[p] >= cfg->unseen_us)
+            /* (not when it left the view past its edge: beside the mat, not inside the field) */
+            if (ev->seen_deep[p] && !ev->via_edge[p] && ev->in_play && fr->t_us - ev->seen_t[p] >= cfg->unseen_us)
                 set_flag(ev, KR_EVENT_FLAG_HAND_UNSEEN);
         }
         /* at rest beside the side lines in play: no card lies there, so either the hand waits

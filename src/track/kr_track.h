@@ -162,6 +162,10 @@ typedef struct kr_track_hand {
     /* added in the fourteenth session: the same of this player's hand alone. With the other
      * hand passing by, near_area_mm2 rises and falls with it while this one's stays. */
     double  near_own_mm2;
+    /* added in the thirty-fourth session: 1 when the leading point lies at the edge of the
+     * view (the warped area's border, or mat the camera does not see): the hand may reach
+     * on beyond it, and the point is only where it leaves the view. */
+    int     at_view_edge;
 } kr_track_hand;
 
 typedef struct kr_track_frame {

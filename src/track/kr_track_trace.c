@@ -20,10 +20,11 @@ kr_status kr_track_write_trace(FILE *f, const kr_track_frame *tf)
             fprintf(f, ",\"lead\":[%.1f,%.1f],\"base\":[%.1f,%.1f],\"v\":[%.0f,%.0f],\"area\":%.0f,"
                        "\"in_field\":%d,\"side\":%d,\"shadow_px\":%.0f,\"shadow_dist\":%.1f,\"tip_change\":%.0f,"
                        "\"tip_change_own\":%.0f,\"tip_own_share\":%.2f,\"tip_change_own_lit\":%.0f,"
-                       "\"near_area\":%.0f,\"near_own\":%.0f",
+                       "\"near_area\":%.0f,\"near_own\":%.0f,\"at_view_edge\":%d",
                     h->lead_x_mm, h->lead_y_mm, h->base_x_mm, h->base_y_mm, h->vx_mm_s, h->vy_mm_s, h->area_mm2,
                     h->in_field, h->side, h->shadow_px, h->shadow_dist_mm, h->tip_change, h->tip_change_own,
-                    h->tip_own_share, h->tip_change_own_lit, h->near_area_mm2, h->near_own_mm2);
+                    h->tip_own_share, h->tip_change_own_lit, h->near_area_mm2, h->near_own_mm2,
+                    h->at_view_edge);
         fputc('}', f);
     }
     fprintf(f, "],\"cards\":[");

@@ -39,6 +39,7 @@
 #define SHOULDER_MM 700.0   /* a kneeling player's shoulders: this far from the mat's centre line */
 #define ARM_LINE_MM 100.0   /* the arm's line is read when its leading point lies this far in from its base */
 #define GAIN_STEADY 0.004   /* gain change between frames below which unchanged pixels keep their class */
+#define VIEW_EDGE_PX 2      /* kr_track_hand.at_view_edge: the leading point within this of the view's edge */
 
 /* Sum for the global gain over every third pixel that was background last frame: B+G+R
  * of this frame (si; the background's, sb, was summed by last frame's background update,
@@ -1572,6 +1573,15 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
     }
     lu += 0.5;
     lv += 0.5;
+    /* the leading point at the edge of the view (the warped area's border, or mat the camera
+     * does not see, within VIEW_EDGE_PX): the hand may reach on beyond it */
+    h->at_view_edge = 0;
+    for (int v = (int)lv - VIEW_EDGE_PX; v <= (int)lv + VIEW_EDGE_PX && !h->at_view_edge; v++)
+        for (int u = (int)lu - VIEW_EDGE_PX; u <= (int)lu + VIEW_EDGE_PX; u++)
+            if (u < 0 || v < 0 || u >= t->w || v >= t->h || t->lut_off[(size_t)v * t->w + u] < 0) {
+                h->at_view_edge = 1;
+                break;
+            }
     h->present = 1;
     h->area_mm2 = area * mmpp * mmpp;
     kr_track_mat_to_mm(t, u0, v1 + 1, &h->bbox_mm[0], &h->bbox_mm[1]);
