@@ -3974,6 +3974,41 @@ static void test_hand_out_past_the_views_edge_is_not_back(void)
     kr_event_destroy(f.ev);
 }
 
+/* A presses card 81, the read card, in B's lower row (216.5 mm: within 90 mm of B's line)
+ * and lies on it 600 ms before going home. Its hand is far from home there: play is not
+ * over until it is back, and its touch is in play (before: a hand within 90 mm of either
+ * line was taken for one back at its guard; play settled as A's hand came to rest on the
+ * card, and the touch came after it; look 7038 match_b at 60 fps, A's fault on B's card 81
+ * left out of the ruling). */
+static void test_hand_on_the_other_players_lower_row_is_not_back(void)
+{
+    static const kr_track_card_init lay[2] = {{81, KR_TRACK_B, -350, 216.5}, {5, KR_TRACK_A, -380, -51.5}};
+    fake f;
+    fake_start_with(&f, lay, 81, 150000);
+    const key_pt path[] = {
+        {250000, -350, -330, 0}, {500000, -350, 216, 0}, {1100000, -350, 216, 0}, {1400000, -350, -330, 0},
+        {1500000, 1e9, 0, 0},
+    };
+    const int np = (int)(sizeof path / sizeof path[0]);
+    for (int64_t t = 0; t < 2200000; t += DT)
+        fake_frame(&f, t, path, np);
+    int touches = 0, settles = 0;
+    int64_t settle_t = -1;
+    for (int i = 0; i < f.n_obs; i++) {
+        touches += f.obs[i].rec.type == KR_REC_TOUCH && f.obs[i].rec.card == 81;
+        if (f.obs[i].rec.type == KR_REC_SETTLE) {
+            settles++;
+            settle_t = f.obs[i].rec.t_us;
+        }
+    }
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("on the other's lower row: touches %d, settles %d at %lld\n", touches, settles, (long long)settle_t);
+    CU_ASSERT_EQUAL(touches, 1);
+    CU_ASSERT_EQUAL(settles, 1);
+    CU_ASSERT_TRUE(settle_t > 1100000);
+    kr_event_destroy(f.ev);
+}
+
 int main(void)
 {
     draw_mat();
@@ -4082,6 +4117,8 @@ int main(void)
                 test_race_press_after_the_blobs_parted_spans_the_merge);
     CU_add_test(s, "hand_out_past_the_views_edge_is_not_back", /* session 34 */
                 test_hand_out_past_the_views_edge_is_not_back);
+    CU_add_test(s, "hand_on_the_other_players_lower_row_is_not_back", /* session 34 */
+                test_hand_on_the_other_players_lower_row_is_not_back);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

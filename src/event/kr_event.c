@@ -2709,7 +2709,12 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * point slid down the view's edge to behind A's line, and play was taken as
              * settled 1.4 s early; the hand came back and pressed a card of its own) */
             int out_side = h->at_view_edge && ax > KR_TRACK_FIELD_HALF_W_MM - 10;
-            int deep = (h->in_field && ay < KR_TRACK_FIELD_HALF_H_MM - 90) ||
+            /* (deep: 90 mm or more in from its own line; a hand lying on a card of the other
+             * player's lower row lies within 90 mm of the other's line, and is far from home:
+             * look 7038 match_b at 60 fps, A's fault on B's card 81 at 216 mm, play taken as
+             * settled as A's hand came to rest there and the fault left out of the ruling) */
+            int deep = (h->in_field && (p == 0 ? h->lead_y_mm > -KR_TRACK_FIELD_HALF_H_MM + 90
+                                               : h->lead_y_mm < KR_TRACK_FIELD_HALF_H_MM - 90)) ||
                        (ax > KR_TRACK_FIELD_HALF_W_MM - 10 && ay < KR_TRACK_FIELD_HALF_H_MM + 20) || beyond || out_side;
             int behind = !out_side && !h->in_field && ay > KR_TRACK_FIELD_HALF_H_MM && (h->lead_y_mm > 0) == (p == 1);
             const kr_track_hand *ph = &ev->prev_hand[p];
