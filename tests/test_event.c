@@ -3974,6 +3974,25 @@ static void test_hand_out_past_the_views_edge_is_not_back(void)
     kr_event_destroy(f.ev);
 }
 
+/* ... but a hand whose point was at the view's edge inside the field (a camera that does
+ * not see all of it) and is then gone may be touching cards there unseen: lost from view
+ * inside the field, flagged. */
+static void test_hand_gone_at_the_views_edge_in_the_field_is_lost(void)
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    const key_pt path[] = {
+        {250000, -100, -330, 0}, {500000, -100, 60, 0}, {900000, -100, 60, 0}, /* press 64 */
+        {1000000, -300, -100, 2}, {1100000, 1e9, 0, 0}, {1600000, -300, -100, 0},   /* gone at an edge in the field */
+        {1900000, -300, -330, 0}, {2000000, 1e9, 0, 0},
+    };
+    const int np = (int)(sizeof path / sizeof path[0]);
+    for (int64_t t = 0; t < 2600000; t += DT)
+        fake_frame(&f, t, path, np);
+    CU_ASSERT_NOT_EQUAL(kr_event_reading_flags(f.ev, 1) & KR_EVENT_FLAG_HAND_UNSEEN, 0);
+    kr_event_destroy(f.ev);
+}
+
 /* A presses card 81, the read card, in B's lower row (216.5 mm: within 90 mm of B's line)
  * and lies on it 600 ms before going home. Its hand is far from home there: play is not
  * over until it is back, and its touch is in play (before: a hand within 90 mm of either
@@ -4117,6 +4136,8 @@ int main(void)
                 test_race_press_after_the_blobs_parted_spans_the_merge);
     CU_add_test(s, "hand_out_past_the_views_edge_is_not_back", /* session 34 */
                 test_hand_out_past_the_views_edge_is_not_back);
+    CU_add_test(s, "hand_gone_at_the_views_edge_in_the_field_is_lost", /* session 34 */
+                test_hand_gone_at_the_views_edge_in_the_field_is_lost);
     CU_add_test(s, "hand_on_the_other_players_lower_row_is_not_back", /* session 34 */
                 test_hand_on_the_other_players_lower_row_is_not_back);
     CU_basic_set_mode(CU_BRM_VERBOSE);

@@ -273,8 +273,8 @@ struct kr_event {
     int     ghost[2];        /* present as a still blob with no shadow since the hand was last absent */
     int     on_blob[2];      /* its leading point jumped onto a still blob deep in the field (the arm's
                                 print the background has not caught up with) and stays on it */
-    int     via_edge[2];     /* last present with its leading point at the edge of the view: left the
-                                view past it (beside the mat), not lost inside the field */
+    int     via_edge[2];     /* last present with its leading point at the edge of the view outside
+                                the field: left the view past it (beside the mat), not lost inside the field */
     double  still_area[2];   /* the hand's largest area since its leading point last moved (withdrawing) */
     int     withdrawing[2];  /* this frame: the arm drawing back from under a leading point left behind */
     /* after play settled, until the next reading: a card taken hold of, carried */
@@ -2694,7 +2694,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
          * picture; this is what the arm left behind (the background not yet caught up) */
         int still_blob = h->present && h->shadow_px <= 0 && h->shadow_dist_mm < 0 && h->tip_change <= TIP_QUIET;
         if (h->present) {
-            ev->via_edge[p] = h->at_view_edge;
+            ev->via_edge[p] = h->at_view_edge && !h->in_field;
             /* deep in the field, or beside it, or past the other player's line (BEYOND_MM out:
              * where the other player kneels; no hand goes home there, a leading point there
              * is the tracker's, put at the wrong end of two hands' merged blobs: v5_crf_540_25
