@@ -3862,35 +3862,46 @@ static void test_hand_named_from_the_arm_seen_most(void)
  * touches are within their combined error (look 7036 race_60ms at 60 fps: B's take, not
  * flagged, where A's contact was 55 ms before B's). Without the jumps, A's rest starts at
  * 500 ms and its press is put before B's. */
+/* The race of race_frame, A's own change falling to noise at a_quiet_t (its landing),
+ * with what the caller set of race_share_a, race_wobble_a and race_merged_a (reset here).
+ * B's landing is read at 710 ms. Without a cause (cause 0) A's press comes before B's;
+ * with one, after it, but with an error reaching back to reach_t or earlier, so the two
+ * touches are within their combined error. */
+static void race_checked(const char *what, int cause, int64_t a_quiet_t, int64_t reach_t)
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    for (int64_t tt = 0; tt < 1300000; tt += DT) {
+        double own[2] = {tt < 300000 ? 0 : tt < 500000 ? 60000 : tt < a_quiet_t ? 6000 : 50,
+                         tt < 300000 ? 0 : tt < 520000 ? 60000 : tt < 710000 ? 6000 : 50};
+        race_frame(&f, tt, own, tt < 300000 ? 0 : tt < 710000 ? 30000 : 50, 0.6);
+    }
+    race_share_a = 0;
+    race_wobble_a = 0;
+    race_merged_a = 0;
+    int64_t t[2], err[2];
+    double conf[2];
+    race_touches(&f, t, err, conf);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("race, %s %d: A %lld +- %lld (%.2f), B %lld +- %lld (%.2f)\n", what, cause, (long long)t[0],
+               (long long)err[0], conf[0], (long long)t[1], (long long)err[1], conf[1]);
+    CU_ASSERT_TRUE_FATAL(t[0] >= 0 && t[1] >= 0);
+    CU_ASSERT_TRUE(llabs(t[1] - 710000) < 15000);
+    if (cause) {
+        CU_ASSERT_TRUE(t[0] > t[1]);
+        CU_ASSERT_TRUE(t[0] - err[0] <= reach_t);
+        CU_ASSERT_TRUE(t[0] - t[1] <= 2 * hypot((double)err[0], (double)err[1]));
+    } else
+        CU_ASSERT_TRUE(t[0] < t[1]);
+    kr_event_destroy(f.ev);
+}
+
 static void test_race_press_after_the_points_jumps_spans_its_stay(void)
 {
     for (int wobble = 0; wobble < 2; wobble++) {
-        fake f;
-        fake_start(&f, 64, 150000);
         race_share_a = 0.1;
         race_wobble_a = wobble ? 830000 : 0;
-        for (int64_t tt = 0; tt < 1300000; tt += DT) {
-            double own[2] = {tt < 300000 ? 0 : tt < 500000 ? 60000 : tt < 650000 ? 6000 : 50,
-                             tt < 300000 ? 0 : tt < 520000 ? 60000 : tt < 710000 ? 6000 : 50};
-            race_frame(&f, tt, own, tt < 300000 ? 0 : tt < 710000 ? 30000 : 50, 0.6);
-        }
-        race_share_a = 0;
-        race_wobble_a = 0;
-        int64_t t[2], err[2];
-        double conf[2];
-        race_touches(&f, t, err, conf);
-        if (getenv("KR_TEST_VERBOSE"))
-            printf("race, A's point jumping %d: A %lld +- %lld (%.2f), B %lld +- %lld (%.2f)\n", wobble,
-                   (long long)t[0], (long long)err[0], conf[0], (long long)t[1], (long long)err[1], conf[1]);
-        CU_ASSERT_TRUE_FATAL(t[0] >= 0 && t[1] >= 0);
-        CU_ASSERT_TRUE(llabs(t[1] - 710000) < 15000);
-        if (wobble) {
-            CU_ASSERT_TRUE(t[0] > t[1]);
-            CU_ASSERT_TRUE(t[0] - err[0] <= 500000);
-            CU_ASSERT_TRUE(t[0] - t[1] <= 2 * hypot((double)err[0], (double)err[1]));
-        } else
-            CU_ASSERT_TRUE(t[0] < t[1]);
-        kr_event_destroy(f.ev);
+        race_checked("A's point jumping", wobble, 650000, 500000);
     }
 }
 
@@ -3908,31 +3919,32 @@ static void test_race_press_after_the_points_jumps_spans_its_stay(void)
 static void test_race_press_after_the_blobs_parted_spans_the_merge(void)
 {
     for (int merged = 0; merged < 2; merged++) {
-        fake f;
-        fake_start(&f, 64, 150000);
         race_merged_a = merged ? 830000 : 0;
-        for (int64_t tt = 0; tt < 1300000; tt += DT) {
-            double own[2] = {tt < 300000 ? 0 : tt < 500000 ? 60000 : tt < (merged ? 860000 : 650000) ? 6000 : 50,
-                             tt < 300000 ? 0 : tt < 520000 ? 60000 : tt < 710000 ? 6000 : 50};
-            race_frame(&f, tt, own, tt < 300000 ? 0 : tt < 710000 ? 30000 : 50, 0.6);
-        }
-        race_merged_a = 0;
-        int64_t t[2], err[2];
-        double conf[2];
-        race_touches(&f, t, err, conf);
-        if (getenv("KR_TEST_VERBOSE"))
-            printf("race, the blobs one %d: A %lld +- %lld (%.2f), B %lld +- %lld (%.2f)\n", merged, (long long)t[0],
-                   (long long)err[0], conf[0], (long long)t[1], (long long)err[1], conf[1]);
-        CU_ASSERT_TRUE_FATAL(t[0] >= 0 && t[1] >= 0);
-        CU_ASSERT_TRUE(llabs(t[1] - 710000) < 15000);
-        if (merged) {
-            CU_ASSERT_TRUE(t[0] > t[1]);
-            CU_ASSERT_TRUE(t[0] - err[0] <= 650000);
-            CU_ASSERT_TRUE(t[0] - t[1] <= 2 * hypot((double)err[0], (double)err[1]));
-        } else
-            CU_ASSERT_TRUE(t[0] < t[1]);
-        kr_event_destroy(f.ev);
+        race_checked("the blobs one", merged, merged ? 860000 : 650000, 650000);
     }
+}
+
+/* Runs f's hand along path until end_t and checks that card was touched once and play
+ * settled once, after settled_after (what: for KR_TEST_VERBOSE). */
+static void fake_play_checked(fake *f, const char *what, const key_pt *path, int np, int64_t end_t, int32_t card,
+                              int64_t settled_after)
+{
+    for (int64_t t = 0; t < end_t; t += DT)
+        fake_frame(f, t, path, np);
+    int touches = 0, settles = 0;
+    int64_t settle_t = -1;
+    for (int i = 0; i < f->n_obs; i++) {
+        touches += f->obs[i].rec.type == KR_REC_TOUCH && f->obs[i].rec.card == card;
+        if (f->obs[i].rec.type == KR_REC_SETTLE) {
+            settles++;
+            settle_t = f->obs[i].rec.t_us;
+        }
+    }
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("%s: touches of %d %d, settles %d at %lld\n", what, card, touches, settles, (long long)settle_t);
+    CU_ASSERT_EQUAL(touches, 1);
+    CU_ASSERT_EQUAL(settles, 1);
+    CU_ASSERT_TRUE(settle_t > settled_after);
 }
 
 /* After pressing card 64 A's hand goes out past the view's left edge beside the field;
@@ -3953,23 +3965,7 @@ static void test_hand_out_past_the_views_edge_is_not_back(void)
         {1900000, -525, -300, 2}, {2000000, -380, -51.5, 0}, {2400000, -380, -51.5, 0}, /* presses 5 */
         {2700000, -380, -330, 0}, {2800000, 1e9, 0, 0},
     };
-    const int np = (int)(sizeof path / sizeof path[0]);
-    for (int64_t t = 0; t < 3600000; t += DT)
-        fake_frame(&f, t, path, np);
-    int touch5 = 0, settles = 0;
-    int64_t settle_t = -1;
-    for (int i = 0; i < f.n_obs; i++) {
-        touch5 += f.obs[i].rec.type == KR_REC_TOUCH && f.obs[i].rec.card == 5;
-        if (f.obs[i].rec.type == KR_REC_SETTLE) {
-            settles++;
-            settle_t = f.obs[i].rec.t_us;
-        }
-    }
-    if (getenv("KR_TEST_VERBOSE"))
-        printf("out past the view's edge: touches of 5 %d, settles %d at %lld\n", touch5, settles, (long long)settle_t);
-    CU_ASSERT_EQUAL(touch5, 1);
-    CU_ASSERT_EQUAL(settles, 1);
-    CU_ASSERT_TRUE(settle_t > 2400000);
+    fake_play_checked(&f, "out past the view's edge", path, (int)(sizeof path / sizeof path[0]), 3600000, 5, 2400000);
     CU_ASSERT_EQUAL(kr_event_reading_flags(f.ev, 1) & KR_EVENT_FLAG_HAND_UNSEEN, 0);
     kr_event_destroy(f.ev);
 }
@@ -4008,23 +4004,7 @@ static void test_hand_on_the_other_players_lower_row_is_not_back(void)
         {250000, -350, -330, 0}, {500000, -350, 216, 0}, {1100000, -350, 216, 0}, {1400000, -350, -330, 0},
         {1500000, 1e9, 0, 0},
     };
-    const int np = (int)(sizeof path / sizeof path[0]);
-    for (int64_t t = 0; t < 2200000; t += DT)
-        fake_frame(&f, t, path, np);
-    int touches = 0, settles = 0;
-    int64_t settle_t = -1;
-    for (int i = 0; i < f.n_obs; i++) {
-        touches += f.obs[i].rec.type == KR_REC_TOUCH && f.obs[i].rec.card == 81;
-        if (f.obs[i].rec.type == KR_REC_SETTLE) {
-            settles++;
-            settle_t = f.obs[i].rec.t_us;
-        }
-    }
-    if (getenv("KR_TEST_VERBOSE"))
-        printf("on the other's lower row: touches %d, settles %d at %lld\n", touches, settles, (long long)settle_t);
-    CU_ASSERT_EQUAL(touches, 1);
-    CU_ASSERT_EQUAL(settles, 1);
-    CU_ASSERT_TRUE(settle_t > 1100000);
+    fake_play_checked(&f, "on the other's lower row", path, (int)(sizeof path / sizeof path[0]), 2200000, 81, 1100000);
     kr_event_destroy(f.ev);
 }
 
