@@ -3853,15 +3853,6 @@ static void test_hand_named_from_the_arm_seen_most(void)
 
 /* ---- session 33: races ---- */
 
-/* A race on card 64 whose two hands' blobs merge over it: A's point, over the card from
- * about 480 ms, is put 20 mm further in on every other 67 ms until 830 ms (the tracker's
- * split of the merged blob), so its rest starts only then, jumped into, and A's own change
- * says nothing (the mask leaves 0.1 of the circle): its press is the modelled descent
- * after that rest's start, after B's landing at 710 ms. The hand may have come down any
- * time since its point came over the card: the error reaches back to then, so the two
- * touches are within their combined error (look 7036 race_60ms at 60 fps: B's take, not
- * flagged, where A's contact was 55 ms before B's). Without the jumps, A's rest starts at
- * 500 ms and its press is put before B's. */
 /* The race of race_frame, A's own change falling to noise at a_quiet_t (its landing),
  * with what the caller set of race_share_a, race_wobble_a and race_merged_a (reset here).
  * B's landing is read at 710 ms. Without a cause (cause 0) A's press comes before B's;
@@ -3896,6 +3887,15 @@ static void race_checked(const char *what, int cause, int64_t a_quiet_t, int64_t
     kr_event_destroy(f.ev);
 }
 
+/* A race on card 64 whose two hands' blobs merge over it: A's point, over the card from
+ * about 480 ms, is put 20 mm further in on every other 67 ms until 830 ms (the tracker's
+ * split of the merged blob), so its rest starts only then, jumped into, and A's own change
+ * says nothing (the mask leaves 0.1 of the circle): its press is the modelled descent
+ * after that rest's start, after B's landing at 710 ms. The hand may have come down any
+ * time since its point came over the card: the error reaches back to then, so the two
+ * touches are within their combined error (look 7036 race_60ms at 60 fps: B's take, not
+ * flagged, where A's contact was 55 ms before B's). Without the jumps, A's rest starts at
+ * 500 ms and its press is put before B's. */
 static void test_race_press_after_the_points_jumps_spans_its_stay(void)
 {
     for (int wobble = 0; wobble < 2; wobble++) {
