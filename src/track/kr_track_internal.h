@@ -239,5 +239,9 @@ void kr_track_cards_update_(kr_track_t *t, const kr_track_src *frame, double g, 
  * its velocities kept in t->hv; *vx, *vy: this frame's velocity in, the way out
  * (kr_track_cards.c) */
 void kr_track_hand_way_(const kr_track_t *t, int p, int64_t since_us, double *vx, double *vy);
+/* The pose of a card come to rest near (*x, *y) (within r_xy mm, searched further when the
+ * best lies on that square's border) at any angle, fitted on frame f: *x, *y (mm), *a
+ * (degrees) in and out; returns its edge score (kr_track_cards.c) */
+double kr_track_fit_pose_wide_(kr_track_t *t, const kr_track_src *f, double *x, double *y, double *a, double r_xy);
 
 #endif /* KR_TRACK_INTERNAL_H */
