@@ -253,8 +253,8 @@ static double fit_pose(kr_track_t *t, const kr_track_src *f, double *x, double *
 
 /* Pose of a card come to rest anywhere at any angle: a coarse joint search over every
  * angle (6 degree steps) and +-r_xy mm (3 mm steps), then fit_pose around the best.
- * About 2500 edge scores, coarse ones (a third of the samples) but for the final fit: run
- * once per card coming to rest, not per frame. A best on the square's border may lie
+ * About 2500 edge scores a round, coarse ones (a third of the samples) but for the final
+ * fit: run once per card coming to rest, not per frame. A best on the square's border may lie
  * beyond it (the followed centre leant on the hand leaving the card): searched again
  * around it, at most twice (look 7038 match_b at 60 fps: card 72 put down by a send, its
  * followed centre 22 mm off, fitted 12 mm off and turned a quarter turn, so that the
