@@ -325,7 +325,8 @@ struct kr_event {
     double  lshpx[2][LHIST]; /* ... its shadow_px */
     double  lnear[2][LHIST]; /* ... its near_area_mm2 */
     double  lnown[2][LHIST]; /* ... its near_own_mm2 */
-    int     lmerged[2][LHIST]; /* the two hands' blobs one on those frames (kr_track_frame.hand_contact) */
+    int     lmerged[LHIST];  /* the two hands' blobs one on those frames (kr_track_frame.hand_contact;
+                                indexed as lt[p] of either player) */
     double  lspeed[2];       /* leading point's speed over the last SPEED_SPAN_US (mm/s); 1e9 unknown */
     int64_t lwin_t[2];       /* start of that window */
     unsigned flags[MAX_MARKS];     /* review reasons of reading flag_seq[i], i = seq % MAX_MARKS */
@@ -1731,13 +1732,13 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     int after_merge = 0; /* the blobs one on the frame before the rest's start */
     for (int j = 0; j < LHIST && ev->lpresent[p][j]; j++)
         if (ev->lt[p][j] < rest_t) {
-            after_merge = ev->lmerged[p][j];
+            after_merge = ev->lmerged[j];
             break;
         }
     if (near && jumped && (measured <= 0 || (after_merge && t_land <= rest_t + dt))) {
         int64_t t_over = -1;
         for (int j = 0; j < LHIST && ev->lpresent[p][j] &&
-                        (ev->lmerged[p][j] || card_sd(c, ev->lx[p][j], ev->ly[p][j]) <= cfg->touch_margin_mm);
+                        (ev->lmerged[j] || card_sd(c, ev->lx[p][j], ev->ly[p][j]) <= cfg->touch_margin_mm);
              j++)
             t_over = ev->lt[p][j];
         if (t_over >= 0 && tp - t_over > ep)
@@ -2101,6 +2102,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         }
         ev->in_field[p] = in;
     }
+    memmove(ev->lmerged + 1, ev->lmerged, (LHIST - 1) * sizeof ev->lmerged[0]);
+    ev->lmerged[0] = fr->hand_contact;
     for (int p = 0; p < 2; p++) {
         if (fr->hands[p].present && fr->hands[p].side != 0 && fr->hands[p].area_mm2 >= SIDE_AREA_MM2)
             ev->side_n[p][fr->hands[p].side > 0]++;
@@ -2124,8 +2127,6 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         ev->lnear[p][0] = fr->hands[p].near_area_mm2;
         memmove(ev->lnown[p] + 1, ev->lnown[p], (LHIST - 1) * sizeof(double));
         ev->lnown[p][0] = fr->hands[p].near_own_mm2;
-        memmove(ev->lmerged[p] + 1, ev->lmerged[p], (LHIST - 1) * sizeof(int));
-        ev->lmerged[p][0] = fr->hand_contact;
         ev->lx[p][0] = fr->hands[p].lead_x_mm;
         ev->ly[p][0] = fr->hands[p].lead_y_mm;
         ev->lt[p][0] = fr->t_us;

@@ -568,8 +568,7 @@ static int in_view(const kr_track_t *t, double x, double y)
 {
     double u, v;
     kr_track_mm_to_mat(t, x, y, &u, &v);
-    int iu = (int)u, iv = (int)v;
-    return u >= 0 && v >= 0 && iu < t->w && iv < t->h && t->lut_off[iv * t->w + iu] >= 0;
+    return u >= 0 && v >= 0 && kr_track_px_in_view_(t, (int)u, (int)v);
 }
 
 double kr_track_out_over(double x_mm, double y_mm, double angle_deg)

@@ -157,6 +157,12 @@ static inline int kr_track_nframes_(const kr_track_t *t, double n60)
     return n < 1 ? 1 : (int)(n + 0.5);
 }
 
+/* Mat pixel (u, v) lies in the warped area and in the camera's view. */
+static inline int kr_track_px_in_view_(const kr_track_t *t, int u, int v)
+{
+    return u >= 0 && v >= 0 && u < t->w && v < t->h && t->lut_off[(size_t)v * t->w + u] >= 0;
+}
+
 /* Sets c->corners_mm from its centre and angle: the 52 x 73 mm outline rotated by
  * angle_deg counter-clockwise, corners counter-clockwise from the lower left. */
 static inline void kr_track_card_outline_(kr_track_card *c)

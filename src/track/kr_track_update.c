@@ -1420,6 +1420,16 @@ static void split_contacts(kr_track_t *t, double dt_s)
     }
 }
 
+/* A mat pixel within VIEW_EDGE_PX of (u, v) lies outside the warped area or the view. */
+static int near_view_edge(const kr_track_t *t, int u, int v)
+{
+    for (int y = v - VIEW_EDGE_PX; y <= v + VIEW_EDGE_PX; y++)
+        for (int x = u - VIEW_EDGE_PX; x <= u + VIEW_EDGE_PX; x++)
+            if (!kr_track_px_in_view_(t, x, y))
+                return 1;
+    return 0;
+}
+
 /* Builds player p's hand from the components it owns (and its share of a contact
  * component): classes, base, leading point, velocity, shadow cue. */
 static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
@@ -1574,14 +1584,8 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
     lu += 0.5;
     lv += 0.5;
     /* the leading point at the edge of the view (the warped area's border, or mat the camera
-     * does not see, within VIEW_EDGE_PX): the hand may reach on beyond it */
-    h->at_view_edge = 0;
-    for (int v = (int)lv - VIEW_EDGE_PX; v <= (int)lv + VIEW_EDGE_PX && !h->at_view_edge; v++)
-        for (int u = (int)lu - VIEW_EDGE_PX; u <= (int)lu + VIEW_EDGE_PX; u++)
-            if (u < 0 || v < 0 || u >= t->w || v >= t->h || t->lut_off[(size_t)v * t->w + u] < 0) {
-                h->at_view_edge = 1;
-                break;
-            }
+     * does not see): the hand may reach on beyond it */
+    h->at_view_edge = near_view_edge(t, (int)lu, (int)lv);
     h->present = 1;
     h->area_mm2 = area * mmpp * mmpp;
     kr_track_mat_to_mm(t, u0, v1 + 1, &h->bbox_mm[0], &h->bbox_mm[1]);
