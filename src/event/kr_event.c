@@ -1562,6 +1562,16 @@ static void put_midway(int64_t lo, int64_t *t, int64_t *err)
     *err = (int64_t)sqrt(sqr((double)*err) + sqr((double)half));
 }
 
+/* The newest of player p's frames before rest_t, seen without a gap in the hand's presence
+ * since (an index of its history), or -1. */
+static int before_rest(const kr_event_t *ev, int p, int64_t rest_t)
+{
+    for (int j = 0; j < LHIST && ev->lpresent[p][j]; j++)
+        if (ev->lt[p][j] < rest_t)
+            return j;
+    return -1;
+}
+
 /* The last time before rest_t that player p's leading point lay within SEEN_NEAR_MM of
  * (x, y) with a sighting farther off after it and before rest_t (the hand lost there and
  * found again: its point put elsewhere between), or -1. */
@@ -1706,12 +1716,10 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     /* not before the rest's start, or a measured landing not before the frame before it: a
      * hand striking the card stops as it lands, and its rest starts on the frame that saw
      * it land (the horizon counts on it: a period before a rest, ev->last_dt) */
+    const int jb = before_rest(ev, p, rest_t);
     int64_t pre = measured > 0 ? dt : 0;
-    for (int j = 0; pre > 0 && j < LHIST && ev->lpresent[p][j]; j++)
-        if (ev->lt[p][j] < rest_t) {
-            pre = rest_t - ev->lt[p][j] < pre ? rest_t - ev->lt[p][j] : pre;
-            break;
-        }
+    if (pre > 0 && jb >= 0 && rest_t - ev->lt[p][jb] < pre)
+        pre = rest_t - ev->lt[p][jb];
     if (tp < rest_t - pre)
         tp = rest_t - pre;
     if (t_seen >= 0 && tp - t_seen > ep)
@@ -1729,12 +1737,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * fps: the hands' blobs one from 1.933 to 2.100 s, A's point put on B's hand drawing
      * back over card 45 and off it, A's press at 2.070 read at its rest's start after the
      * blobs parted, 2.129 +- 12.4 ms) */
-    int after_merge = 0; /* the blobs one on the frame before the rest's start */
-    for (int j = 0; j < LHIST && ev->lpresent[p][j]; j++)
-        if (ev->lt[p][j] < rest_t) {
-            after_merge = ev->lmerged[j];
-            break;
-        }
+    const int after_merge = jb >= 0 && ev->lmerged[jb]; /* the blobs one on the frame before the rest's start */
     if (near && jumped && (measured <= 0 || (after_merge && t_land <= rest_t + dt))) {
         int64_t t_over = -1;
         for (int j = 0; j < LHIST && ev->lpresent[p][j] &&
