@@ -1184,6 +1184,56 @@ static void test_knocked_card_flung_unseen_is_not_the_pushers(void)
     kr_track_destroy(t);
 }
 
+/* Cards 78 and 77 side by side at the right end of A's upper row (the 25 fps knock). */
+static const kr_track_card_init knock_end[4] = {
+    {17, KR_TRACK_A, -200, -51.5}, {77, KR_TRACK_A, 406, -51.5}, {78, KR_TRACK_A, 350, -51.5}, {64, KR_TRACK_B, -100, 51.5}};
+
+/* At 25 fps A's hand sweeps card 78 into card 77 at the end of the row. On the frame 78 is
+ * first seen displaced it lies hidden under the hand on 77's spot (not drawn) and 77 has
+ * flown out of the view (not drawn again): 78 is seen neither where it lay nor where the
+ * fast hand's way takes it, beyond the field. It did not fly out with the hand: 77 lay in
+ * that way, and a card does not pass through its neighbour. 78 comes out from under the
+ * hand just past 77's spot and comes to rest there, 77 is not seen again: 78 keeps its id
+ * to its rest, and 77 is the card gone (before: 78 was sent on with the hand and counted
+ * out, and 77 took 78's card; look 7042 push_out at 25 fps: each push-out named with the
+ * other card). */
+static void test_knocked_card_hidden_under_the_hand_did_not_fly_out(void)
+{
+    kr_track_t *t = tracker_with(knock_end, 4);
+    int64_t ts = 0;
+    const kr_track_frame *fr = NULL;
+    static const double x78[] = {350, 360, 402, 433, 440, 440, 440, 440, 440, 440, 440, 440, 440, 440, 440, 440};
+    static const double x77[] = {406, 430, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+    static const double tip[] = {250, 380, 500, 470};
+    const int nf = (int)(sizeof x78 / sizeof x78[0]);
+    for (int i = -8; i < nf; i++) {
+        int f = i < 0 ? 0 : i;
+        memcpy(frame, base, sizeof base);
+        draw_card(frame, -200, -51.5);
+        draw_card(frame, -100, 51.5);
+        if (x77[f] > 0)
+            draw_card(frame, x77[f], -51.5);
+        if (x78[f] > 0)
+            draw_card(frame, x78[f], -51.5);
+        if (i >= 0 && i < 4)
+            draw_arm_from(frame, tip[f] - 250, -420, tip[f], f == 3 ? -140 : -51.5, 0, 0, 1);
+        fr = feed(t, ts);
+        ts += 40000;
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("knock25 %d: 77 %.0f est %.0f disp %d found %d lost %d out %d | 78 %.0f est %.0f disp %d found %d "
+                   "lost %d out %d\n",
+                   i, x77[f], fr->cards[1].x_mm, fr->cards[1].displaced, fr->cards[1].found, fr->cards[1].lost,
+                   fr->cards[1].out_of_field, x78[f], fr->cards[2].x_mm, fr->cards[2].displaced, fr->cards[2].found,
+                   fr->cards[2].lost, fr->cards[2].out_of_field);
+    }
+    CU_ASSERT_DOUBLE_EQUAL(fr->cards[2].x_mm, 440, 15);
+    CU_ASSERT_FALSE(fr->cards[2].lost);
+    CU_ASSERT_FALSE(fr->cards[2].out_of_field);
+    CU_ASSERT_TRUE(fr->cards[1].displaced);
+    CU_ASSERT_TRUE(fr->cards[1].lost || fr->cards[1].out_of_field);
+    kr_track_destroy(t);
+}
+
 /* ---- race session 8: each hand's own tip change ---- */
 
 /* A's hand lies still on the card (tip at 10, 45); B's comes down beside it, its tip 70 mm
@@ -1740,6 +1790,8 @@ int main(void)
     CU_add_test(s, "hand_past_the_views_edge_is_marked", test_hand_past_the_views_edge_is_marked); /* session 34 */
     CU_add_test(s, "card_put_down_off_its_follower_is_fitted_where_it_lies", /* session 34 */
                 test_card_put_down_off_its_follower_is_fitted_where_it_lies);
+    CU_add_test(s, "knocked_card_hidden_under_the_hand_did_not_fly_out",
+                test_knocked_card_hidden_under_the_hand_did_not_fly_out); /* session 35 */
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

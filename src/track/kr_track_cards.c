@@ -16,6 +16,7 @@
 #define LOST_AFTER_US 150000
 #define REACQ_EVERY 4 /* between searches for a lost card */
 #define UNTANGLE_MM 10.0 /* two followed cards' centres this near: one card seen twice (untangle) */
+#define RESTING_MM 20.0  /* a followed card's evidence this near a card at rest is that card's (follow) */
 #define EVIDENCE_STILL_MAX 20 /* pixels unchanged this long are no evidence of a moving card */
 
 static double sqr(double a) { return a * a; }
@@ -919,8 +920,10 @@ static void follow_start(kr_track_t *t, int k, int64_t t_us)
  * card beyond 77's spot and followed it out). At 50 fps 78, pushed 20 mm, lies over a
  * third of 77's spot when 77 has flown a card width, and A's hand over most of the rest:
  * 77 changed on 0.24 of what is seen of it, not yet moving. The nearest such card, -1
- * none. */
-static int card_across(const kr_track_t *t, int k, double x0, double y0, double x1, double y1, int64_t t_us)
+ * none. With any_rest, any card not displaced before this frame will do, changed or not
+ * (a way the card may not have taken at all: follow's flight with the hand). */
+static int card_across(const kr_track_t *t, int k, double x0, double y0, double x1, double y1, int64_t t_us,
+                       int any_rest)
 {
     double dx = x1 - x0, dy = y1 - y0, len = sqrt(dx * dx + dy * dy);
     int best = -1;
@@ -930,7 +933,7 @@ static int card_across(const kr_track_t *t, int k, double x0, double y0, double 
     for (int j = 0; j < t->n_cards; j++) {
         const kr_track_card *q = &t->cards[j];
         int hidden_change = q->hand_cover[0] + q->hand_cover[1] >= 0.25 && q->change > 0.5 * t->cfg.card_change_frac;
-        if (j == k || (q->displaced && t->cs[j].disp_t < t_us) || !(q->moving || hidden_change))
+        if (j == k || (q->displaced && t->cs[j].disp_t < t_us) || !(any_rest || q->moving || hidden_change))
             continue;
         double rx = q->rest_x_mm - x0, ry = q->rest_y_mm - y0;
         double u = (rx * dx + ry * dy) / (len * len), off = fabs(rx * dy - ry * dx) / len;
@@ -985,9 +988,14 @@ static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax
             py = qy;
         } else if (w2 <= 0 && w <= 0 &&
                    (beyond_field(qx, qy, o->angle_deg) || !in_view(t, qx - 40, qy) || !in_view(t, qx + 40, qy) ||
-                    !in_view(t, qx, qy - 40) || !in_view(t, qx, qy + 40))) {
+                    !in_view(t, qx, qy - 40) || !in_view(t, qx, qy + 40)) &&
+                   card_across(t, k, c->last_x, c->last_y, qx, qy, t_us, 1) < 0) {
             /* seen in neither place, and the hand's way takes it to the edge of the view:
-             * it flew (partly) out of view already; go on with the hand */
+             * it flew (partly) out of view already; go on with the hand. Not through a card
+             * lying in that way: it struck that card and lies hidden on its spot (a card on
+             * a card's footprint is no card evidence), the struck card flown on ahead (look
+             * 7042 push_out at 25 fps: 78 swept into 77, 77 out of view 40 ms later, neither
+             * seen; 78 sent out with the hand and 77 taken for it) */
             c->vx = c->hvx;
             c->vy = c->hvy;
             px = qx;
@@ -999,8 +1007,14 @@ static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax
         w = 0;
         c->blind = 0;
     }
+    /* two cards do not lie in one place: evidence on a card at rest (the rim its footprint
+     * leaves out, before the background has it) is that card's */
+    for (int q = 0; q < t->n_cards && w > 0; q++)
+        if (q != k && !t->cards[q].displaced && !t->cards[q].lost &&
+            sqr(t->cards[q].rest_x_mm - fx) + sqr(t->cards[q].rest_y_mm - fy) < sqr(RESTING_MM))
+            w = 0;
     if (w > 0.2 * card_px) {
-        int j = card_across(t, k, c->last_x, c->last_y, fx, fy, t_us);
+        int j = card_across(t, k, c->last_x, c->last_y, fx, fy, t_us, 0);
         if (j >= 0) {
             /* the knocked card is followed from the evidence; this one, on its spot (card
              * on card, under the hand), is not seen on this frame: held there, not where
