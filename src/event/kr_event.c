@@ -1432,22 +1432,37 @@ static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_
  * this frame and the last masked, with a margin for its blur and shadow), by landing.
  * Not measured (-1, the modelled descent) when the mask leaves less than TIP_OWN_MIN_SHARE
  * of the circle on the frames that decide it, or when no descent is seen in it after the
- * stop (quiet from the start: the mask may have hidden it). The mask hides the fingertips
- * next to the other hand, so the last mm of the descent may pass for quiet: OWN_ERR_US is
- * added to the error. What the margin does not mask of the other hand's motion (its shadow
- * further out, its reflections on the card) can keep the own change up after this hand
- * lies still, so the quiet run may start late: frames before it whose own change is at
- * most LEAK_SHARE of the other hand's own change, and at most LEAK_MAX quiet levels, may
- * be that alone (race_60ms: A's own change 873, 1254, 849, 495 on the frames after its
- * landing, B's 2553, 3636, 7203, 5439 at 60 fps). The landing is then anywhere from the end of the last
- * frame of a change of its own (plus the tail) to the one measured: put midway, with half
- * that span as its error (in quadrature with landing's). Same returns as landing. */
+ * stop nor in the period before (quiet from the start: the mask may have hidden it). The
+ * mask hides the fingertips next to the other hand, so the last mm of the descent may pass
+ * for quiet: OWN_ERR_US is added to the error. What the margin does not mask of the other
+ * hand's motion (its shadow further out, its reflections on the card) can keep the own
+ * change up after this hand lies still, so the quiet run may start late: frames before it
+ * whose own change is at most LEAK_SHARE of the other hand's own change, and at most
+ * LEAK_MAX quiet levels, may be that alone (race_60ms: A's own change 873, 1254, 849, 495
+ * on the frames after its landing, B's 2553, 3636, 7203, 5439 at 60 fps). The landing is
+ * then anywhere from the end of the last frame of a change of its own (plus the tail) to
+ * the one measured: put midway, with half that span as its error (in quadrature with
+ * landing's). Same returns as landing. */
 static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop, int64_t dt, int64_t *t, int64_t *err)
 {
     const int o = 1 - p;
     int L;
     if (!landing(ev, ev->lchg_own[p], TIP_RULE_OWN, p, start, stop, dt, t, err, &L))
         return 0;
+    /* quiet from the rest's start on: the hand may have landed before its point came to
+     * rest (a point moved on by the tracker's split of the two hands' blobs); read again
+     * from a period before, as far back as a press may come (the horizon counts on it:
+     * update_horizon) (look 7043 race_20ms at 50 fps: B's own change quiet from its
+     * rest's start at 2.100 s, its descent's last frame 2.080, its contact 2.070;
+     * modelled from its stop, 2.156 +- 30 ms) */
+    int64_t tb, eb;
+    int Lb;
+    if (L < 0 && landing(ev, ev->lchg_own[p], TIP_RULE_OWN, p, start - dt, stop, dt, &tb, &eb, &Lb) && Lb >= 0) {
+        start -= dt;
+        *t = tb;
+        *err = eb;
+        L = Lb;
+    }
     int j = L < 0 ? 0 : L - 1; /* the first quiet frame (or the newest) */
     if (ev->lshare[p][j] < TIP_OWN_MIN_SHARE || (L >= 0 && ev->lshare[p][L] < TIP_OWN_MIN_SHARE))
         return -1;
