@@ -4038,6 +4038,45 @@ static void test_hand_on_the_other_players_lower_row_is_not_back(void)
     kr_event_destroy(f.ev);
 }
 
+/* After pressing card 64 A's hand goes out past the view's left side; its leading point,
+ * beside the field, jumps 400 mm onto what the arm left behind A's line (no shadow near it,
+ * the picture there changing on that frame as the arm leaves it, then still) and stays
+ * there 400 ms while the hand is out of view; the hand comes back in and presses A's own
+ * card 5 on its way home. The jump is no sighting: play was not over, card 5's touch is in
+ * play (before: the point behind A's line was taken for the hand back home at once, play
+ * settled at 1.2 s; look 7044 fault_way_back at 30 fps). */
+static void test_jump_from_beside_the_field_onto_a_print_is_not_back(void)
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    const key_pt path[] = {
+        {250000, -100, -330, 0},   {500000, -100, 60, 0},    {900000, -100, 60, 0}, /* press 64 */
+        {1100000, -525, 60, 2},    {1200000, -500, -130, 0}, /* out past the view's side, beside the field */
+        {1200001, -100, -290, 1},  {1600000, -100, -290, 1}, /* the point on the arm's print */
+        {1600001, -500, -50, 0},   {1800000, -380, -51.5, 0}, {2200000, -380, -51.5, 0}, /* presses 5 */
+        {2500000, -380, -330, 0},  {2600000, 1e9, 0, 0},
+    };
+    const int np = (int)(sizeof path / sizeof path[0]);
+    for (int64_t t = 0; t < 3400000; t += DT)
+        fake_frame_chg(&f, t, path, np, t > 1200001 && t < 1200001 + DT ? 40000 : 0);
+    int touches = 0, settles = 0;
+    int64_t settle_t = -1;
+    for (int i = 0; i < f.n_obs; i++) {
+        touches += f.obs[i].rec.type == KR_REC_TOUCH && f.obs[i].rec.card == 5;
+        if (f.obs[i].rec.type == KR_REC_SETTLE) {
+            settles++;
+            settle_t = f.obs[i].rec.t_us;
+        }
+    }
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("jump from beside the field onto a print: touches of 5 %d, settles %d at %lld\n", touches, settles,
+               (long long)settle_t);
+    CU_ASSERT_EQUAL(touches, 1);
+    CU_ASSERT_EQUAL(settles, 1);
+    CU_ASSERT_TRUE(settle_t > 2200000);
+    kr_event_destroy(f.ev);
+}
+
 int main(void)
 {
     draw_mat();
@@ -4146,6 +4185,8 @@ int main(void)
                 test_race_press_after_the_blobs_parted_spans_the_merge);
     CU_add_test(s, "race_press_quiet_before_its_rest_is_read_there", /* session 35 */
                 test_race_press_quiet_before_its_rest_is_read_there);
+    CU_add_test(s, "jump_from_beside_the_field_onto_a_print_is_not_back", /* session 35 */
+                test_jump_from_beside_the_field_onto_a_print_is_not_back);
     CU_add_test(s, "hand_out_past_the_views_edge_is_not_back", /* session 34 */
                 test_hand_out_past_the_views_edge_is_not_back);
     CU_add_test(s, "hand_gone_at_the_views_edge_in_the_field_is_lost", /* session 34 */

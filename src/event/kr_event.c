@@ -2760,7 +2760,12 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             int print = h->shadow_px <= 0 && h->tip_change <= TIP_QUIET;
             int shows = h->shadow_px > 0 && h->tip_change > TIP_QUIET;
             int was_print = ph->present && ph->shadow_px <= 0 && ph->tip_change <= TIP_QUIET;
-            if (jump && print && (deep || ev->seen_deep[p]))
+            /* (on the jump's frame the picture there may still change as the arm leaves it:
+             * no shadow anywhere near will do; look 7044 fault_way_back at 30 fps: A's hand
+             * out past the view's side, its point jumped 435 mm onto the arm's print behind
+             * A's line, play taken as settled 1.4 s early and A's fault on its way back left
+             * out of the ruling) */
+            if (jump && (print || (h->shadow_px <= 0 && h->shadow_dist_mm < 0)) && (deep || ev->seen_deep[p]))
                 ev->on_blob[p] = 1;
             else if (!print)
                 ev->on_blob[p] = 0;
