@@ -4077,6 +4077,51 @@ static void test_jump_from_beside_the_field_onto_a_print_is_not_back(void)
     kr_event_destroy(f.ev);
 }
 
+/* A's hand sweeps along A's upper row towards its end: card 78 (x = 350 mm) lies between it
+ * and card 77 (406), the read card. On the frame both are first seen moving the hand is
+ * lost from view (a blurred sweep at 30 fps); it is found again beyond them. Both windows
+ * are alike, so are their midpoint times: the card nearer where the hand was last seen,
+ * 78, was reached first, and 77 was knocked by it (before: 77 came first by its place in
+ * the layout, the touch was its, and 78 was taken for the card it knocked; look 7044
+ * push_out at 30 fps, A's take by a touch, flagged). */
+static void test_sweep_with_hand_lost_goes_to_the_nearer_card(void)
+{
+    static const kr_track_card_init lay[2] = {{77, KR_TRACK_A, 406, -51.5}, {78, KR_TRACK_A, 350, -51.5}};
+    fake f;
+    fake_start_with(&f, lay, 77, 150000);
+    const key_pt path[] = {
+        {250000, 100, -330, 0}, {700000, 100, -60, 0}, {1000000, 300, -51.5, 0}, /* along the row */
+        {1016000, 1e9, 0, 0},                                                   /* lost */
+        {1033000, 420, -45, 0}, {1300000, 600, -200, 0}, {1400000, 1e9, 0, 0},
+    };
+    const int np = (int)(sizeof path / sizeof path[0]);
+    for (int64_t t = 0; t < 2400000; t += DT) {
+        kr_track_card *c77 = &f.cards[0], *c78 = &f.cards[1];
+        if (t > 1016000) { /* (the frames at 1016.7 ms and on) */
+            double u = (t - 1000000) / 1e6;
+            c78->displaced = c78->found = 1;
+            c78->moving = t < 1150000;
+            c78->x_mm = u < 0.15 ? 350 + 600 * u : 440;
+            c77->displaced = c77->moving = 1;
+            c77->x_mm = 406 + 1500 * u;
+            c77->found = c77->x_mm < 470;
+            c77->lost = c77->out_of_field = c77->x_mm >= 470;
+        }
+        fake_frame(&f, t, path, np);
+    }
+    int t77 = 0, t78 = 0;
+    for (int i = 0; i < f.n_obs; i++)
+        if (f.obs[i].rec.type == KR_REC_TOUCH) {
+            t77 += f.obs[i].rec.card == 77;
+            t78 += f.obs[i].rec.card == 78;
+        }
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("sweep with the hand lost: touches of 77 %d, of 78 %d\n", t77, t78);
+    CU_ASSERT_EQUAL(t78, 1);
+    CU_ASSERT_EQUAL(t77, 0);
+    kr_event_destroy(f.ev);
+}
+
 int main(void)
 {
     draw_mat();
@@ -4187,6 +4232,8 @@ int main(void)
                 test_race_press_quiet_before_its_rest_is_read_there);
     CU_add_test(s, "jump_from_beside_the_field_onto_a_print_is_not_back", /* session 35 */
                 test_jump_from_beside_the_field_onto_a_print_is_not_back);
+    CU_add_test(s, "sweep_with_hand_lost_goes_to_the_nearer_card", /* session 35 */
+                test_sweep_with_hand_lost_goes_to_the_nearer_card);
     CU_add_test(s, "hand_out_past_the_views_edge_is_not_back", /* session 34 */
                 test_hand_out_past_the_views_edge_is_not_back);
     CU_add_test(s, "hand_gone_at_the_views_edge_in_the_field_is_lost", /* session 34 */

@@ -1910,6 +1910,17 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     touch_hidden(ev, k, p, tp, ep, conf, 2, hidden);
 }
 
+/* The distance (mm) from sweep candidate sc's card at rest to where its hand's leading point
+ * was last seen before the card's window began (1e9: not in the history). */
+static double last_seen_dist(const kr_event_t *ev, const kr_track_frame *fr, const sweep_cand *sc)
+{
+    const kr_track_card *c = &fr->cards[sc->k];
+    for (int j = 0; j < LHIST; j++)
+        if (ev->lpresent[sc->p][j] && ev->lt[sc->p][j] <= sc->still)
+            return sqrt(sqr(ev->lx[sc->p][j] - c->rest_x_mm) + sqr(ev->ly[sc->p][j] - c->rest_y_mm));
+    return 1e9;
+}
+
 /* A press held as its rest ended (press_touch), on the frame at t: dropped once the card is
  * touched (a rest that followed decided in its place, or a sweep); given out as it was
  * decided when no rest followed: the hand left the card or the video ended (off), or no
@@ -2583,9 +2594,16 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
     }
     /* sweeps seen this frame, in order of contact: a card knocked by a card the same hand
      * swept just before (lying against it now) is not touched by the hand, unless the
-     * hand's leading point is well inside its outline */
+     * hand's leading point is well inside its outline. Two timed alike (each the middle of
+     * one window: no path into either seen) in order of their distance from where the hand
+     * was last seen: it reached the nearer first (look 7044 push_out at 30 fps: A's hand
+     * lost on the frame cards 78 and 77 were both seen moving, 77 taken for the touched
+     * card by its place in the layout and 78 for the one it knocked) */
     for (int i = 1; i < ev->n_cand; i++)
-        for (int j = i; j > 0 && ev->cand[j].t < ev->cand[j - 1].t; j--) {
+        for (int j = i; j > 0 && (ev->cand[j].t < ev->cand[j - 1].t ||
+                                  (ev->cand[j].t == ev->cand[j - 1].t && ev->cand[j].p == ev->cand[j - 1].p &&
+                                   last_seen_dist(ev, fr, &ev->cand[j]) < last_seen_dist(ev, fr, &ev->cand[j - 1])));
+             j--) {
             sweep_cand tmp = ev->cand[j];
             ev->cand[j] = ev->cand[j - 1];
             ev->cand[j - 1] = tmp;
