@@ -1058,6 +1058,19 @@ static void test_hands_followed_through_contact(void)
 static const kr_track_card_init knock_row[4] = {
     {17, KR_TRACK_A, -200, -51.5}, {77, KR_TRACK_A, 156, -51.5}, {78, KR_TRACK_A, 100, -51.5}, {64, KR_TRACK_B, -100, 51.5}};
 
+/* The knock tests' frame: the two cards away from the row, card 77 at (x77, -51.5) and card
+ * 78 at (x78, y78) (x < 0: not drawn, out of the view or hidden). */
+static void knock_scene(double x77, double x78, double y78)
+{
+    memcpy(frame, base, sizeof base);
+    draw_card(frame, -200, -51.5);
+    draw_card(frame, -100, 51.5);
+    if (x77 >= 0)
+        draw_card(frame, x77, -51.5);
+    if (x78 >= 0)
+        draw_card(frame, x78, y78);
+}
+
 /* A's hand sweeps card 78 (x = 100) into card 77 (x = 156), which flies on ahead (94, 50,
  * 48 mm a frame) while 78 ends partly on 77's spot, card on card. On the frame 78 is first
  * seen displaced A's hand covers most of 77's footprint: 77 is not seen displaced there,
@@ -1077,11 +1090,7 @@ static void test_knocked_card_keeps_its_id(void)
     const int nf = (int)(sizeof x78 / sizeof x78[0]);
     for (int i = -8; i < nf; i++) {
         int f = i < 0 ? 0 : i;
-        memcpy(frame, base, sizeof base);
-        draw_card(frame, -200, -51.5);
-        draw_card(frame, -100, 51.5);
-        draw_card(frame, x77[f], -51.5);
-        draw_card(frame, x78[f], f < 2 ? -51.5 : -20); /* (pushed up too: less of it on 77's spot) */
+        knock_scene(x77[f], x78[f], f < 2 ? -51.5 : -20); /* (78 pushed up too: less of it on 77's spot) */
         if (i >= 0 && i < 5)
             draw_arm(frame, xarm[f], xarm[f], 10, 0, 0, 1);
         fr = feed(t, ts);
@@ -1115,11 +1124,7 @@ static void test_knocked_card_under_the_hand_keeps_its_id(void)
     const int nf = (int)(sizeof x78 / sizeof x78[0]);
     for (int i = -8; i < nf; i++) {
         int f = i < 0 ? 0 : i;
-        memcpy(frame, base, sizeof base);
-        draw_card(frame, -200, -51.5);
-        draw_card(frame, -100, 51.5);
-        draw_card(frame, x77[f], -51.5);
-        draw_card(frame, x78[f], -51.5);
+        knock_scene(x77[f], x78[f], -51.5);
         if (i >= 0 && i < 5) { /* the fingertips 13 mm behind 77's trailing edge */
             double tip = f < 1 ? 60 : x77[f] - 26 - 13;
             draw_arm_from(frame, tip - 200, -420, tip, -35, 0, 0, 1);
@@ -1155,12 +1160,7 @@ static void test_knocked_card_flung_unseen_is_not_the_pushers(void)
     int twice = 0;
     for (int i = -8; i < nf; i++) {
         int f = i < 0 ? 0 : i;
-        memcpy(frame, base, sizeof base);
-        draw_card(frame, -200, -51.5);
-        draw_card(frame, -100, 51.5);
-        if (x78[f] < 130)
-            draw_card(frame, 156, -51.5); /* 77 until 78 reaches it; then out of the view */
-        draw_card(frame, x78[f], -51.5);
+        knock_scene(x78[f] < 130 ? 156 : -1, x78[f], -51.5); /* 77 until 78 reaches it; then out of the view */
         if (i >= 0 && i < 8)
             draw_arm(frame, x78[f] - 40, x78[f] - 40, -51.5, 0, 0, 1);
         if (f == 2 && moved_t < 0)
@@ -1208,13 +1208,7 @@ static void test_knocked_card_hidden_under_the_hand_did_not_fly_out(void)
     const int nf = (int)(sizeof x78 / sizeof x78[0]);
     for (int i = -8; i < nf; i++) {
         int f = i < 0 ? 0 : i;
-        memcpy(frame, base, sizeof base);
-        draw_card(frame, -200, -51.5);
-        draw_card(frame, -100, 51.5);
-        if (x77[f] > 0)
-            draw_card(frame, x77[f], -51.5);
-        if (x78[f] > 0)
-            draw_card(frame, x78[f], -51.5);
+        knock_scene(x77[f], x78[f], -51.5);
         if (i >= 0 && i < 4)
             draw_arm_from(frame, tip[f] - 250, -420, tip[f], f == 3 ? -140 : -51.5, 0, 0, 1);
         fr = feed(t, ts);
