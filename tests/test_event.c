@@ -4082,8 +4082,8 @@ static void test_jump_from_beside_the_field_onto_a_print_is_not_back(void)
  * lost from view (a blurred sweep at 30 fps); it is found again beyond them. Both windows
  * are alike, so are their midpoint times: the card nearer where the hand was last seen,
  * 78, was reached first, and 77 was knocked by it (before: 77 came first by its place in
- * the layout, the touch was its, and 78 was taken for the card it knocked; look 7044
- * push_out at 30 fps, A's take by a touch, flagged). */
+ * the layout and was touched too; look 7044 push_out at 30 fps: the touch was 77's, 78 was
+ * taken for the card it knocked, A's take by a touch, flagged). */
 static void test_sweep_with_hand_lost_goes_to_the_nearer_card(void)
 {
     static const kr_track_card_init lay[2] = {{77, KR_TRACK_A, 406, -51.5}, {78, KR_TRACK_A, 350, -51.5}};

@@ -1189,9 +1189,9 @@ static const kr_track_card_init knock_end[4] = {
     {17, KR_TRACK_A, -200, -51.5}, {77, KR_TRACK_A, 406, -51.5}, {78, KR_TRACK_A, 350, -51.5}, {64, KR_TRACK_B, -100, 51.5}};
 
 /* At 25 fps A's hand sweeps card 78 into card 77 at the end of the row. On the frame 78 is
- * first seen displaced it lies hidden under the hand on 77's spot (not drawn) and 77 has
- * flown out of the view (not drawn again): 78 is seen neither where it lay nor where the
- * fast hand's way takes it, beyond the field. It did not fly out with the hand: 77 lay in
+ * first seen displaced it lies on 77's spot (a card on a card's footprint: no card
+ * evidence) and 77 has flown out of the view (not drawn again): 78 is seen neither where it
+ * lay nor where the fast hand's way takes it, beyond the field. It did not fly out with the hand: 77 lay in
  * that way, and a card does not pass through its neighbour. 78 comes out from under the
  * hand just past 77's spot and comes to rest there, 77 is not seen again: 78 keeps its id
  * to its rest, and 77 is the card gone (before: 78 was sent on with the hand and counted
