@@ -109,6 +109,8 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
     t->zone = malloc(n);
     t->fpmask = calloc(n, 1);
     t->hmap = calloc(2 * n, 1);
+    t->sleeve = calloc(n, 1);
+    t->sleeve_q = malloc(n * sizeof *t->sleeve_q);
     t->row_gain = malloc((size_t)frame_h * sizeof *t->row_gain);
     t->row_band = malloc((size_t)frame_h);
     t->ovl = NULL;
@@ -116,7 +118,7 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
     t->yuv_prev_key = -1;
     t->fscale = 1.0; /* until two frames are seen */
     if (!t->lut_off || !t->lut_w || !t->camxy || !t->mat || !t->raw || !t->rowfg || !t->learned || !t->yuv_prev || !t->prev || !t->bg || !t->cls || !t->still ||
-        !t->label || !t->parent || !t->comp || !t->zone || !t->fpmask || !t->hmap ||
+        !t->label || !t->parent || !t->comp || !t->zone || !t->fpmask || !t->hmap || !t->sleeve || !t->sleeve_q ||
         !t->row_gain || !t->row_band)
         goto fail;
     for (int y = 0; y < frame_h; y++) /* (a division per row once, not per pixel and frame) */
@@ -192,6 +194,14 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
                 t->zone[i] = 0;
         }
     }
+    for (int i = 0; i < t->n; i++)
+        t->n_zone_px += t->zone[i] != 0;
+    t->zone_px = malloc((size_t)(t->n_zone_px > 0 ? t->n_zone_px : 1) * sizeof *t->zone_px);
+    if (!t->zone_px)
+        goto fail;
+    for (int i = 0, j = 0; i < t->n; i++)
+        if (t->zone[i])
+            t->zone_px[j++] = i;
     t->min_area_px = (int)(cfg->min_hand_area_mm2 / (cfg->mm_per_px * cfg->mm_per_px));
     if (t->min_area_px < 4)
         t->min_area_px = 4;
@@ -226,6 +236,9 @@ void kr_track_destroy(kr_track_t *t)
     free(t->zone);
     free(t->fpmask);
     free(t->hmap);
+    free(t->sleeve);
+    free(t->sleeve_q);
+    free(t->zone_px);
     free(t->ovl);
     for (int i = 0; i < t->n_cards; i++) {
         free(t->cs[i].fp);

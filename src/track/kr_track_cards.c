@@ -471,6 +471,8 @@ typedef struct { double dn[3], dd, mn[3]; } card_axis;
 static int card_evidence(const kr_track_t *t, const card_axis *ax, int i, double g)
 {
     uint8_t cl = t->cls[i];
+    if (t->sleeve_ok && t->sleeve[i])
+        return 0;
     if (t->still[i] > kr_track_nframes_(t, EVIDENCE_STILL_MAX)) {
         /* unchanged for long (t->still counts up to the previous frame; look at this one):
          * not the card in motion but a resting sleeve or a knee */
@@ -1189,7 +1191,13 @@ static void reacquire(kr_track_t *t, const kr_track_src *frame, const card_axis 
                     const kr_track_card *o = &t->cards[q];
                     if (!o->lost || o->out_of_field)
                         continue;
-                    double d = sqr(o->x_mm - cx) + sqr(o->y_mm - cy);
+                    /* the nearest, where it could have been carried since it was last
+                     * seen (a hand's 0.5 m/s): the card just lost, not one lost long ago
+                     * nearer by chance (look 7045 match_b at 120 fps: B's send, card 100,
+                     * put down unseen, was taken for card 56, lost 24 s before when B
+                     * took it as the read card) */
+                    double d = sqrt(sqr(o->x_mm - cx) + sqr(o->y_mm - cy)) +
+                               0.5e-3 * (double)(t_us - o->last_seen_us);
                     if (d < best_d) {
                         best_d = d;
                         best_k = q;
@@ -1309,6 +1317,48 @@ void kr_track_hand_way_(const kr_track_t *t, int p, int64_t since_us, double *vx
     }
 }
 
+/* Light sleeves: card-like foreground joined through card-like pixels to a player's entry
+ * band (the arm's end at the view's edge) over more than a card and a half is a sleeve, no
+ * card (look 7045 race_60ms at 120 fps: A's white sleeve lay over card 27's spot when 27,
+ * carried off under A's fingers, was first seen gone; its follower took the sleeve and went
+ * with it out of the field, and the send was not seen). A card itself is joined to a sleeve
+ * only through the hand's skin; one lying alone in the band (flung out past a player's edge)
+ * is no more than a card. Marks t->sleeve (1) for this frame. */
+static void find_sleeves(kr_track_t *t)
+{
+    double card_px = KR_TRACK_CARD_W_MM * KR_TRACK_CARD_H_MM / (t->cfg.mm_per_px * t->cfg.mm_per_px);
+    uint8_t *m = t->sleeve; /* 0 not reached, 1 sleeve, 2 reached (too small) */
+    int32_t *q = t->sleeve_q;
+    int nq = 0;
+    for (int j = 0; j < t->sleeve_nq; j++)
+        m[q[j]] = 0;
+    for (int z = 0; z < t->n_zone_px; z++) {
+        int i = t->zone_px[z];
+        if (m[i] || t->cls[i] != KR_CLS_CARDLIKE)
+            continue;
+        int start = nq;
+        m[i] = 2;
+        q[nq++] = i;
+        for (int j = start; j < nq; j++) {
+            int a = q[j], u = a % t->w, v = a / t->w;
+            int nb[4] = {u > 0 ? a - 1 : -1, u + 1 < t->w ? a + 1 : -1, v > 0 ? a - t->w : -1,
+                         v + 1 < t->h ? a + t->w : -1};
+            for (int e = 0; e < 4; e++)
+                if (nb[e] >= 0 && !m[nb[e]] && t->cls[nb[e]] == KR_CLS_CARDLIKE) {
+                    m[nb[e]] = 2;
+                    q[nq++] = nb[e];
+                }
+        }
+        if (nq - start > 1.5 * card_px)
+            for (int j = start; j < nq; j++)
+                m[q[j]] = 1;
+    }
+    for (int j = 0; j < nq; j++)
+        if (m[q[j]] == 2)
+            m[q[j]] = 0;
+    t->sleeve_nq = nq;
+}
+
 void kr_track_cards_update_(kr_track_t *t, const kr_track_src *frame, double g, int64_t t_us)
 {
     const kr_track_config *cfg = &t->cfg;
@@ -1390,6 +1440,13 @@ void kr_track_cards_update_(kr_track_t *t, const kr_track_src *frame, double g, 
             }
         }
     }
+    /* sleeves, once a card is followed or looked for (its first look included) */
+    t->sleeve_ok = 0;
+    for (int k = 0; k < t->n_cards && !t->sleeve_ok; k++)
+        if (t->cards[k].displaced || (t->cards[k].lost && !t->cards[k].out_of_field))
+            t->sleeve_ok = 1;
+    if (t->sleeve_ok)
+        find_sleeves(t);
     /* every footprint read first: a card's follower may find its neighbour knocked ahead */
     for (int k = 0; k < t->n_cards; k++) {
         if (t->cards[k].displaced) {

@@ -138,6 +138,18 @@ struct kr_track {
     double   light_ref;
     double   light_swing;
     int      light_on;
+    /* added in the thirty-sixth session: light sleeves (kr_track_cards.c, find_sleeves).
+     * sleeve: n, 1 where card-like foreground reaches a player's entry band through card-like
+     * pixels over more than a card and a half (an arm's sleeve, no card); valid on frames
+     * with sleeve_ok. sleeve_q: n, the fill's queue, its first sleeve_nq the pixels the last
+     * fill reached (cleared by the next). zone_px: the n_zone_px pixels of the entry bands.
+     * All owned. */
+    uint8_t *sleeve;
+    int32_t *sleeve_q;
+    int      sleeve_nq;
+    int      sleeve_ok;
+    int32_t *zone_px;
+    int      n_zone_px;
 };
 
 /* Mat point (mm) to mat pixel coordinates: kr_track_mm_to_mat's arithmetic, inline for the
