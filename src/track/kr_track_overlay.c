@@ -38,12 +38,14 @@ kr_status kr_track_draw_overlay(kr_track_t *t, const kr_track_frame *fr, int sca
     if (s != KR_OK)
         return s;
     /* tint classes: A's arm blue, B's arm red, shadow dark violet, other fg yellow,
-     * card-like green, joining pixels of an arm cyan */
+     * card-like green (a sleeve, no card evidence on this frame: grey), joining pixels of
+     * an arm cyan */
     for (int v = 0; v < t->h; v++)
         for (int u = 0; u < t->w; u++) {
             uint8_t c = t->cls[v * t->w + u];
             int tb = 0, tg = 0, tr = 0;
-            if (c == 1) tb = 255;
+            if (c == 6 && t->sleeve_ok && t->sleeve[v * t->w + u]) { tb = 90; tg = 90; tr = 90; }
+            else if (c == 1) tb = 255;
             else if (c == 2) tr = 255;
             else if (c == 4) { tb = 120; tr = 60; }
             else if (c == 5 || c == 3) { tg = 220; tr = 220; }
