@@ -3966,9 +3966,9 @@ static void test_race_press_after_the_blobs_parted_spans_the_merge(void)
 
 /* A race on card 64 whose two hands' blobs are one from 500 ms to 830 ms, the tracker's
  * split moving A's point round a circle of 20 mm at 400 mm/s (no jump): A's rest starts
- * only at 800 ms, its hand down since 650 ms (B from 710) and its own change quiet from before the
- * rest; the landing is not read, and the press is the modelled descent after the stop,
- * after B's. A may have come down any time while the blobs were one: the error reaches
+ * only at 800 ms, its hand down since 650 ms (B from 710) and its own change quiet from
+ * before the rest; the landing is not read, and the press is the modelled descent after
+ * the stop, after B's. A may have come down any time while the blobs were one: the error reaches
  * back through them, so the two touches are within their combined error (look 7048
  * hand_contact_fault at 60 fps: A's fault press, 2.070 s, read at 2.267 +- 29 ms after B's
  * hand slid out from under A's). Without the merge A's rest starts at 500 ms and its press
