@@ -716,6 +716,11 @@ static int64_t path_entry(const kr_event_t *ev, int p, const kr_track_card *c, d
 }
 
 
+/* No shadow within 100 mm of hand h's leading point (kr_track_hand.shadow_px, shadow_dist_mm):
+ * a hand low over the mat casts one there; a left-over blob of foreground, or the print an
+ * arm left behind, does not. */
+static int no_shadow_near(const kr_track_hand *h) { return h->shadow_px <= 0 && h->shadow_dist_mm < 0; }
+
 /* 1 when a leading point moved from (bx, by) to (ax, ay) in dt_us faster than a hand moves
  * (max_hand_speed_mm_s, plus 60 mm): where it was then is no path of the hand. */
 static int is_jump(const kr_event_config *cfg, double ax, double ay, double bx, double by, int64_t dt_us)
@@ -1697,9 +1702,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
             if (j != k && !fr->cards[j].lost && !fr->cards[j].out_of_field &&
                 card_sd(&fr->cards[j], h->lead_x_mm, h->lead_y_mm) < 0)
                 return;
-    /* no shadow anywhere near the leading point: a hand low over the mat casts one, a
-     * left-over blob of foreground does not */
-    int no_shadow = h->shadow_px <= 0 && h->shadow_dist_mm < 0;
+    int no_shadow = no_shadow_near(h);
     /* no landing seen: the hand's stop plus a modelled descent (press_descent_us) */
     int64_t tp = (near ? cps->race_stop : stop) + cfg->press_descent_us, ep = cfg->press_descent_us / 2 + dt / 4;
     /* ... a single press's stop fitted later now than at the first look: the hand drifted on
@@ -2733,7 +2736,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         /* no shadow within 100 mm of the leading point and a still picture around it: a
          * hand near the mat casts a shadow there, one that arrives or leaves changes the
          * picture; this is what the arm left behind (the background not yet caught up) */
-        int still_blob = h->present && h->shadow_px <= 0 && h->shadow_dist_mm < 0 && h->tip_change <= TIP_QUIET;
+        int still_blob = h->present && no_shadow_near(h) && h->tip_change <= TIP_QUIET;
         if (h->present) {
             ev->via_edge[p] = h->at_view_edge && !h->in_field;
             /* deep in the field, or beside it, or past the other player's line (BEYOND_MM out:
@@ -2787,7 +2790,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * out past the view's side, its point jumped 435 mm onto the arm's print behind
              * A's line, play taken as settled 1.4 s early and A's fault on its way back left
              * out of the ruling) */
-            if (jump && (print || (h->shadow_px <= 0 && h->shadow_dist_mm < 0)) && (deep || ev->seen_deep[p]))
+            if (jump && (print || no_shadow_near(h)) && (deep || ev->seen_deep[p]))
                 ev->on_blob[p] = 1;
             else if (!print)
                 ev->on_blob[p] = 0;
