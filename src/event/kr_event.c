@@ -1760,7 +1760,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * while B's hand slid out from under A's, its rest from 2.117 s, 47 ms after its
      * contact; its fault press modelled at 2.267 +- 29 ms) */
     const int after_merge = jb >= 0 && ev->lmerged[jb]; /* the blobs one on the frame before the rest's start */
-    if (near && (jumped || (after_merge && measured <= 0)) && (measured <= 0 || (after_merge && t_land <= rest_t + dt))) {
+    if (near && (measured <= 0 ? jumped || after_merge : jumped && after_merge && t_land <= rest_t + dt)) {
         int64_t t_over = -1;
         for (int j = 0; j < LHIST && ev->lpresent[p][j] &&
                         (ev->lmerged[j] || card_sd(c, ev->lx[p][j], ev->ly[p][j]) <= cfg->touch_margin_mm);
