@@ -2929,6 +2929,29 @@ static void test_race_own_quiet_where_the_whole_is_quiet(void)
     CU_ASSERT_TRUE(err < DT);
 }
 
+/* At 90 fps (the own change's quiet level 667 a frame) a racing hand's own change falls
+ * from its descent (6000 a frame) to 1400 over the interval that holds the contact, then
+ * 130, then 770 on one frame (a B-frame redrawing the still hand's blocks), then noise: a
+ * lone change between two quiet frames, small against the descent, is the picture catching
+ * up, and the landing is read in the 1400's interval (566.3 to 577.4 ms) or just after it,
+ * not after the 770 (599.7 ms; look 7053 both_fault B, +33.6 ms on 10.8). Twice in a row, or over half the
+ * descent's change, it is motion, read after it. */
+static void test_race_lone_change_between_quiet_frames(void)
+{
+    const int64_t per = 11111;
+    const double lone[] = {6000, 6000, 6000, 6000, 1400, 130, 770};
+    int64_t t, err;
+    race_own_seq(per, lone, lone, 7, &t, &err);
+    CU_ASSERT_TRUE(t > 577444 - per && t <= 577444 + 10000);
+    CU_ASSERT_TRUE(err < per);
+    const double twice[] = {6000, 6000, 6000, 6000, 1400, 130, 770, 770};
+    race_own_seq(per, twice, twice, 8, &t, &err);
+    CU_ASSERT_TRUE(t >= 610777);
+    const double large[] = {6000, 6000, 6000, 6000, 1400, 130, 3500};
+    race_own_seq(per, large, large, 7, &t, &err);
+    CU_ASSERT_TRUE(t >= 599666);
+}
+
 /* Under lamps the tracker steadies, a hand's own change is counted beyond the share of the
  * light's step that the codec's redraw may leave (tip_change_own), and that can hide the
  * last millimetres of its descent: A's own change falls quiet from the first frame at or
@@ -4223,6 +4246,7 @@ int main(void)
     CU_add_test(s, "race_quiet_run_cut_short_widens_the_error", test_race_quiet_run_cut_short_widens_the_error);
     CU_add_test(s, "race_struck_card_under_the_others_fingers", test_race_struck_card_under_the_others_fingers);
     CU_add_test(s, "race_own_quiet_where_the_whole_is_quiet", test_race_own_quiet_where_the_whole_is_quiet);
+    CU_add_test(s, "race_lone_change_between_quiet_frames", test_race_lone_change_between_quiet_frames);
     CU_add_test(s, "race_under_steadied_light_spans_the_lit_reading",
                 test_race_under_steadied_light_spans_the_lit_reading); /* session 29 */
     /* presses session 9 */

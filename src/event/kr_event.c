@@ -1170,7 +1170,8 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
  * then 84, +27.7 ms on t_err 8.5, now -5.7; reading_void A card 14 the same, -6.0; no other
  * press of the open scenarios moved, docs/results-events.md, fourteenth session).
  * The own change (the other hand masked, see press_touch) is still only below the quiet
- * level, taken per 1/60 s (times the frame period): with the fingertips beside the other
+ * level, taken per 1/60 s (times the frame period), or as a lone change between two
+ * frames well under it (own_quiet, and the lone change's rule below): with the fingertips beside the other
  * hand masked, a hand's descent changes it by little next to its approach, so the shares
  * took a hand still coming down for one settling (race_20ms at 60 fps: B's last 30 mm of
  * descent 1749, 1662, 966, 1083 after 14589), and at 120 fps a frame's change of that
@@ -1191,30 +1192,67 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
  * whose other lies still (below: race_landing's second reading); TIP_RULE_OWN_LIT is the
  * own change's for the lit change, without the whole change's clause. */
 typedef enum { TIP_RULE_ALL, TIP_RULE_OWN, TIP_RULE_OWN_PLAIN, TIP_RULE_OWN_LIT } tip_rule;
+/* The own change's quiet level at player p's sample i: quiet per 1/60 s, times the period */
+static double own_level(const kr_event_t *ev, int p, int i, double quiet)
+{
+    int64_t per = i + 1 < LHIST && ev->lpresent[p][i + 1] ? ev->lt[p][i] - ev->lt[p][i + 1] : 16667;
+    return quiet * (double)per / 16667.0;
+}
+
+/* Sample i of a racing hand's own change chg is quiet (tip_still's rule for the own changes) */
+static int own_quiet(const kr_event_t *ev, const double *chg, tip_rule rule, int p, int i, double quiet)
+{
+    const double e = chg[i];
+    quiet = own_level(ev, p, i, quiet);
+    /* under the quiet level but over OWN_FLOOR_SHARE of it, while the other hand's own
+     * change on the same frame is at most OWN_ALONE_SHARE of this one: the other lies
+     * still, so nothing of it leaks in, and what changed is this hand: its last mm of
+     * descent, or its fingers settling on the card after the contact. Read so by the
+     * own change's rule; race_landing's second reading (TIP_RULE_OWN_PLAIN) keeps the
+     * quiet level alone, so the landing is put between the two with the span as error */
+    const int o = 1 - p;
+    if ((rule == TIP_RULE_OWN || rule == TIP_RULE_OWN_LIT) && e > OWN_FLOOR_SHARE * quiet && ev->lpresent[o][i] &&
+        ev->lt[o][i] == ev->lt[p][i] && ev->lchg_own[o][i] <= OWN_ALONE_SHARE * e)
+        return 0;
+    return e <= quiet || (rule != TIP_RULE_OWN_LIT && ev->lchg[p][i] <= quiet);
+}
+
+/* The largest of chg over the TIP_SETTLE_SPAN_US before sample i (at least two samples) */
+static double settle_peak(const kr_event_t *ev, const double *chg, int p, int i)
+{
+    double peak = 0;
+    for (int q = i + 1; q < LHIST && ev->lpresent[p][q] && (q <= i + 2 || ev->lt[p][i] - ev->lt[p][q] <= TIP_SETTLE_SPAN_US);
+         q++)
+        if (chg[q] > peak)
+            peak = chg[q];
+    return peak;
+}
+
 static int tip_still(const kr_event_t *ev, const double *chg, tip_rule rule, int p, int i, double quiet)
 {
-    double e = chg[i], prev = 0;
+    const double e = chg[i];
     if (rule != TIP_RULE_ALL) {
-        int64_t per = i + 1 < LHIST && ev->lpresent[p][i + 1] ? ev->lt[p][i] - ev->lt[p][i + 1] : 16667;
-        quiet *= (double)per / 16667.0;
-        /* under the quiet level but over OWN_FLOOR_SHARE of it, while the other hand's own
-         * change on the same frame is at most OWN_ALONE_SHARE of this one: the other lies
-         * still, so nothing of it leaks in, and what changed is this hand: its last mm of
-         * descent, or its fingers settling on the card after the contact. Read so by the
-         * own change's rule; race_landing's second reading (TIP_RULE_OWN_PLAIN) keeps the
-         * quiet level alone, so the landing is put between the two with the span as error */
-        const int o = 1 - p;
-        if ((rule == TIP_RULE_OWN || rule == TIP_RULE_OWN_LIT) && e > OWN_FLOOR_SHARE * quiet && ev->lpresent[o][i] &&
-            ev->lt[o][i] == ev->lt[p][i] && ev->lchg_own[o][i] <= OWN_ALONE_SHARE * e)
-            return 0;
-        return e <= quiet || (rule != TIP_RULE_OWN_LIT && ev->lchg[p][i] <= quiet);
+        if (own_quiet(ev, chg, rule, p, i, quiet))
+            return 1;
+        /* ... or, but for the second reading (TIP_RULE_OWN_PLAIN), a lone change between
+         * two frames whose own change is at most OWN_FLOOR_SHARE of the quiet level, and at
+         * most TIP_LONE_SHARE of the largest change before it: as the whole change's rule
+         * below has it, a hand still coming down changes frame after frame, so the quiet
+         * frame before it saw the hand lie still already, and the change is the picture
+         * catching up (look 7053 both_fault at 90 fps: B lying on card 13, own change 132,
+         * then 768 on a B-frame where A's whole change was 9 and nothing moved, then 0; the
+         * landing was put after the 768, +33.6 ms on 10.8). Not next to a frame merely
+         * under the level: the masked last mm of a descent can change it by that much
+         * (race_60ms at 60 fps: A's 702 as it came down its last 3 mm, then 1035 lying on
+         * the card; taken as lone, the landing went a frame early, -29.7 ms on 16.9) */
+        return rule != TIP_RULE_OWN_PLAIN && i >= 1 && ev->lpresent[p][i - 1] && i + 1 < LHIST &&
+               ev->lpresent[p][i + 1] && chg[i - 1] <= OWN_FLOOR_SHARE * own_level(ev, p, i - 1, quiet) &&
+               chg[i + 1] <= OWN_FLOOR_SHARE * own_level(ev, p, i + 1, quiet) &&
+               e <= TIP_LONE_SHARE * settle_peak(ev, chg, p, i);
     }
     if (e <= quiet)
         return 1;
-    for (int q = i + 1; q < LHIST && ev->lpresent[p][q] && (q <= i + 2 || ev->lt[p][i] - ev->lt[p][q] <= TIP_SETTLE_SPAN_US);
-         q++)
-        if (chg[q] > prev)
-            prev = chg[q];
+    const double prev = settle_peak(ev, chg, p, i);
     if (e <= TIP_SETTLE_SHARE * prev)
         return 1;
     if (i >= 1 && ev->lpresent[p][i - 1] && chg[i - 1] <= quiet && e <= TIP_RESIDUE_SHARE * prev)
