@@ -3386,9 +3386,10 @@ static void test_press_rest_ended_by_the_descent(void)
 /* One pass of A's hand over card 64 at 30 fps: from behind A's line its leading point
  * jumps over the card (no braking approach), zigzags there for 170 ms as a hand turning
  * back does (the tracker's point at the hand's far edge), then goes home; the picture
- * around the tip changes by still (tip_change) on the zigzag's frames, moving elsewhere.
- * Returns the touches reported. */
-static int turn_over_card(double still)
+ * around the tip changes by still (tip_change) on the zigzag's frames, moving elsewhere;
+ * the two hands' blobs one from 300 ms to merged_to (-1: never). Returns the touches
+ * reported, *conf (not NULL) the last one's confidence. */
+static int turn_over_card_merged(double still, int64_t merged_to, double *conf)
 {
     const int64_t dt = 33333;
     const key_pt path[] = {{250000, -100, -200, 0}, {400000, -100, -180, 0}, {433333, -100, -180, 0},
@@ -3397,12 +3398,19 @@ static int turn_over_card(double still)
                            {666666, -100, -100, 0}, {700000, -100, -300, 0}, {733333, 1e9, 0, 0}};
     fake f;
     fake_start(&f, 64, 150000);
-    for (int64_t t = 0; t < 1200000; t += dt)
+    for (int64_t t = 0; t < 1200000; t += dt) {
+        f.fr.hand_contact = t >= 300000 && t <= merged_to;
         fake_frame_chg(&f, t, path, 12, t >= 500000 && t <= 633333 ? still : 60000);
+    }
     int n = fake_count(&f, KR_REC_TOUCH);
+    for (int i = 0; conf && i < f.n_obs; i++)
+        if (f.obs[i].rec.type == KR_REC_TOUCH)
+            *conf = f.obs[i].rec.confidence;
     kr_event_destroy(f.ev);
     return n;
 }
+
+static int turn_over_card(double still) { return turn_over_card_merged(still, -1, NULL); }
 
 /* A hand turning back high over a card, under light from straight above (its shadow meets
  * its fingertip at any height): its leading point rested over the card for the hold, but
@@ -3414,6 +3422,20 @@ static void test_hand_turning_over_a_card_is_no_press(void)
 {
     CU_ASSERT_EQUAL(turn_over_card(60000), 0);
     CU_ASSERT_EQUAL(turn_over_card(200), 1);
+}
+
+/* ... unless the two hands' blobs were one on the frame before that rest: its leading
+ * point's jump onto the card is then the tracker's split of them, not a pass from behind
+ * the line, and the other hand going off over this one keeps the picture changing (look
+ * 7054 hand_contact_fault at 24 fps: A's fault press of card 45 lost, the ruling A's take
+ * and not flagged). A press at confidence 0.6 (a judge looks); with the blobs apart a frame
+ * earlier, none. */
+static void test_jump_onto_a_card_as_the_blobs_part_is_a_weak_press(void)
+{
+    double conf = 0;
+    CU_ASSERT_EQUAL(turn_over_card_merged(60000, 433333, &conf), 1);
+    CU_ASSERT_DOUBLE_EQUAL(conf, 0.6, 1e-9);
+    CU_ASSERT_EQUAL(turn_over_card_merged(60000, 400000, &conf), 0);
 }
 
 /* A keyframe right after a press's landing (race_5ms at 60 fps with jittered frame times:
@@ -4247,6 +4269,8 @@ int main(void)
     CU_add_test(s, "race_struck_card_under_the_others_fingers", test_race_struck_card_under_the_others_fingers);
     CU_add_test(s, "race_own_quiet_where_the_whole_is_quiet", test_race_own_quiet_where_the_whole_is_quiet);
     CU_add_test(s, "race_lone_change_between_quiet_frames", test_race_lone_change_between_quiet_frames);
+    CU_add_test(s, "jump_onto_a_card_as_the_blobs_part_is_a_weak_press",
+                test_jump_onto_a_card_as_the_blobs_part_is_a_weak_press);
     CU_add_test(s, "race_under_steadied_light_spans_the_lit_reading",
                 test_race_under_steadied_light_spans_the_lit_reading); /* session 29 */
     /* presses session 9 */

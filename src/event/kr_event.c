@@ -1920,16 +1920,24 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * the card. A hand turning back high over it does that (look 7023, full_match at 30
      * fps, 146.5 s: A's hand at 45 mm and 0.4-1.5 m/s, its leading point zigzagging at the
      * turn under rest_speed_mm_s for 133 ms; under light from straight above its shadow
-     * meets it at any height) */
-    int unseen = jumped && measured == 0 && force == 2 && !cps->rest_merged;
-    for (int j = 0; unseen && j < LHIST && ev->lpresent[p][j] && ev->lt[p][j] >= rest_t; j++)
+     * meets it at any height). Unless the blobs were one on the frame before the rest: the
+     * jump is then the split's, and the other hand going off over this one keeps its
+     * change up (look 7054 hand_contact_fault at 24 fps: A lay on card 45 from 2.070 s, its
+     * point put 25 mm off it by the split until the blobs parted at 2.125, where it jumped
+     * onto the card; B's hand went back over it, and A rose at 2.2 s never seen still: A's
+     * fault was lost, the ruling A's take, not flagged). Such a press is weak (0.6): a
+     * judge looks. */
+    int never_still = jumped && measured == 0 && force == 2 && !cps->rest_merged;
+    for (int j = 0; never_still && j < LHIST && ev->lpresent[p][j] && ev->lt[p][j] >= rest_t; j++)
         if (tip_still(ev, near ? ev->lchg_own[p] : ev->lchg[p], near ? TIP_RULE_OWN : TIP_RULE_ALL, p, j, TIP_QUIET))
-            unseen = 0; /* still on a frame (a flickering light breaks the quiet run up: v2_flicker_60) */
+            never_still = 0; /* still on a frame (a flickering light breaks the quiet run up: v2_flicker_60) */
+    const int unseen = never_still && !after_merge;
     double conf = shadow_off || (jumped && no_shadow) || split_only || withdrawn || unseen
                       ? 0.25 /* not a hand on the mat: below min_confidence */
-                  : (no_shadow || jumped) && !shadow_met                                         ? 0.5
-                  : (near ? cps->race_weak && measured <= 0 : other || fr->hand_contact) || back ? 0.6
-                                                                                                 : 0.92;
+                  : (no_shadow || jumped) && !shadow_met ? 0.5
+                  : (near ? cps->race_weak && measured <= 0 : other || fr->hand_contact) || back || never_still
+                      ? 0.6
+                      : 0.92;
     int hidden = near ? cps->race_hidden : c->occluded;
     /* a rest ended by the leading point's speed alone, its hand never seen lying still (no
      * quiet run: measured 0) and the point still over the card: the hand may not be down
