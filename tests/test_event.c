@@ -3349,6 +3349,31 @@ static void test_landing_short_rest_after_a_drop(void)
     CU_ASSERT_TRUE(e_lone > 0 && e_lone < 10000 && fabs(d_lone) <= (double)e_lone);
 }
 
+/* At 100 fps under a light from nearly straight above a hand stops over the card after a
+ * fast approach (24756 a frame) and comes down its last 30 mm in 80 ms, changing the
+ * picture by a steady 1100-2000 a frame, under a tenth of the approach's, then lies still
+ * (12, then nothing): that steady run is motion, not a hand settling, so the contact may
+ * be as late as its end (look 7055 reading_void at 100 fps; read as settled from the
+ * approach's end, -84 ms on 7). Here, the approach braking into the card from its stop,
+ * landing_drop times it at the drop and its error reaches to the run's end (before:
+ * -73.5 ms on 7.0); in the render, its stop fitted later, at the run's end (+10 ms on 7).
+ * A hand settling for two frames after its descent is still read at the descent's end. */
+static void test_landing_after_a_slow_plateau(void)
+{
+    const double plateau[] = {1119, 1209, 1419, 1572, 1488, 1497, 1842, 2058, 9849, 18039, 19764, 24756};
+    const double after[] = {12, 0, 0, 0};
+    int64_t e_slow;
+    double d_slow = landing_seq_case_dt(plateau, 12, after, 4, 1.0, 10000, &e_slow);
+    const double descent[] = {9849, 18039, 19764, 24756}, settling[] = {2058, 1842, 12, 0};
+    int64_t e_settle;
+    double d_settle = landing_seq_case_dt(descent, 4, settling, 4, 1.0, 10000, &e_settle);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("slow plateau: %.0f us on %lld; two settling frames: %.0f us on %lld\n", d_slow, (long long)e_slow,
+               d_settle, (long long)e_settle);
+    CU_ASSERT_TRUE(e_slow > 0 && fabs(d_slow) <= 2.0 * (double)e_slow);
+    CU_ASSERT_TRUE(e_settle > 0 && fabs(d_settle) <= 2.0 * (double)e_settle);
+}
+
 /* A hand that hovers over the card, drifting in slowly (a rest: its leading point under
  * rest_speed_mm_s for 250 ms), then comes down fast, its leading point sliding 25 mm as it
  * does (seen from above, a hand coming down moves it), and lies still: the picture around
@@ -4269,6 +4294,7 @@ int main(void)
     CU_add_test(s, "race_struck_card_under_the_others_fingers", test_race_struck_card_under_the_others_fingers);
     CU_add_test(s, "race_own_quiet_where_the_whole_is_quiet", test_race_own_quiet_where_the_whole_is_quiet);
     CU_add_test(s, "race_lone_change_between_quiet_frames", test_race_lone_change_between_quiet_frames);
+    CU_add_test(s, "landing_after_a_slow_plateau", test_landing_after_a_slow_plateau);
     CU_add_test(s, "jump_onto_a_card_as_the_blobs_part_is_a_weak_press",
                 test_jump_onto_a_card_as_the_blobs_part_is_a_weak_press);
     CU_add_test(s, "race_under_steadied_light_spans_the_lit_reading",

@@ -48,6 +48,7 @@
 #define APPROACH_MM 30.0     /* a press's approach: its last sample this far from the rest point ... */
 #define DECEL_MAX_MM_S2 80000.0 /* ... reached it no faster than a hand braking this hard can (8 g) */
 #define SETTLED_US 30000     /* a press's contact: the tip stops changing for this long (and 2 frames) */
+#define PLATEAU_FRAMES 3     /* ... share-still frames this many in a row over it are motion (landing) */
 #define SETTLE_WAIT_US 150000 /* ... waited for at most this long past the hold, then the model */
 #define LANDING_ALONE_MM 120.0 /* ... measured only with the other hand's leading point this far off */
 #define TIP_QUIET 1000.0     /* ... "stopped": tip_change below this (grey levels x mm^2: 10 levels
@@ -1331,9 +1332,26 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
     while (n < LHIST && ev->lpresent[p][n] && ev->lt[p][n] > start)
         n++;
     const double quiet = TIP_QUIET; /* fixed: one measured from the video's noise was tried (docs/results-events.md) */
+    /* frames still by tip_still's shares alone (over the quiet level), PLATEAU_FRAMES or more
+     * in a row lasting SETTLED_US or more, are no settling hand: a settling hand's picture
+     * falls to noise within that time, and a hand still coming down slowly after a fast
+     * approach changes it by a steady share of the approach's change (look 7055
+     * reading_void at 100 fps, a light from nearly straight above: A's hand stopped over
+     * card 14 at 33 mm and came down in 80 ms, 2058, 1842, ... 1119 a frame after 24756,
+     * then 12; read as settled from its stop, -84 ms on 7). They are motion. */
+    int slow[LHIST] = {0};
+    for (int b = 0; rule == TIP_RULE_ALL && b < n; b++) {
+        int a = b; /* the run b (newest) .. a (oldest) */
+        while (a < n && chg[a] > quiet && tip_still(ev, chg, rule, p, a, quiet))
+            a++;
+        if (a - b >= PLATEAU_FRAMES && ev->lt[p][b] - ev->lt[p][a - 1] >= SETTLED_US)
+            for (int i = b; i < a; i++)
+                slow[i] = 1;
+        b = a;
+    }
     int j = -1;
     for (int k = n - 1; k >= 0 && j < 0; k--)
-        for (int i = k; i >= 0 && tip_still(ev, chg, rule, p, i, quiet); i--)
+        for (int i = k; i >= 0 && !slow[i] && tip_still(ev, chg, rule, p, i, quiet); i--)
             if (k - i >= 1 && ev->lt[p][i] - ev->lt[p][k] >= SETTLED_US) {
                 j = k;
                 break;
@@ -1500,6 +1518,7 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
      * modelled from its stop, 2.156 +- 30 ms) */
     int64_t tb, eb;
     int Lb;
+    const int64_t start0 = start;
     if (L < 0 && landing(ev, ev->lchg_own[p], TIP_RULE_OWN, p, start - dt, stop, dt, &tb, &eb, &Lb) && Lb >= 0) {
         start -= dt;
         *t = tb;
@@ -1589,6 +1608,34 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
             hi = tl > hi ? tl : hi;
         else if (ev->lt[p][0] > *t)
             e = sqrt(sqr(e) + sqr((double)(ev->lt[p][0] - *t) / 2));
+    }
+    /* the last changing frame at or before the rest's start (quiet from its start on): the
+     * descent seen is the one before the point stopped, and what came after may be the hand
+     * still coming down
+     * under the quiet level (a light from nearly straight above, the two hands over one
+     * another). Frames of the quiet run whose own change is over OWN_FLOOR_SHARE of the
+     * level and not the other's leak, before the first run of such calm frames lasting
+     * SETTLED_US, say it may have: the landing is anywhere up to the last of them, the span
+     * widening the error the same way (look 7055 race_5ms at 100 fps: B's point stopped at
+     * 2.000 s with its hand 24 mm up, its own change then 474, 174, 132, 273, 477 and 234,
+     * 54 ... at a level of 600, contact 2.055; read at 2.000 +- 10.6, before A's 2.048:
+     * B's take, not flagged) */
+    if (ev->lt[p][L] <= start0) {
+        int64_t calm_t = -1;
+        for (int i = L - 1; i >= 0 && ev->lpresent[p][i]; i--) {
+            const double lvl = OWN_FLOOR_SHARE * own_level(ev, p, i, TIP_QUIET);
+            const int calm = ev->lchg_own[p][i] <= lvl ||
+                             (ev->lpresent[o][i] && ev->lchg_own[p][i] <= LEAK_SHARE * ev->lchg_own[o][i]);
+            if (!calm) {
+                calm_t = -1;
+                if (ev->lt[p][i] > hi)
+                    hi = ev->lt[p][i];
+            } else if (calm_t < 0) {
+                calm_t = ev->lt[p][i];
+            } else if (ev->lt[p][i] - calm_t >= SETTLED_US) {
+                break;
+            }
+        }
     }
     if (hi > *t) {
         if (lo > *t)
