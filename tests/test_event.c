@@ -2872,15 +2872,17 @@ static void test_race_last_mm_beside_a_still_hand(void)
 }
 
 /* A race read frame by frame at period per: both hands come to their stops (A at 500 ms,
- * B at 520 ms) with an own change of 60000 and a whole change of 20000; from 533 ms on,
- * frame i has own change own[i] (both hands alike) and whole change whole[i]; noise (40)
- * after the n given. Writes A's touch time and error (t -1: none). */
-static void race_own_seq(int64_t per, const double *own, const double *whole, int n, int64_t *t, int64_t *err)
+ * B at 520 ms) with an own change of 60000 and a whole change of 20000; from `from` on
+ * (race_own_seq: 533 ms), frame i has own change own[i] (both hands alike) and whole
+ * change whole[i]; noise (40) after the n given. Writes A's touch time and error (t -1:
+ * none). */
+static void race_own_seq_from(int64_t per, int64_t from, const double *own, const double *whole, int n, int64_t *t,
+                              int64_t *err)
 {
     fake f;
     fake_start(&f, 64, 150000);
     for (int64_t tt = 0; tt < 1300000; tt += per) {
-        int i = tt < 533000 ? -1 : (int)((tt - 533000) / per);
+        int i = tt < from ? -1 : (int)((tt - from) / per);
         double o = tt < 300000 ? 0 : i < 0 ? 60000 : i < n ? own[i] : 40;
         double w = tt < 300000 ? 0 : i < 0 ? 20000 : i < n ? whole[i] : 40;
         const double ow[2] = {o, o};
@@ -2895,6 +2897,11 @@ static void race_own_seq(int64_t per, const double *own, const double *whole, in
     if (getenv("KR_TEST_VERBOSE"))
         printf("race own seq at %lld us: A %lld +- %lld\n", (long long)per, (long long)*t, (long long)*err);
     kr_event_destroy(f.ev);
+}
+
+static void race_own_seq(int64_t per, const double *own, const double *whole, int n, int64_t *t, int64_t *err)
+{
+    race_own_seq_from(per, 533000, own, whole, n, t, err);
 }
 
 /* At 30 fps a racing hand's own change after its large descent (80000 a frame) is 12000
@@ -2950,6 +2957,28 @@ static void test_race_lone_change_between_quiet_frames(void)
     const double large[] = {6000, 6000, 6000, 6000, 1400, 130, 3500};
     race_own_seq(per, large, large, 7, &t, &err);
     CU_ASSERT_TRUE(t >= 599666);
+}
+
+/* At 100 fps (the own change's quiet level 600 a frame) A's own change falls quiet as its
+ * point comes to rest (500 ms), its descent before: read so, the hand came down as it
+ * stopped. But the frames after are 474, 174, 132, 273, 477 before noise: over half the
+ * level twice, the hand may still have been coming down under it (look 7055 race_5ms at
+ * 100 fps, B: read at its stop, 55 ms early on 10.6, and the race given the wrong way
+ * unflagged). The landing is anywhere up to the last such frame (540 ms), its error
+ * spanning it; with the frames after the stop calm (under half the level), at the stop. */
+static void test_race_quiet_from_the_stop_reaches_to_its_last_uncalm_frame(void)
+{
+    const int64_t per = 10000;
+    const double uncalm[] = {474, 174, 132, 273, 477, 234, 54, 15};
+    int64_t t, err;
+    race_own_seq_from(per, 500000, uncalm, uncalm, 8, &t, &err);
+    CU_ASSERT_TRUE(t > 505000 && t < 540000);
+    CU_ASSERT_TRUE(t + err >= 540000);
+    const double calm[] = {174, 174, 132, 273, 177, 234, 54, 15};
+    int64_t t_calm, err_calm;
+    race_own_seq_from(per, 500000, calm, calm, 8, &t_calm, &err_calm);
+    CU_ASSERT_TRUE(t_calm >= 0 && t_calm <= 505000);
+    CU_ASSERT_TRUE(err_calm < 15000);
 }
 
 /* Under lamps the tracker steadies, a hand's own change is counted beyond the share of the
@@ -4294,6 +4323,8 @@ int main(void)
     CU_add_test(s, "race_struck_card_under_the_others_fingers", test_race_struck_card_under_the_others_fingers);
     CU_add_test(s, "race_own_quiet_where_the_whole_is_quiet", test_race_own_quiet_where_the_whole_is_quiet);
     CU_add_test(s, "race_lone_change_between_quiet_frames", test_race_lone_change_between_quiet_frames);
+    CU_add_test(s, "race_quiet_from_the_stop_reaches_to_its_last_uncalm_frame",
+                test_race_quiet_from_the_stop_reaches_to_its_last_uncalm_frame);
     CU_add_test(s, "landing_after_a_slow_plateau", test_landing_after_a_slow_plateau);
     CU_add_test(s, "jump_onto_a_card_as_the_blobs_part_is_a_weak_press",
                 test_jump_onto_a_card_as_the_blobs_part_is_a_weak_press);
