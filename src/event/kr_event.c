@@ -1171,11 +1171,11 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
  * then 84, +27.7 ms on t_err 8.5, now -5.7; reading_void A card 14 the same, -6.0; no other
  * press of the open scenarios moved, docs/results-events.md, fourteenth session).
  * The own change (the other hand masked, see press_touch) is still only below the quiet
- * level, taken per 1/60 s (times the frame period), or as a lone change between two
- * frames well under it (own_quiet, and the lone change's rule below): with the fingertips beside the other
- * hand masked, a hand's descent changes it by little next to its approach, so the shares
- * took a hand still coming down for one settling (race_20ms at 60 fps: B's last 30 mm of
- * descent 1749, 1662, 966, 1083 after 14589), and at 120 fps a frame's change of that
+ * level, taken per 1/60 s (times the frame period), or as a lone change between two frames
+ * well under it (own_quiet, and the lone change's rule below): with the fingertips beside
+ * the other hand masked, a hand's descent changes it by little next to its approach, so the
+ * shares took a hand still coming down for one settling (race_20ms at 60 fps: B's last 30 mm
+ * of descent 1749, 1662, 966, 1083 after 14589), and at 120 fps a frame's change of that
  * descent is half of one at 60 fps (500 to 1000) where a still hand's stays at noise
  * (0 to 100). A frame is also still when the whole change around the tip is quiet: the
  * own change counts each pixel beyond a fixed noise level, the whole change beyond the
@@ -1611,9 +1611,8 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
     }
     /* the last changing frame at or before the rest's start (quiet from its start on): the
      * descent seen is the one before the point stopped, and what came after may be the hand
-     * still coming down
-     * under the quiet level (a light from nearly straight above, the two hands over one
-     * another). Frames of the quiet run whose own change is over OWN_FLOOR_SHARE of the
+     * still coming down under the quiet level (a light from nearly straight above, the two
+     * hands over one another). Frames of the quiet run whose own change is over OWN_FLOOR_SHARE of the
      * level and not the other's leak, before the first run of such calm frames lasting
      * SETTLED_US, say it may have: the landing is anywhere up to the last of them, the span
      * widening the error the same way (look 7055 race_5ms at 100 fps: B's point stopped at
