@@ -2939,10 +2939,11 @@ static void test_race_own_quiet_where_the_whole_is_quiet(void)
 /* At 90 fps (the own change's quiet level 667 a frame) a racing hand's own change falls
  * from its descent (6000 a frame) to 1400 over the interval that holds the contact, then
  * 130, then 770 on one frame (a B-frame redrawing the still hand's blocks), then noise: a
- * lone change between two quiet frames, small against the descent, is the picture catching
- * up, and the landing is read in the 1400's interval (566.3 to 577.4 ms) or just after it,
- * not after the 770 (599.7 ms; look 7053 both_fault B, +33.6 ms on 10.8). Twice in a row, or over half the
- * descent's change, it is motion, read after it. */
+ * lone change between two calm frames (under half the level), small against the descent,
+ * is the picture catching up, and the landing is read in the 1400's interval (566.3 to
+ * 577.4 ms) or just after it, not after the 770 (599.7 ms; look 7053 both_fault B, +33.6
+ * ms on 10.8). Twice in a row, or over half the descent's change, it is motion, read
+ * after it. */
 static void test_race_lone_change_between_quiet_frames(void)
 {
     const int64_t per = 11111;
