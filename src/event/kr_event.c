@@ -1218,6 +1218,20 @@ static int own_quiet(const kr_event_t *ev, const double *chg, tip_rule rule, int
     return e <= quiet || (rule != TIP_RULE_OWN_LIT && ev->lchg[p][i] <= quiet);
 }
 
+/* Sample i of chg is calm: at most OWN_FLOOR_SHARE of the own change's quiet level (a
+ * frame merely under the level may be a racing hand's masked last mm of descent) */
+static int own_calm(const kr_event_t *ev, const double *chg, int p, int i)
+{
+    return chg[i] <= OWN_FLOOR_SHARE * own_level(ev, p, i, TIP_QUIET);
+}
+
+/* Player p's own change on sample i may be the other hand's leak: the other seen then, and
+ * this at most LEAK_SHARE of its own change (race_landing) */
+static int may_leak(const kr_event_t *ev, int p, int i)
+{
+    return ev->lpresent[1 - p][i] && ev->lchg_own[p][i] <= LEAK_SHARE * ev->lchg_own[1 - p][i];
+}
+
 /* The largest of chg over the TIP_SETTLE_SPAN_US before sample i (at least two samples) */
 static double settle_peak(const kr_event_t *ev, const double *chg, int p, int i)
 {
@@ -1247,8 +1261,7 @@ static int tip_still(const kr_event_t *ev, const double *chg, tip_rule rule, int
          * (race_60ms at 60 fps: A's 702 as it came down its last 3 mm, then 1035 lying on
          * the card; taken as lone, the landing went a frame early, -29.7 ms on 16.9) */
         return rule != TIP_RULE_OWN_PLAIN && i >= 1 && ev->lpresent[p][i - 1] && i + 1 < LHIST &&
-               ev->lpresent[p][i + 1] && chg[i - 1] <= OWN_FLOOR_SHARE * own_level(ev, p, i - 1, quiet) &&
-               chg[i + 1] <= OWN_FLOOR_SHARE * own_level(ev, p, i + 1, quiet) &&
+               ev->lpresent[p][i + 1] && own_calm(ev, chg, p, i - 1) && own_calm(ev, chg, p, i + 1) &&
                e <= TIP_LONE_SHARE * settle_peak(ev, chg, p, i);
     }
     if (e <= quiet)
@@ -1339,19 +1352,19 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
      * reading_void at 100 fps, a light from nearly straight above: A's hand stopped over
      * card 14 at 33 mm and came down in 80 ms, 2058, 1842, ... 1119 a frame after 24756,
      * then 12; read as settled from its stop, -84 ms on 7). They are motion. */
-    int slow[LHIST] = {0};
-    for (int b = 0; rule == TIP_RULE_ALL && b < n; b++) {
-        int a = b; /* the run b (newest) .. a (oldest) */
-        while (a < n && chg[a] > quiet && tip_still(ev, chg, rule, p, a, quiet))
-            a++;
+    int still[LHIST];
+    for (int i = 0; i < n; i++)
+        still[i] = tip_still(ev, chg, rule, p, i, quiet);
+    for (int b = 0, a; rule == TIP_RULE_ALL && b < n; b = a + 1) {
+        for (a = b; a < n && still[a] && chg[a] > quiet; a++) /* the run b (newest) .. a - 1 (oldest) */
+            ;
         if (a - b >= PLATEAU_FRAMES && ev->lt[p][b] - ev->lt[p][a - 1] >= SETTLED_US)
             for (int i = b; i < a; i++)
-                slow[i] = 1;
-        b = a;
+                still[i] = 0;
     }
     int j = -1;
     for (int k = n - 1; k >= 0 && j < 0; k--)
-        for (int i = k; i >= 0 && !slow[i] && tip_still(ev, chg, rule, p, i, quiet); i--)
+        for (int i = k; i >= 0 && still[i]; i--)
             if (k - i >= 1 && ev->lt[p][i] - ev->lt[p][k] >= SETTLED_US) {
                 j = k;
                 break;
@@ -1561,7 +1574,7 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
     int cut = 0;
     for (int i = L; i + 1 < LHIST && ev->lpresent[p][i + 1] && ev->lt[p][i + 1] > start; i++) {
         if (!tip_still(ev, ev->lchg_own[p], TIP_RULE_OWN, p, i, TIP_QUIET)) {
-            cut |= ev->lpresent[o][i] && ev->lchg_own[p][i] <= LEAK_SHARE * ev->lchg_own[o][i];
+            cut |= may_leak(ev, p, i);
             continue;
         }
         if (!cut || !tip_still(ev, ev->lchg_own[p], TIP_RULE_OWN, p, i + 1, TIP_QUIET))
@@ -1622,10 +1635,7 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
     if (ev->lt[p][L] <= start0) {
         int64_t calm_t = -1;
         for (int i = L - 1; i >= 0 && ev->lpresent[p][i]; i--) {
-            const double lvl = OWN_FLOOR_SHARE * own_level(ev, p, i, TIP_QUIET);
-            const int calm = ev->lchg_own[p][i] <= lvl ||
-                             (ev->lpresent[o][i] && ev->lchg_own[p][i] <= LEAK_SHARE * ev->lchg_own[o][i]);
-            if (!calm) {
+            if (!own_calm(ev, ev->lchg_own[p], p, i) && !may_leak(ev, p, i)) {
                 calm_t = -1;
                 if (ev->lt[p][i] > hi)
                     hi = ev->lt[p][i];
