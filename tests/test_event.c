@@ -2646,6 +2646,7 @@ static int64_t race_jump_b;      /* > 0: B's point stops over the card only then
                                     further in on the frame after */
 static int64_t race_wander_a;    /* > 0: the two blobs one from 500 ms until then, A's point going
                                     round a circle of 20 mm at 400 mm/s (no jump) */
+static int64_t race_b_gone;      /* > 0: B's point back at its edge from then on */
 static void race_frame(fake *f, int64_t t, const double own[2], double chg, double share)
 {
     memset(&f->fr.hands, 0, sizeof f->fr.hands);
@@ -2668,6 +2669,8 @@ static void race_frame(fake *f, int64_t t, const double own[2], double chg, doub
         }
         if (p && race_jump_b > 0 && llabs(t - race_jump_b - DT) < DT / 2)
             y -= 20;
+        if (p && race_b_gone > 0 && t >= race_b_gone)
+            y = y_edge;
         h->present = 1;
         h->lead_x_mm = x;
         h->lead_y_mm = y;
@@ -2691,7 +2694,10 @@ static void race_frame(fake *f, int64_t t, const double own[2], double chg, doub
     f->fr.hand_contact = t >= 500000 && (t < race_merged_a || t < race_wander_a);
     const kr_event_obs *o;
     int no;
+    const int64_t h = kr_event_horizon(f->ev);
     CU_ASSERT_EQUAL_FATAL(kr_event_update(f->ev, &f->fr, &o, &no), KR_OK);
+    for (int k = 0; k < no; k++)
+        CU_ASSERT_TRUE(o[k].rec.t_us >= h); /* the horizon's promise (a press read back through a merge) */
     for (int k = 0; k < no && f->n_obs < 64; k++)
         f->obs[f->n_obs++] = o[k];
 }
@@ -3969,7 +3975,7 @@ static void test_hand_named_from_the_arm_seen_most(void)
  * B's landing is read at 710 ms. Without a cause (cause 0) A's press comes before B's;
  * with one, after it, but with an error reaching back to reach_t or earlier, so the two
  * touches are within their combined error. */
-static void race_checked(const char *what, int cause, int64_t a_quiet_t, int64_t reach_t)
+static int64_t race_checked(const char *what, int cause, int64_t a_quiet_t, int64_t reach_t)
 {
     fake f;
     fake_start(&f, 64, 150000);
@@ -3997,6 +4003,7 @@ static void race_checked(const char *what, int cause, int64_t a_quiet_t, int64_t
     } else
         CU_ASSERT_TRUE(t[0] < t[1]);
     kr_event_destroy(f.ev);
+    return t[0];
 }
 
 /* A race on card 64 whose two hands' blobs merge over it: A's point, over the card from
@@ -4062,23 +4069,89 @@ static void test_race_press_after_the_blobs_parted_spans_the_merge(void)
     }
 }
 
-/* ---- session 36: races ---- */
+/* ---- session 36: races; session 38 ---- */
 
 /* A race on card 64 whose two hands' blobs are one from 500 ms to 830 ms, the tracker's
  * split moving A's point round a circle of 20 mm at 400 mm/s (no jump): A's rest starts
  * only at 800 ms, its hand down since 650 ms (B from 710) and its own change quiet from
- * before the rest; the landing is not read, and the press is the modelled descent after
- * the stop, after B's. A may have come down any time while the blobs were one: the error reaches
- * back through them, so the two touches are within their combined error (look 7048
- * hand_contact_fault at 60 fps: A's fault press, 2.070 s, read at 2.267 +- 29 ms after B's
- * hand slid out from under A's). Without the merge A's rest starts at 500 ms and its press
- * is put before B's. */
-static void test_race_press_after_a_wandering_merge_spans_it(void)
+ * then, inside the merge. The landing is read through the merge: A's press at 650 ms,
+ * before B's, as without the merge (sessions 36 and 37: not read, the press modelled after
+ * the stop, after B's, its error reaching back through the merge; look 7048
+ * hand_contact_fault at 60 fps: A's fault press, 2.070 s, read at 2.267 +- 333 ms after
+ * B's hand slid out from under A's, now 2.072 +- 19). */
+static void test_race_press_read_through_a_wandering_merge(void)
 {
     for (int merged = 0; merged < 2; merged++) {
         race_wander_a = merged ? 830000 : 0;
-        race_checked("A's point wandering", merged, 650000, 650000);
+        int64_t ta = race_checked("A's point wandering", 0, 650000, 650000);
+        CU_ASSERT_TRUE(llabs(ta - 650000) < 15000);
     }
+}
+
+/* A lies on card 64 from 650 ms while the two hands' blobs are one (500 to 830 ms, A's
+ * point wandering as above); B's hand goes on over it, never still, and back to its edge at
+ * 900 ms, so the change around A's tip is quiet only from then. A's press, decided after B's
+ * hand has gone, is read from A's own change through the merge: at 650 ms. Before, with the
+ * other hand far at the decision, the change around the tip was read: B's going, 900 ms,
+ * on an error of a frame (looks 7060 at 120 fps and 7061 at 25 fps hand_contact_fault:
+ * A's fault press at 2.070 s read at 2.200 +- 6.7 ms and 2.370 +- 87). */
+static void test_press_after_a_merge_is_read_from_its_own_change(void)
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    race_wander_a = 830000;
+    race_b_gone = 900000;
+    for (int64_t tt = 0; tt < 1400000; tt += DT) {
+        double own[2] = {tt < 300000 ? 0 : tt < 500000 ? 60000 : tt < 650000 ? 6000 : 50,
+                         tt < 300000 ? 0 : tt < 900000 ? 6000 : 50};
+        race_frame(&f, tt, own, tt < 300000 ? 0 : tt < 900000 ? 30000 : 50, 0.6);
+    }
+    race_wander_a = 0;
+    race_b_gone = 0;
+    int64_t t[2], err[2];
+    double conf[2];
+    race_touches(&f, t, err, conf);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("press after a merge, B gone: A %lld +- %lld (%.2f), B %lld\n", (long long)t[0], (long long)err[0],
+               conf[0], (long long)t[1]);
+    CU_ASSERT_TRUE_FATAL(t[0] >= 0);
+    CU_ASSERT_TRUE(llabs(t[0] - 650000) < 15000);
+    CU_ASSERT_TRUE(llabs(t[0] - 650000) <= 2 * err[0]);
+    kr_event_destroy(f.ev);
+}
+
+/* The same race, the blobs one from 500 to 830 ms with A's point 60 mm further in (on B's
+ * hand) until they part, but A's hand hovers over the card while they are one (its own
+ * change quiet from its stop at 500 ms) and comes down after they part: a descent from 840
+ * to 900 ms, then quiet. The rest's own reading sees that descent: A's press is read at its
+ * end, after B's. Read through the merge instead, the quiet hover after the approach would
+ * have put it at about 500 ms, before B's. */
+static void test_race_hover_in_a_merge_is_not_a_landing(void)
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    race_merged_a = 830000;
+    for (int64_t tt = 0; tt < 1400000; tt += DT) {
+        double own[2] = {tt < 300000   ? 0
+                         : tt < 500000 ? 60000
+                         : tt < 840000 ? 50
+                         : tt < 900000 ? 6000
+                                       : 50,
+                         tt < 300000 ? 0 : tt < 520000 ? 60000 : tt < 710000 ? 6000 : 50};
+        race_frame(&f, tt, own, tt < 300000 ? 0 : tt < 900000 ? 30000 : 50, 0.6);
+    }
+    race_merged_a = 0;
+    int64_t t[2], err[2];
+    double conf[2];
+    race_touches(&f, t, err, conf);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("race, A hovering in the merge: A %lld +- %lld (%.2f), B %lld +- %lld (%.2f)\n", (long long)t[0],
+               (long long)err[0], conf[0], (long long)t[1], (long long)err[1], conf[1]);
+    CU_ASSERT_TRUE_FATAL(t[0] >= 0 && t[1] >= 0);
+    CU_ASSERT_TRUE(llabs(t[1] - 710000) < 15000);
+    CU_ASSERT_TRUE(t[0] > t[1]);
+    CU_ASSERT_TRUE(llabs(t[0] - 900000) < 20000);
+    kr_event_destroy(f.ev);
 }
 
 /* Runs f's hand along path until end_t and checks that card was touched once and play
@@ -4363,8 +4436,11 @@ int main(void)
                 test_race_press_after_the_blobs_parted_spans_the_merge);
     CU_add_test(s, "race_press_quiet_before_its_rest_is_read_there", /* session 35 */
                 test_race_press_quiet_before_its_rest_is_read_there);
-    CU_add_test(s, "race_press_after_a_wandering_merge_spans_it",
-                test_race_press_after_a_wandering_merge_spans_it); /* session 36 */
+    CU_add_test(s, "race_press_read_through_a_wandering_merge",
+                test_race_press_read_through_a_wandering_merge); /* sessions 36, 38 */
+    CU_add_test(s, "race_hover_in_a_merge_is_not_a_landing", test_race_hover_in_a_merge_is_not_a_landing);
+    CU_add_test(s, "press_after_a_merge_is_read_from_its_own_change",
+                test_press_after_a_merge_is_read_from_its_own_change);
     CU_add_test(s, "jump_from_beside_the_field_onto_a_print_is_not_back", /* session 35 */
                 test_jump_from_beside_the_field_onto_a_print_is_not_back);
     CU_add_test(s, "sweep_with_hand_lost_goes_to_the_nearer_card", /* session 35 */

@@ -1686,6 +1686,15 @@ static int before_rest(const kr_event_t *ev, int p, int64_t rest_t)
     return -1;
 }
 
+/* The first frame (its time) of the run of frames, ending at index j of player p's
+ * history, on which the two hands' blobs were one (j itself merged). */
+static int64_t merge_start(const kr_event_t *ev, int p, int j)
+{
+    while (j + 1 < LHIST && ev->lpresent[p][j + 1] && ev->lmerged[j + 1])
+        j++;
+    return ev->lt[p][j];
+}
+
 /* The last time before rest_t that player p's leading point lay within SEEN_NEAR_MM of
  * (x, y) with a sighting farther off after it and before rest_t (the hand lost there and
  * found again: its point put elsewhere between), or -1. */
@@ -1758,9 +1767,16 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * for; if none comes, the modelled descent is put on the stop, and the confidence
      * taken, as seen at the first look (what they were before the wait). Whether the card
      * was hidden is also taken at the first look, near the landing: after the wait both
-     * hands lie on it (match_b card 9 at 30 fps was flagged so) */
+     * hands lie on it (match_b card 9 at 30 fps was flagged so). So it is too when the two
+     * hands' blobs were one on the frame before the rest: the other hand drew back from this
+     * one, and the change around the tip holds its motion until it is gone (looks 7060 at
+     * 120 fps and 7061 at 25 fps hand_contact_fault: A lay on card 45 from 2.070 s, B's
+     * hand went back over it until 2.2, and A's press, decided as its rest ended with B's
+     * hand gone, was read at 2.200 +- 6.7 ms and 2.370 +- 87) */
     int64_t t_land = 0, e_land = 0;
-    int near = osd < LANDING_ALONE_MM || c->hand_cover[1 - p] > 0, last = -1;
+    const int jb = before_rest(ev, p, rest_t);
+    const int after_merge = jb >= 0 && ev->lmerged[jb]; /* the blobs one on the frame before the rest's start */
+    int near = osd < LANDING_ALONE_MM || c->hand_cover[1 - p] > 0 || after_merge, last = -1;
     int64_t from = rest_t < stop ? rest_t : stop;
     int measured = near ? race_landing(ev, p, from, stop, dt, &t_land, &e_land)
                         : landing(ev, ev->lchg[p], TIP_RULE_ALL, p, from, stop, dt, &t_land, &e_land, &last);
@@ -1768,7 +1784,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     if (cps->race_key != rest_t + 1) {
         cps->race_key = rest_t + 1;
         cps->race_stop = stop;
-        cps->race_weak = other || fr->hand_contact;
+        cps->race_weak = other || fr->hand_contact || after_merge;
         cps->race_hidden = c->occluded;
     }
     /* the wait for a landing runs from the hand's stop when that is later than the rest's
@@ -1796,6 +1812,35 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
             if (j != k && !fr->cards[j].lost && !fr->cards[j].out_of_field &&
                 card_sd(&fr->cards[j], h->lead_x_mm, h->lead_y_mm) < 0)
                 return;
+    /* a racing press whose rest began as the two hands' blobs parted (one on the frame
+     * before it), with no landing of its own read in the rest, or one quiet from its start
+     * (the hand was down when its point arrived): the hand came down while the blobs were
+     * one, its leading point then where the tracker's split put it (15-35 mm off the
+     * fingertip, on the same hand), its own change still the hand's. Read from the merge's
+     * first frame on: a descent seen there and a quiet run after it, the landing with its
+     * error before the rest, is the press (the horizon holds back for it: update_horizon).
+     * Not when the point lay on the other's hand, its own change that hand's motion until
+     * the blobs parted: read at the rest's start, the error spans the merge (below). Not
+     * when the rest read a descent of its own: the hand came down after the blobs parted
+     * (a hand hovering over the card while they were one is quiet too). (Looks 7033, 7037,
+     * 7038, 7048, 7053, 7056, 7057 and 7060 hand_contact_fault at 30 to 120 fps: B's hand
+     * went back under and over A's as A came down on card 45 at 2.070 s; A's own change
+     * fell to noise at 2.078-2.100, the blobs parted at 2.117-2.133, the share of the
+     * circle left by the mask then under TIP_OWN_MIN_SHARE: modelled 130-213 ms late, the
+     * error reaching back to the contact, 330-350 ms, or read after B's hand had gone) */
+    int through = 0;
+    if (near && after_merge && (measured <= 0 || (jumped && t_land <= rest_t + dt))) {
+        int64_t tm, em;
+        if (race_landing(ev, p, merge_start(ev, p, jb), stop, dt, &tm, &em) > 0 && tm + em < rest_t) {
+            KR_DEBUG("event %.3f: press of card %d by %c read through the merge: %lld +- %lld (rest %lld, %s %d)",
+                     fr->t_us / 1e6, c->id, p ? 'B' : 'A', (long long)tm, (long long)em, (long long)rest_t,
+                     "measured", measured);
+            measured = 1;
+            t_land = tm;
+            e_land = em;
+            through = 1;
+        }
+    }
     int no_shadow = no_shadow_near(h);
     /* no landing seen: the hand's stop plus a modelled descent (press_descent_us) */
     int64_t tp = (near ? cps->race_stop : stop) + cfg->press_descent_us, ep = cfg->press_descent_us / 2 + dt / 4;
@@ -1828,11 +1873,10 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     /* not before the rest's start, or a measured landing not before the frame before it: a
      * hand striking the card stops as it lands, and its rest starts on the frame that saw
      * it land (the horizon counts on it: a period before a rest, ev->last_dt) */
-    const int jb = before_rest(ev, p, rest_t);
     int64_t pre = measured > 0 ? dt : 0;
     if (pre > 0 && jb >= 0 && rest_t - ev->lt[p][jb] < pre)
         pre = rest_t - ev->lt[p][jb];
-    if (tp < rest_t - pre)
+    if (tp < rest_t - pre && !through)
         tp = rest_t - pre;
     if (t_seen >= 0 && tp - t_seen > ep)
         ep = tp - t_seen; /* a race's, or moved up to the rest's start: the sighting within its error */
@@ -1853,8 +1897,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * card until then (look 7048 hand_contact_fault at 60 fps: A's point wandering 15 mm
      * while B's hand slid out from under A's, its rest from 2.117 s, 47 ms after its
      * contact; its fault press modelled at 2.267 +- 29 ms) */
-    const int after_merge = jb >= 0 && ev->lmerged[jb]; /* the blobs one on the frame before the rest's start */
-    if (near && (measured <= 0 ? jumped || after_merge : jumped && after_merge && t_land <= rest_t + dt)) {
+    if (near && !through && (measured <= 0 ? jumped || after_merge : jumped && after_merge && t_land <= rest_t + dt)) {
         int64_t t_over = -1;
         for (int j = 0; j < LHIST && ev->lpresent[p][j] &&
                         (ev->lmerged[j] || card_sd(c, ev->lx[p][j], ev->ly[p][j]) <= cfg->touch_margin_mm);
@@ -2104,8 +2147,14 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
             const card_state *cs = &ev->cards[k];
             const kr_track_card *c = &fr->cards[k];
             for (int p = 0; p < 2; p++) {
-                if (cs->cp[p].rest_t >= 0 && !cs->cp[p].contact)
+                if (cs->cp[p].rest_t >= 0 && !cs->cp[p].contact) {
                     tb = min64(tb, cs->cp[p].rest_t - STOP_BEFORE_US + cfg->press_descent_us - ev->last_dt);
+                    /* a rest that began as the blobs parted: its press may be read back
+                     * through the merge (press_touch), to a period before its first frame */
+                    const int jb = before_rest(ev, p, cs->cp[p].rest_t);
+                    if (jb >= 0 && ev->lmerged[jb])
+                        tb = min64(tb, merge_start(ev, p, jb) - ev->last_dt);
+                }
                 if (cs->cp[p].held && !cs->cp[p].contact)
                     tb = min64(tb, cs->cp[p].held_tp);
             }
@@ -2146,6 +2195,13 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
             if (c->displaced && !c->found && !c->lost && !cs->pushed)
                 h = min64(h, c->last_seen_us > T - PUSH_BACK_MAX_US ? c->last_seen_us : T - PUSH_BACK_MAX_US);
         }
+        /* ... and so may the press of a rest not yet begun while the blobs are one, or were
+         * within the window a rest's start is read over (SPEED_SPAN_US) and two periods */
+        for (int j = 0; j < LHIST && ev->lt[0][j] >= T - SPEED_SPAN_US - 2 * ev->last_dt; j++)
+            if (ev->lmerged[j]) { /* (both hands present) */
+                tb = min64(tb, merge_start(ev, 0, j) - ev->last_dt);
+                break;
+            }
         h = min64(h, tb > ev->kami_t ? tb : ev->kami_t);
         if (ev->played && ev->quiet_t >= 0)
             h = min64(h, ev->quiet_t);
