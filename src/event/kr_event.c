@@ -1686,13 +1686,18 @@ static int before_rest(const kr_event_t *ev, int p, int64_t rest_t)
     return -1;
 }
 
-/* The first frame (its time) of the run of frames, ending at index j of player p's
- * history, on which the two hands' blobs were one (j itself merged). */
-static int64_t merge_start(const kr_event_t *ev, int p, int j)
+/* The first frame (its time) of the run of frames up to the newest on which player p's
+ * leading point lay over card c (within margin mm of its outline) or the two hands' blobs
+ * were one (the point then where the tracker's split put it); -1 when the newest is
+ * neither. */
+static int64_t over_since(const kr_event_t *ev, int p, const kr_track_card *c, double margin)
 {
-    while (j + 1 < LHIST && ev->lpresent[p][j + 1] && ev->lmerged[j + 1])
-        j++;
-    return ev->lt[p][j];
+    int64_t t = -1;
+    for (int j = 0; j < LHIST && ev->lpresent[p][j] &&
+                    (ev->lmerged[j] || card_sd(c, ev->lx[p][j], ev->ly[p][j]) <= margin);
+         j++)
+        t = ev->lt[p][j];
+    return t;
 }
 
 /* The last time before rest_t that player p's leading point lay within SEEN_NEAR_MM of
@@ -1812,29 +1817,37 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
             if (j != k && !fr->cards[j].lost && !fr->cards[j].out_of_field &&
                 card_sd(&fr->cards[j], h->lead_x_mm, h->lead_y_mm) < 0)
                 return;
-    /* a racing press whose rest began as the two hands' blobs parted (one on the frame
-     * before it), with no landing of its own read in the rest, or one quiet from its start
-     * (the hand was down when its point arrived): the hand came down while the blobs were
-     * one, its leading point then where the tracker's split put it (15-35 mm off the
-     * fingertip, on the same hand), its own change still the hand's. Read from the merge's
-     * first frame on: a descent seen there and a quiet run after it, the landing with its
-     * error before the rest, is the press (the horizon holds back for it: update_horizon).
-     * Not when the point lay on the other's hand, its own change that hand's motion until
-     * the blobs parted: read at the rest's start, the error spans the merge (below). Not
-     * when the rest read a descent of its own: the hand came down after the blobs parted
-     * (a hand hovering over the card while they were one is quiet too). (Looks 7033, 7037,
-     * 7038, 7048, 7053, 7056, 7057 and 7060 hand_contact_fault at 30 to 120 fps: B's hand
-     * went back under and over A's as A came down on card 45 at 2.070 s; A's own change
-     * fell to noise at 2.078-2.100, the blobs parted at 2.117-2.133, the share of the
-     * circle left by the mask then under TIP_OWN_MIN_SHARE: modelled 130-213 ms late, the
-     * error reaching back to the contact, 330-350 ms, or read after B's hand had gone) */
+    /* a racing press whose rest its leading point jumped into, or that began as the two
+     * hands' blobs parted (one on the frame before it), with no landing of its own read in
+     * the rest (or, a jump after a merge, one quiet from its start: the hand was down when
+     * its point arrived): the hand may have come down any time since its point came over
+     * the card and stayed there, or the blobs were one (see below). Its own change over
+     * that time is still the hand's while the point lies on the hand, 15-35 mm off the
+     * fingertip where the tracker's split or its jumps put it: read from then on, a descent
+     * seen and a quiet run after it, the landing with its error before the rest, is the
+     * press (the horizon holds back for it: update_horizon). Not when the point lay on the
+     * other's hand, its own change that hand's motion until the blobs parted (no quiet run
+     * before the rest): the error spans the time instead (below). Not when the rest read a
+     * descent of its own: the hand came down after that (a hand hovering over the card is
+     * quiet too). (Looks 7033, 7037, 7038, 7048, 7053, 7056, 7057 and 7060
+     * hand_contact_fault at 30 to 120 fps: B's hand went back under and over A's as A came
+     * down on card 45 at 2.070 s; A's own change fell to noise at 2.078-2.100, the blobs
+     * parted at 2.117-2.133, the share of the circle left by the mask then under
+     * TIP_OWN_MIN_SHARE: modelled 130-213 ms late, the error reaching back to the contact,
+     * 330-350 ms, or read after B's hand had gone. Look 7062 race_60ms at 90 fps: A's
+     * point jumped 17 mm on the card at 2.100 s, 50 ms after A's contact, its own change
+     * quiet from 2.056; its press modelled at 2.250 +- 350, after B's at 2.107: B's take,
+     * flagged) */
+    const int may_before =
+        near && (measured <= 0 ? jumped || after_merge : jumped && after_merge && t_land <= rest_t + dt);
+    const int64_t t_over = may_before ? over_since(ev, p, c, cfg->touch_margin_mm) : -1;
     int through = 0;
-    if (near && after_merge && (measured <= 0 || (jumped && t_land <= rest_t + dt))) {
+    if (t_over >= 0) {
         int64_t tm, em;
-        if (race_landing(ev, p, merge_start(ev, p, jb), stop, dt, &tm, &em) > 0 && tm + em < rest_t) {
-            KR_DEBUG("event %.3f: press of card %d by %c read through the merge: %lld +- %lld (rest %lld, %s %d)",
-                     fr->t_us / 1e6, c->id, p ? 'B' : 'A', (long long)tm, (long long)em, (long long)rest_t,
-                     "measured", measured);
+        if (race_landing(ev, p, t_over, stop, dt, &tm, &em) > 0 && tm + em < rest_t) {
+            KR_DEBUG("event %.3f: press of card %d by %c read from %lld: %lld +- %lld (rest %lld, measured %d)",
+                     fr->t_us / 1e6, c->id, p ? 'B' : 'A', (long long)t_over, (long long)tm, (long long)em,
+                     (long long)rest_t, measured);
             measured = 1;
             t_land = tm;
             e_land = em;
@@ -1897,15 +1910,8 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * card until then (look 7048 hand_contact_fault at 60 fps: A's point wandering 15 mm
      * while B's hand slid out from under A's, its rest from 2.117 s, 47 ms after its
      * contact; its fault press modelled at 2.267 +- 29 ms) */
-    if (near && !through && (measured <= 0 ? jumped || after_merge : jumped && after_merge && t_land <= rest_t + dt)) {
-        int64_t t_over = -1;
-        for (int j = 0; j < LHIST && ev->lpresent[p][j] &&
-                        (ev->lmerged[j] || card_sd(c, ev->lx[p][j], ev->ly[p][j]) <= cfg->touch_margin_mm);
-             j++)
-            t_over = ev->lt[p][j];
-        if (t_over >= 0 && tp - t_over > ep)
-            ep = tp - t_over;
-    }
+    if (t_over >= 0 && !through && tp - t_over > ep)
+        ep = tp - t_over;
     /* came to rest while drawing back towards its own line (the way home after play):
      * seen from above a hand settling at its guard over its own cards and one pressing one
      * look alike, so a judge decides */
@@ -2147,14 +2153,14 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
             const card_state *cs = &ev->cards[k];
             const kr_track_card *c = &fr->cards[k];
             for (int p = 0; p < 2; p++) {
-                if (cs->cp[p].rest_t >= 0 && !cs->cp[p].contact) {
+                if (cs->cp[p].rest_t >= 0 && !cs->cp[p].contact)
                     tb = min64(tb, cs->cp[p].rest_t - STOP_BEFORE_US + cfg->press_descent_us - ev->last_dt);
-                    /* a rest that began as the blobs parted: its press may be read back
-                     * through the merge (press_touch), to a period before its first frame */
-                    const int jb = before_rest(ev, p, cs->cp[p].rest_t);
-                    if (jb >= 0 && ev->lmerged[jb])
-                        tb = min64(tb, merge_start(ev, p, jb) - ev->last_dt);
-                }
+                /* a press may be read from when the point came over the card, or the blobs
+                 * became one, and stayed so (press_touch): a period before that, now or on
+                 * any later frame of a rest that runs on from here */
+                const int64_t t_over = cs->cp[p].contact ? -1 : over_since(ev, p, c, cfg->touch_margin_mm);
+                if (t_over >= 0)
+                    tb = min64(tb, t_over - ev->last_dt);
                 if (cs->cp[p].held && !cs->cp[p].contact)
                     tb = min64(tb, cs->cp[p].held_tp);
             }
@@ -2195,13 +2201,6 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
             if (c->displaced && !c->found && !c->lost && !cs->pushed)
                 h = min64(h, c->last_seen_us > T - PUSH_BACK_MAX_US ? c->last_seen_us : T - PUSH_BACK_MAX_US);
         }
-        /* ... and so may the press of a rest not yet begun while the blobs are one, or were
-         * within the window a rest's start is read over (SPEED_SPAN_US) and two periods */
-        for (int j = 0; j < LHIST && ev->lt[0][j] >= T - SPEED_SPAN_US - 2 * ev->last_dt; j++)
-            if (ev->lmerged[j]) { /* (both hands present) */
-                tb = min64(tb, merge_start(ev, 0, j) - ev->last_dt);
-                break;
-            }
         h = min64(h, tb > ev->kami_t ? tb : ev->kami_t);
         if (ev->played && ev->quiet_t >= 0)
             h = min64(h, ev->quiet_t);
