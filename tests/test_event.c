@@ -3485,6 +3485,45 @@ static void test_hand_turning_over_a_card_is_no_press(void)
     CU_ASSERT_EQUAL(turn_over_card(200), 1);
 }
 
+/* A's hand drifting high over card 64 at 150 mm/s for 120 ms (under rest_speed_mm_s) on
+ * its way across to the next column, its point braking into that drift (no jump: 1130,
+ * 700, 300 mm/s before it); the
+ * change around the tip still (a hand lying there) or at the level of motion all through
+ * (look 7064 dead_fault_two at 60 fps: A's hand at 60-70 mm over card 7 on its way to card
+ * 9, under a light from nearly straight above, 60000-90000 a frame). Returns the touches
+ * of card 64, *conf the last one's confidence. */
+static int drift_over_card(double chg, double *conf)
+{
+    const key_pt path[] = {{250000, -100, -200, 0}, {400000, -100, -30, 0}, {450000, -100, 5, 0},
+                           {500000, -100, 20, 0},   {620000, -100, 38, 0},  {700000, 60, 38, 0},
+                           {850000, 60, -300, 0},   {883333, 1e9, 0, 0}};
+    fake f;
+    fake_start(&f, 64, 150000);
+    for (int64_t t = 0; t < 1400000; t += DT)
+        fake_frame_chg(&f, t, path, 8, t >= 500000 && t <= 620000 ? chg : 60000);
+    int n = 0;
+    for (int i = 0; i < f.n_obs; i++)
+        if (f.obs[i].rec.type == KR_REC_TOUCH && f.obs[i].rec.card == 64) {
+            n++;
+            *conf = f.obs[i].rec.confidence;
+        }
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("drift over card 64, change %.0f: %d touches, conf %.2f\n", chg, n, *conf);
+    kr_event_destroy(f.ev);
+    return n;
+}
+
+/* Never seen still, such a rest is a weak press (0.6: a judge looks; before, 0.92, a fault
+ * where there was none); still on its frames, a press as sure as any. */
+static void test_drift_never_still_is_a_weak_press(void)
+{
+    double conf = 0;
+    CU_ASSERT_EQUAL(drift_over_card(60000, &conf), 1);
+    CU_ASSERT_DOUBLE_EQUAL(conf, 0.6, 1e-9);
+    CU_ASSERT_EQUAL(drift_over_card(200, &conf), 1);
+    CU_ASSERT_DOUBLE_EQUAL(conf, 0.92, 1e-9);
+}
+
 /* ... unless the two hands' blobs were one on the frame before that rest: its leading
  * point's jump onto the card is then the tracker's split of them, not a pass from behind
  * the line, and the other hand going off over this one keeps the picture changing (look
@@ -4452,6 +4491,7 @@ int main(void)
                 test_race_press_read_through_a_wandering_merge); /* sessions 36, 38 */
     CU_add_test(s, "race_hover_in_a_merge_is_not_a_landing", test_race_hover_in_a_merge_is_not_a_landing);
     CU_add_test(s, "race_press_read_from_its_stay_over_the_card", test_race_press_read_from_its_stay_over_the_card);
+    CU_add_test(s, "drift_never_still_is_a_weak_press", test_drift_never_still_is_a_weak_press);
     CU_add_test(s, "press_after_a_merge_is_read_from_its_own_change",
                 test_press_after_a_merge_is_read_from_its_own_change);
     CU_add_test(s, "jump_from_beside_the_field_onto_a_print_is_not_back", /* session 35 */

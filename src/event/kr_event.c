@@ -2031,12 +2031,16 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * point put 25 mm off it by the split until the blobs parted at 2.125, where it jumped
      * onto the card; B's hand went back over it, and A rose at 2.2 s never seen still: A's
      * fault was lost, the ruling A's take, not flagged). Such a press is weak (0.6): a
-     * judge looks. */
-    int never_still = jumped && measured == 0 && force == 2 && !cps->rest_merged;
+     * judge looks. So is one the point braked into, never seen still: a hand drifting
+     * slowly high over the card (look 7064 dead_fault_two at 60 fps: A's hand at 60-70 mm
+     * and 200 mm/s over card 7 for 117 ms on its way to card 9, under a light from nearly
+     * straight above, the change around its tip 60000-90000 a frame all through: a fault
+     * at 0.92 where there was none). A short press is still on some frame at these rates. */
+    int never_still = measured == 0 && force == 2 && !cps->rest_merged;
     for (int j = 0; never_still && j < LHIST && ev->lpresent[p][j] && ev->lt[p][j] >= rest_t; j++)
         if (tip_still(ev, near ? ev->lchg_own[p] : ev->lchg[p], near ? TIP_RULE_OWN : TIP_RULE_ALL, p, j, TIP_QUIET))
             never_still = 0; /* still on a frame (a flickering light breaks the quiet run up: v2_flicker_60) */
-    const int unseen = never_still && !after_merge;
+    const int unseen = never_still && jumped && !after_merge;
     double conf = shadow_off || (jumped && no_shadow) || split_only || withdrawn || unseen
                       ? 0.25 /* not a hand on the mat: below min_confidence */
                   : (no_shadow || jumped) && !shadow_met ? 0.5
