@@ -3487,11 +3487,10 @@ static void test_hand_turning_over_a_card_is_no_press(void)
 
 /* A's hand drifting high over card 64 at 150 mm/s for 120 ms (under rest_speed_mm_s) on
  * its way across to the next column, its point braking into that drift (no jump: 1130,
- * 700, 300 mm/s before it); the
- * change around the tip still (a hand lying there) or at the level of motion all through
- * (look 7064 dead_fault_two at 60 fps: A's hand at 60-70 mm over card 7 on its way to card
- * 9, under a light from nearly straight above, 60000-90000 a frame). Returns the touches
- * of card 64, *conf the last one's confidence. */
+ * 700, 300 mm/s before it); the change around the tip still (a hand lying there) or at
+ * the level of motion all through (look 7064 dead_fault_two at 60 fps: A's hand at 60-70
+ * mm over card 7 on its way to card 9, under a light from nearly straight above,
+ * 60000-90000 a frame). Returns the touches of card 64, *conf the last one's confidence. */
 static int drift_over_card(double chg, double *conf)
 {
     const key_pt path[] = {{250000, -100, -200, 0}, {400000, -100, -30, 0}, {450000, -100, 5, 0},
