@@ -8,7 +8,8 @@
 # with a slash is a folder holding one output per scenario, DIR's own name inside it
 # (tools/eval_sealed.sh --out), e.g. `tools/eval_run_diff.py out/a-varied out/b-varied
 # out/eval/varied/*/`. Observations are paired by type, player and card, nearest in time
-# within 150 ms; a pair more than 0.5 ms apart has moved. Prints one line per change with the
+# within 150 ms; a pair more than 0.5 ms apart has moved; a pair whose t_err or confidence
+# differs is printed too (confidence alone: counted apart). Prints one line per change with the
 # truth's time where there is one, then the totals. On a sealed set, read only the totals
 # (`| tail -1`): the lines show the footage's details.
 import json
@@ -59,7 +60,7 @@ def main():
     if len(sys.argv) < 4:
         sys.exit("usage: tools/eval_run_diff.py OUT_A OUT_B DIR...")
     name_a, name_b = sys.argv[1], sys.argv[2]
-    totals = {"moved": 0, "gone": 0, "new": 0, "rulings": 0, "pairs": 0}
+    totals = {"moved": 0, "gone": 0, "new": 0, "rulings": 0, "pairs": 0, "confidence": 0}
     for d in sys.argv[3:]:
         truth = load(os.path.join(d, "truth.jsonl")) or []
         ev_a = load(os.path.join(out_dir(d, name_a), "events.jsonl"))
@@ -80,8 +81,10 @@ def main():
                                                                         a["t_us"] / 1e6, name_a, tt))
                     continue
                 totals["pairs"] += 1
-                if abs(b["t_us"] - a["t_us"]) > 500 or b.get("t_err_us") != a.get("t_err_us"):
-                    totals["moved"] += abs(b["t_us"] - a["t_us"]) > 500
+                moved = abs(b["t_us"] - a["t_us"]) > 500
+                if moved or b.get("t_err_us") != a.get("t_err_us") or b.get("confidence") != a.get("confidence"):
+                    totals["moved"] += moved
+                    totals["confidence"] += not moved and b.get("confidence") != a.get("confidence")
                     print("%s %s %s card %s at %.3f s: moved %+.1f ms, t_err %.1f -> %.1f, confidence %s -> %s%s" % (
                         name, kind, a.get("player"), a.get("card"), a["t_us"] / 1e6, (b["t_us"] - a["t_us"]) / 1000,
                         a.get("t_err_us", 0) / 1000, b.get("t_err_us", 0) / 1000, a.get("confidence"),
@@ -99,8 +102,9 @@ def main():
             if va != vb:
                 totals["rulings"] += 1
                 print("%s ruling seq %d: %s -> %s" % (name, seq, va, vb))
-    print("paired observations %d: moved %d, only in %s %d, only in %s %d; rulings changed %d" % (
-        totals["pairs"], totals["moved"], name_a, totals["gone"], name_b, totals["new"], totals["rulings"]))
+    print("paired observations %d: moved %d, only in %s %d, only in %s %d; rulings changed %d; "
+          "confidence alone changed %d" % (totals["pairs"], totals["moved"], name_a, totals["gone"], name_b,
+                                           totals["new"], totals["rulings"], totals["confidence"]))
 
 
 if __name__ == "__main__":
