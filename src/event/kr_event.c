@@ -1625,10 +1625,10 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
     /* the last changing frame at or before the rest's start (quiet from its start on): the
      * descent seen is the one before the point stopped, and what came after may be the hand
      * still coming down under the quiet level (a light from nearly straight above, the two
-     * hands over one another). Frames of the quiet run whose own change is over OWN_FLOOR_SHARE of the
-     * level and not the other's leak, before the first run of such calm frames lasting
-     * SETTLED_US, say it may have: the landing is anywhere up to the last of them, the span
-     * widening the error the same way (look 7055 race_5ms at 100 fps: B's point stopped at
+     * hands over one another). Frames of the quiet run whose own change is over
+     * OWN_FLOOR_SHARE of the level and not the other's leak, before the first run of such
+     * calm frames lasting SETTLED_US, say it may have: the landing is anywhere up to the
+     * last of them, the span widening the error the same way (look 7055 race_5ms at 100 fps: B's point stopped at
      * 2.000 s with its hand 24 mm up, its own change then 474, 174, 132, 273, 477 and 234,
      * 54 ... at a level of 600, contact 2.055; read at 2.000 +- 10.6, before A's 2.048:
      * B's take, not flagged) */
@@ -1686,14 +1686,24 @@ static int before_rest(const kr_event_t *ev, int p, int64_t rest_t)
     return -1;
 }
 
+/* How many of player p's newest frames in a row it was present on with the two hands'
+ * blobs one. */
+static int merged_run(const kr_event_t *ev, int p)
+{
+    int j = 0;
+    while (j < LHIST && ev->lpresent[p][j] && ev->lmerged[j])
+        j++;
+    return j;
+}
+
 /* The first frame (its time) of the run of frames up to the newest on which player p's
  * leading point lay over card c (within margin mm of its outline) or the two hands' blobs
  * were one (the point then where the tracker's split put it); -1 when the newest is
- * neither. */
-static int64_t over_since(const kr_event_t *ev, int p, const kr_track_card *c, double margin)
+ * neither. m: merged_run(ev, p) (those frames qualify for any card). */
+static int64_t over_since(const kr_event_t *ev, int p, const kr_track_card *c, double margin, int m)
 {
-    int64_t t = -1;
-    for (int j = 0; j < LHIST && ev->lpresent[p][j] &&
+    int64_t t = m > 0 ? ev->lt[p][m - 1] : -1;
+    for (int j = m; j < LHIST && ev->lpresent[p][j] &&
                     (ev->lmerged[j] || card_sd(c, ev->lx[p][j], ev->ly[p][j]) <= margin);
          j++)
         t = ev->lt[p][j];
@@ -1840,7 +1850,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * flagged) */
     const int may_before =
         near && (measured <= 0 ? jumped || after_merge : jumped && after_merge && t_land <= rest_t + dt);
-    const int64_t t_over = may_before ? over_since(ev, p, c, cfg->touch_margin_mm) : -1;
+    const int64_t t_over = may_before ? over_since(ev, p, c, cfg->touch_margin_mm, merged_run(ev, p)) : -1;
     int through = 0;
     if (t_over >= 0) {
         int64_t tm, em;
@@ -2153,6 +2163,7 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
         }
         double hx = KR_TRACK_CARD_W_MM / 2 + cfg->touch_margin_mm + 10;
         double hy = KR_TRACK_CARD_H_MM / 2 + cfg->touch_margin_mm + 10;
+        const int merged[2] = {merged_run(ev, 0), merged_run(ev, 1)}; /* (over_since, each card) */
         for (int k = 0; k < fr->n_cards; k++) {
             const card_state *cs = &ev->cards[k];
             const kr_track_card *c = &fr->cards[k];
@@ -2162,7 +2173,7 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
                 /* a press may be read from when the point came over the card, or the blobs
                  * became one, and stayed so (press_touch): a period before that, now or on
                  * any later frame of a rest that runs on from here */
-                const int64_t t_over = cs->cp[p].contact ? -1 : over_since(ev, p, c, cfg->touch_margin_mm);
+                const int64_t t_over = cs->cp[p].contact ? -1 : over_since(ev, p, c, cfg->touch_margin_mm, merged[p]);
                 if (t_over >= 0)
                     tb = min64(tb, t_over - ev->last_dt);
                 if (cs->cp[p].held && !cs->cp[p].contact)
