@@ -39,6 +39,7 @@
 #define UNMOVED_SWEEP_CONF 0.5 /* a sweep's touch whose card never left its footprint (sweep_emit) */
 #define UNBLAMED_WAIT_US 70000 /* a card moving with no hand near: a hand seen on it this soon is blamed */
 #define PUSH_BACK_MAX_US 400000 /* a lost card's push-out: at most this long before the frame it was given up */
+#define PUSH_FOLLOW_US 500000 /* a push-out's line margin: the farthest out within this of the first frame out */
 #define GHOST_MM 10.0 /* a card whose centre lies this near another card's: one track follows the other's card */
 #define SWEEP_BACK_US 100000 /* a card seen moving: its contact is at most this long before (when
                                 no path entry dates it; a long-covered card's midpoint is no time) */
@@ -215,6 +216,10 @@ typedef struct card_state {
     int64_t touch_t;         /* the contact time put on that sweep */
     int     moved_after;     /* after play: a send or rearrangement of it was seen */
     int     out_push;        /* index in out[] of its push-out emitted this frame; -1 none */
+    char    push_id[sizeof(((kr_rules_record *)0)->id)]; /* its last push-out's id ("" none), ... */
+    double  push_over;       /* ... the farthest it was seen past the line since (mm; NAN lost), ... */
+    int     push_follow;     /* ... while it slides on: found, out, no hand on it, not at rest, ... */
+    int64_t push_seen_t;     /* ... within PUSH_FOLLOW_US of the frame it was first seen out */
     int64_t unblamed_t;      /* seen starting to move in play with no hand on it (then); -1 none */
     int64_t unblamed_lo;     /* ... the window's start (last still, at most SWEEP_BACK_US before) */
     double  px, py, pa;      /* previous centre, angle (degrees) */
@@ -2742,6 +2747,10 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     o->rejoined = rejoined;
                     o->rec.t_err_us = e;
                     o->line_margin_mm = c->lost && !c->found ? NAN : over;
+                    snprintf(cs->push_id, sizeof cs->push_id, "%s", o->rec.id);
+                    cs->push_over = o->line_margin_mm;
+                    cs->push_follow = !isnan(o->line_margin_mm);
+                    cs->push_seen_t = fr->t_us;
                     o->x_mm = c->x_mm; /* where it was last seen */
                     o->y_mm = c->y_mm;
                     cs->pushed = 1;
@@ -2750,6 +2759,22 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     ev->played = 1;
                 }
             }
+        }
+        /* a card seen just past the line on its first frame out slides on: the farthest it
+         * is seen past the line while it slides on its own tells how surely it left (look
+         * 7059 push_out at 72 fps: 1-3 mm past on that frame, within the calibration error,
+         * 42 mm on the next, the sweeping hand still over half of it). Only sightings of
+         * that one motion count: once the card has been at rest (a hand may pick it up and
+         * carry it anywhere then), not found, lost, back over the line or found again
+         * elsewhere, the margin is what it was */
+        if (cs->push_follow && cs->out_push < 0) {
+            if (c->found && !c->lost && c->out_of_field && !c->rejoined && (c->moving || c->displaced) &&
+                fr->t_us - cs->push_seen_t <= PUSH_FOLLOW_US) {
+                double over = kr_track_out_over(c->x_mm, c->y_mm, c->angle_deg);
+                if (over > cs->push_over)
+                    cs->push_over = over;
+            } else
+                cs->push_follow = 0;
         }
         /* lost from sight after play (not the read card, which its taker puts aside): the
          * judge is told unless a send or rearrangement of it is seen within 1.5 s */
@@ -3106,6 +3131,20 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
     update_horizon(ev, fr);
     *n = ev->n_out;
     return KR_OK;
+}
+
+double kr_event_line_margin(const kr_event_t *ev, const kr_event_obs *o)
+{
+    if (!o)
+        return NAN;
+    if (!ev || o->rec.type != KR_REC_PUSH_OUT || isnan(o->line_margin_mm))
+        return o->line_margin_mm;
+    for (int k = 0; k < ev->n_cards; k++) {
+        const card_state *cs = &ev->cards[k];
+        if (cs->id == o->rec.card && !strcmp(cs->push_id, o->rec.id) && cs->push_over > o->line_margin_mm)
+            return cs->push_over;
+    }
+    return o->line_margin_mm;
 }
 
 int64_t kr_event_horizon(const kr_event_t *ev)

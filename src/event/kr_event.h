@@ -52,7 +52,8 @@ typedef struct kr_event_obs {
                                 t_us, t_err_us, confidence, player, hand, card, territory, id */
     int     cue;             /* touch: 1 card motion (sweep), 2 hand at rest on the card (press) */
     int     hidden;          /* 1: the card or the hand was hidden on the frames that decided it */
-    double  line_margin_mm;  /* push_out: how far the card's nearest edge was past the line when seen out;
+    double  line_margin_mm;  /* push_out: how far the card's nearest edge was past the line on the first
+                                frame seen out (kr_event_line_margin: the farthest in that motion);
                                 NAN when it was lost from sight, not seen out */
     int     rejoined;        /* push_out: the card's follower found it again away from where it was
                                 lost after frames unseen (kr_track_card.rejoined): what it followed
@@ -144,6 +145,13 @@ unsigned kr_event_reading_flags(const kr_event_t *ev, int32_t seq);
  * Callers add one reason per set bit:
  *   for (unsigned b = 1; b; b <<= 1) if ((flags & b) && kr_event_flag_reason(b)) ... */
 const char *kr_event_flag_reason(unsigned bit);
+
+/* How far (mm) the card of push-out o (returned by this ev) is known to have gone past the
+ * line: o->line_margin_mm (its first frame seen out), or the farthest it was seen past it
+ * since in the same motion, up to the frames fed so far (found, not yet at rest again,
+ * within half a second). NAN when o's card was lost, not seen out;
+ * o->line_margin_mm for any other observation. */
+double kr_event_line_margin(const kr_event_t *ev, const kr_event_obs *o);
 
 /* Every observation not yet returned by kr_event_update/kr_event_finish will have
  * t_us >= this (INT64_MIN before the first frame, INT64_MAX after kr_event_finish): a

@@ -226,9 +226,10 @@ static void review_reasons(const kr_pipe_t *p, kr_ruling *ru, bool with_queue)
             add_review(ru, "decisive card or hand hidden on the decisive frames");
         if (d->gap_us > 0)
             add_review(ru, "frames missing around the decisive moment");
-        if (d->rec.type == KR_REC_PUSH_OUT && isnan(d->line_margin_mm))
+        const double margin = kr_event_line_margin(p->evd, d);
+        if (d->rec.type == KR_REC_PUSH_OUT && isnan(margin))
             add_review(ru, "the card pushed out was lost from sight, not seen past the line");
-        else if (d->rec.type == KR_REC_PUSH_OUT && d->line_margin_mm < near_mm)
+        else if (d->rec.type == KR_REC_PUSH_OUT && margin < near_mm)
             add_review(ru, "card within the calibration error of the line at the push-out");
         if (d->rec.type == KR_REC_PUSH_OUT && d->rejoined)
             add_review(ru, "the card pushed out was lost for frames and found again elsewhere: "
