@@ -1878,9 +1878,17 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * barely moves it: v2_flicker_60 B card 43 and v3_dim_flicker_60 A card 71, where the
      * flickering light kept the landing from being read, were put 278 and 274 ms late on
      * 29.2). Which cannot be told: the contact is anywhere between the two, and the span
-     * widens the error the same way as a leak (midway, half the span in quadrature) */
-    if (!near && stop > cps->race_stop)
-        put_midway(tp - (stop - cps->race_stop), &tp, &ep);
+     * widens the error the same way as a leak (midway, half the span in quadrature). Nor
+     * can whether the hand came down as it first stopped, or while its point still crept
+     * on after the rest began: from the rest's start, when that is earlier than the first
+     * stop's model (look 7067 fault_way_back at 40 fps: A's hand over card 27 from 2.500
+     * s, down at 2.550, its point wobbling 8 mm to 2.55; quiet for two frames, 25 ms, short
+     * of SETTLED_US at 25 ms a frame, then lifting: modelled from 2.583 and 2.825, 2.754 +-
+     * 125 ms, 204 ms late outside its error) */
+    if (!near && stop > cps->race_stop) {
+        const int64_t lo = tp - (stop - cps->race_stop);
+        put_midway(rest_t < lo ? rest_t : lo, &tp, &ep);
+    }
     /* ... a rest whose leading point jumped in (the tracker lost the hand and found it
      * again there) with its hand seen at this point before it was lost: the hand may have
      * come down while it was lost, anywhere from that sighting on. A single press is put
