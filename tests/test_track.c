@@ -653,6 +653,21 @@ static void bare_mat(double x0, double y0, double x1, double y1)
                (size_t)(px1 - px0) * 3);
 }
 
+/* A warmed tracker (caller-owned) and A's arm brought in from its edge onto card 5 over
+ * 200 ms, its tip at (0, -45); *ts the next frame's time, *fr the last frame's. */
+static kr_track_t *arm_onto_card5(int64_t *ts, const kr_track_frame **fr)
+{
+    kr_track_t *t = make_tracker();
+    *ts = 0;
+    warm(t, ts);
+    for (int i = 0; i <= 12; i++, *ts += 16667) {
+        still_scene(frame, 1.0);
+        draw_arm(frame, 0, 0, -300 + (-45.0 + 300) * i / 12, 10, -8, 1);
+        *fr = feed(t, *ts);
+    }
+    return t;
+}
+
 /* A hand lying still on a card, cut off from its arm by a band of the arm that looks like
  * the mat (a pale forearm the background had learned: v8_strike_a at 60 fps, card 6), stays
  * the player's hand: most of it was that hand on the last frame and has not changed since.
@@ -661,15 +676,9 @@ static void bare_mat(double x0, double y0, double x1, double y1)
  * goes with it. */
 static void test_hand_cut_off_its_arm_stays_a_hand(void)
 {
-    kr_track_t *t = make_tracker();
-    int64_t ts = 0;
-    warm(t, &ts);
+    int64_t ts;
     const kr_track_frame *fr = NULL;
-    for (int i = 0; i <= 12; i++, ts += 16667) { /* in from the edge onto card 5 */
-        still_scene(frame, 1.0);
-        draw_arm(frame, 0, 0, -300 + (-45.0 + 300) * i / 12, 10, -8, 1);
-        fr = feed(t, ts);
-    }
+    kr_track_t *t = arm_onto_card5(&ts, &fr);
     for (int i = 0; i < 8; i++, ts += 16667) { /* at rest, whole */
         still_scene(frame, 1.0);
         draw_arm(frame, 0, 0, -45, 10, -8, 1);
@@ -704,15 +713,9 @@ static void test_hand_cut_off_its_arm_stays_a_hand(void)
  * No longer than that: a still blob does not live on. */
 static void test_still_hand_cut_off_to_the_edge_stays_a_hand(void)
 {
-    kr_track_t *t = make_tracker();
-    int64_t ts = 0;
-    warm(t, &ts);
+    int64_t ts;
     const kr_track_frame *fr = NULL;
-    for (int i = 0; i <= 12; i++, ts += 16667) { /* in from the edge onto card 5 */
-        still_scene(frame, 1.0);
-        draw_arm(frame, 0, 0, -300 + (-45.0 + 300) * i / 12, 10, -8, 1);
-        fr = feed(t, ts);
-    }
+    kr_track_t *t = arm_onto_card5(&ts, &fr);
     CU_ASSERT_TRUE(fr->hands[KR_TRACK_A].present && fabs(fr->hands[KR_TRACK_A].lead_y_mm + 45) < 10);
     int kept = 0, late = 0;
     for (int i = 0; i < 90; i++, ts += 16667) { /* lying still, cut from y -150 to the edge */

@@ -218,7 +218,7 @@ typedef struct card_state {
     int     out_push;        /* index in out[] of its push-out emitted this frame; -1 none */
     char    push_id[sizeof(((kr_rules_record *)0)->id)]; /* its last push-out's id ("" none), ... */
     double  push_over;       /* ... the farthest it was seen past the line since (mm; NAN lost), ... */
-    int     push_follow;     /* ... while it slides on: found, out, no hand on it, not at rest, ... */
+    int     push_follow;     /* ... while it moves on: found, out, not at rest again, not lost, ... */
     int64_t push_seen_t;     /* ... within PUSH_FOLLOW_US of the frame it was first seen out */
     int64_t unblamed_t;      /* seen starting to move in play with no hand on it (then); -1 none */
     int64_t unblamed_lo;     /* ... the window's start (last still, at most SWEEP_BACK_US before) */
@@ -1882,7 +1882,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * can whether the hand came down as it first stopped, or while its point still crept
      * on after the rest began: from the rest's start, when that is earlier than the first
      * stop's model (look 7067 fault_way_back at 40 fps: A's hand over card 27 from 2.500
-     * s, down at 2.550, its point wobbling 8 mm to 2.55; quiet for two frames, 25 ms, short
+     * s, down at 2.550, its point wobbling 8 mm until then; quiet for two frames, 25 ms, short
      * of SETTLED_US at 25 ms a frame, then lifting: modelled from 2.583 and 2.825, 2.754 +-
      * 125 ms, 204 ms late outside its error) */
     if (!near && stop > cps->race_stop) {
