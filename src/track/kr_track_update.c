@@ -25,8 +25,6 @@
 #define NEAR_MM 100.0       /* kr_track_hand.near_area_mm2: within this of the leading point */
 #define DETACHED_STILL 6.0  /* a detached piece unchanged this long on average is not a hand */
 #define STILL_HAND_MM2 4000.0 /* ... unless a hand lies still as it: at least this big (a fist from above) */
-#define DETACHED_HAND_US 1000000 /* ... kept, cut off from its arm, at most this long after the arm was last seen */
-#define STILL_HAND_SHARE 0.75 /* ... with this share of it unchanged since it was that hand */
 #define SKIN_MIN_PX 30     /* a hand's colour is learned from at least this many of its pixels near the tip ... */
 #define SKIN_APART 120.0   /* ... and splits a contact where the two hands' differ by this much (|B|+|G|+|R|) ... */
 #define SKIN_NEARER 2.0    /* ... a pixel going to the hand this many times nearer in colour */
@@ -733,12 +731,11 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s);
 /* The player (0 A, 1 B) whose hand lies still as most of detached piece c: hand-sized, and
  * over half its pixels (card-like ones included: a card left on the mat is no hand) were
  * that player's hand on the last frame (t->hmap), are unchanged since and are not the
- * mat's colour (bare mat where the background had learned a hand is its ghost); over share
- * of them, share one half or more; -1 none.
+ * mat's colour (bare mat where the background had learned a hand is its ghost); -1 none.
  * Scraps an arm leaves behind as it withdraws (unchanged: the background there had
  * learned skin) are smaller, and would keep themselves alive as a hand frame after frame.
  * g: the frame's gain. */
-static int still_hand(const kr_track_t *t, int c, double g, double share)
+static int still_hand(const kr_track_t *t, int c, double g)
 {
     const kr_track_comp *cp = &t->comp[c];
     if (cp->area * t->cfg.mm_per_px * t->cfg.mm_per_px < STILL_HAND_MM2)
@@ -755,7 +752,7 @@ static int still_hand(const kr_track_t *t, int c, double g, double share)
                 kept[last[i] - 1]++;
         }
     for (int p = 0; p < 2; p++)
-        if (kept[p] > share * cp->area)
+        if (2 * kept[p] > cp->area)
             return p;
     return -1;
 }
@@ -1166,8 +1163,8 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
          * of it was that player's hand on the last frame, unchanged since (a resting pale
          * forearm taken into the background cuts the hand on the card off its arm) */
         int kept = -1;
-        if (cp->owner < 0 || !attached[cp->owner] || cp->still_sum > DETACHED_STILL / t->fscale * cp->area)
-            kept = still_hand(t, c, g, 0.5);
+        if (cp->owner < 0 || cp->still_sum > DETACHED_STILL / t->fscale * cp->area)
+            kept = still_hand(t, c, g);
         if (kept >= 0)
             cp->owner = kept;
         /* ... nor an arm that is not attached this frame, but for one frame's grace to a piece
@@ -1176,25 +1173,14 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
          * off its edge (early_entry at 60 fps, 3.000 s, its frames halved one grey level
          * apart: A's 3 m/s sweep kept or lost by whether a small scrap of sleeve at its edge
          * reached the least area; h_match_segment at 60 fps, B on card 42 at 80.0 s). A
-         * grace of one frame keeps no still blob alive (kept >= 0: cp->owner is kept), nor a
-         * hand moving on cut off (its inner pixels unchanged, its edges not). A hand that lies
-         * still, STILL_HAND_SHARE of it unchanged since it was that hand, is kept up to
-         * DETACHED_HAND_US after its arm was last attached: the sleeve may stay cut off all
-         * the while the hand lies on a card (look 7068 fault_way_back at 60 fps: A's dark
-         * sleeve read as shadow against the mat from the frame A's hand landed on card 27,
-         * at 2.550 s; the hand, 83-93 % unchanged a frame, was dropped and not seen lying
-         * there for 133 ms, and the fault was missed) */
-        int grace = kept >= 0 && (t->attached_last[kept] || (t->attached_t[kept] >= t_us - DETACHED_HAND_US &&
-                                                             still_hand(t, c, g, STILL_HAND_SHARE) == kept));
+         * grace of one frame keeps no still blob alive (kept >= 0: cp->owner is kept) */
+        int grace = kept >= 0 && t->attached_last[kept];
         if ((cp->owner == 0 || cp->owner == 1) && ((!attached[cp->owner] && !grace) ||
                                                     (kept < 0 && cp->still_sum > DETACHED_STILL / t->fscale * cp->area)))
             cp->owner = -1;
     }
-    for (int p = 0; p < 2; p++) {
-        t->attached_last[p] = attached[p];
-        if (attached[p])
-            t->attached_t[p] = t_us;
-    }
+    t->attached_last[0] = attached[0];
+    t->attached_last[1] = attached[1];
     take_back_cut_off_arms(t);
     join_pieces(t);
     split_contacts(t, dt_s);
