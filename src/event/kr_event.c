@@ -1882,9 +1882,9 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * can whether the hand came down as it first stopped, or while its point still crept
      * on after the rest began: from the rest's start, when that is earlier than the first
      * stop's model (look 7067 fault_way_back at 40 fps: A's hand over card 27 from 2.500
-     * s, down at 2.550, its point wobbling 8 mm until then; quiet for two frames, 25 ms, short
-     * of SETTLED_US at 25 ms a frame, then lifting: modelled from 2.583 and 2.825, 2.754 +-
-     * 125 ms, 204 ms late outside its error) */
+     * s, down at 2.550, its point wobbling 8 mm until then; quiet for two frames, 25 ms,
+     * short of SETTLED_US at 25 ms a frame, then lifting: modelled from 2.583 and 2.825,
+     * 2.754 +- 125 ms, 204 ms late outside its error) */
     if (!near && stop > cps->race_stop) {
         const int64_t lo = tp - (stop - cps->race_stop);
         put_midway(rest_t < lo ? rest_t : lo, &tp, &ep);
@@ -2769,7 +2769,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             }
         }
         /* a card seen just past the line on its first frame out slides on: the farthest it
-         * is seen past the line while it slides on its own tells how surely it left (look
+         * is seen past the line in the motion that took it out tells how surely it left (look
          * 7059 push_out at 72 fps: 1-3 mm past on that frame, within the calibration error,
          * 42 mm on the next, the sweeping hand still over half of it). Only sightings of
          * that one motion count: once the card has been at rest (a hand may pick it up and
