@@ -34,8 +34,8 @@ import os
 import re
 import sys
 
-LINE = re.compile(r"press of card (\d+) by ([AB]): rest (-?\d+) stop (-?\d+) \(jumped \d\) (\w+) (-?\d+) "
-                  r"force \d -> (-?\d+) \+- (\d+);")
+LINE = re.compile(r"press of card (\d+) by ([AB]): rest (-?\d+) stop (-?\d+) \((?:first look -?\d+, )?jumped \d\) "
+                  r"(\w+) (-?\d+) force \d -> (-?\d+) \+- (\d+);")
 LANDED = re.compile(r"landing of card (\d+) by ([AB]): last change at (\d+)")
 PLAY_US = 1000000
 PAIR_US = 500000

@@ -1633,10 +1633,10 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
      * hands over one another). Frames of the quiet run whose own change is over
      * OWN_FLOOR_SHARE of the level and not the other's leak, before the first run of such
      * calm frames lasting SETTLED_US, say it may have: the landing is anywhere up to the
-     * last of them, the span widening the error the same way (look 7055 race_5ms at 100 fps: B's point stopped at
-     * 2.000 s with its hand 24 mm up, its own change then 474, 174, 132, 273, 477 and 234,
-     * 54 ... at a level of 600, contact 2.055; read at 2.000 +- 10.6, before A's 2.048:
-     * B's take, not flagged) */
+     * last of them, the span widening the error the same way (look 7055 race_5ms at 100
+     * fps: B's point stopped at 2.000 s with its hand 24 mm up, its own change then 474,
+     * 174, 132, 273, 477 and 234, 54 ... at a level of 600, contact 2.055; read at 2.000
+     * +- 10.6, before A's 2.048: B's take, not flagged) */
     if (ev->lt[p][L] <= start0) {
         int64_t calm_t = -1;
         for (int i = L - 1; i >= 0 && ev->lpresent[p][i]; i--) {
@@ -2034,10 +2034,10 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
                  ev->lchg[p][last + 1], last + 2 < LHIST ? ev->lchg[p][last + 2] : -1.0,
                  last + 3 < LHIST ? ev->lchg[p][last + 3] : -1.0, (long long)ev->lt[p][last - 1], ev->lchg[p][last - 1],
                  (long long)from);
-    KR_DEBUG("event %.3f: press of card %d by %c: rest %lld stop %lld (jumped %d) %s %d force %d -> %lld +- %lld; "
-             "other %d near %d merged %d back %d shadow seen %d met %d none %d obx %.0f split_only %d withdrawn %d "
-             "(area share %.2f) hand by the point %.0f of %.0f, its own %.0f of %.0f",
-             fr->t_us / 1e6, c->id, p ? 'B' : 'A', (long long)rest_t, (long long)stop, jumped,
+    KR_DEBUG("event %.3f: press of card %d by %c: rest %lld stop %lld (first look %lld, jumped %d) %s %d force %d -> "
+             "%lld +- %lld; other %d near %d merged %d back %d shadow seen %d met %d none %d obx %.0f split_only %d "
+             "withdrawn %d (area share %.2f) hand by the point %.0f of %.0f, its own %.0f of %.0f",
+             fr->t_us / 1e6, c->id, p ? 'B' : 'A', (long long)rest_t, (long long)stop, (long long)cps->race_stop, jumped,
              near ? "race_landing" : "landing", measured, force, (long long)tp, (long long)ep, other, near,
              cps->rest_merged, back, shadow_seen, shadow_met, no_shadow, obx, split_only, withdrawn,
              ev->still_area[p] > 0 ? h->area_mm2 / ev->still_area[p] : 1.0, ev->lnear[p][0], near_max,
