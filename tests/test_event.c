@@ -3445,6 +3445,30 @@ static void test_landing_short_rest_after_a_drop(void)
     CU_ASSERT_TRUE(e_lone > 0 && e_lone < 10000 && fabs(d_lone) <= (double)e_lone);
 }
 
+/* A hand lying on the card for two quiet readings, then moving on it again (fingers shifting
+ * as it lifts): at 40 fps those readings cover 50 ms of footage, a settled hand, and the
+ * landing is read at the descent's end (look 7067 fault_way_back: until the fortieth session
+ * the run was measured from its first reading to its last, 25 ms, and the press was put at
+ * the later quiet run). At 60 fps two quiet readings cover 33 ms, too short: the same
+ * sequence is not read as landed there, three are (the count the 60 fps renders were
+ * measured with, kept). */
+static void test_quiet_run_is_the_footage_it_covers(void)
+{
+    const double descent[] = {5232, 12141, 13821, 11802}, after[] = {300, 200, 9000, 9000, 9000, 9000};
+    const double after3[] = {300, 200, 100, 9000, 9000, 9000};
+    int64_t e40, e60, e60_3;
+    double d40 = landing_seq_case_dt(descent, 4, after, 6, 0.5, 25000, &e40);
+    double d60 = landing_seq_case_dt(descent, 4, after, 6, 0.5, DT, &e60);
+    double d60_3 = landing_seq_case_dt(descent, 4, after3, 6, 0.5, DT, &e60_3);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("two quiet readings, then change: 40 fps %.0f us on %lld; 60 fps %.0f us on %lld; three at 60 fps "
+               "%.0f us on %lld\n",
+               d40, (long long)e40, d60, (long long)e60, d60_3, (long long)e60_3);
+    CU_ASSERT_TRUE(e40 > 0 && e40 < 25000 && fabs(d40) <= 2.0 * (double)e40);
+    CU_ASSERT_TRUE(e60_3 > 0 && e60_3 < DT && fabs(d60_3) <= 2.0 * (double)e60_3);
+    CU_ASSERT_TRUE(e60 > 2 * DT); /* not read as landed */
+}
+
 /* At 100 fps under a light from nearly straight above a hand stops over the card after a
  * fast approach (24756 a frame) and comes down its last 30 mm in 80 ms, changing the
  * picture by a steady 1100-2000 a frame, under a tenth of the approach's, then lies still
@@ -4525,6 +4549,7 @@ int main(void)
     CU_add_test(s, "press_striking_the_card_has_no_tail", test_press_striking_the_card_has_no_tail);
     CU_add_test(s, "landing_drop_then_rest", test_landing_drop_then_rest);
     CU_add_test(s, "landing_short_rest_after_a_drop", test_landing_short_rest_after_a_drop);
+    CU_add_test(s, "quiet_run_is_the_footage_it_covers", test_quiet_run_is_the_footage_it_covers);
     CU_add_test(s, "press_rest_ended_by_the_descent", test_press_rest_ended_by_the_descent);
     CU_add_test(s, "hand_turning_over_a_card_is_no_press", test_hand_turning_over_a_card_is_no_press);
     CU_add_test(s, "landing_on_a_keyframe", test_landing_on_a_keyframe);

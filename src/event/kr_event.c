@@ -48,7 +48,7 @@
 #define STOP_BEFORE_US 50000 /* a press's fitted stop is at most this long before its rest window */
 #define APPROACH_MM 30.0     /* a press's approach: its last sample this far from the rest point ... */
 #define DECEL_MAX_MM_S2 80000.0 /* ... reached it no faster than a hand braking this hard can (8 g) */
-#define SETTLED_US 30000     /* a press's contact: the tip stops changing for this long (and 2 frames) */
+#define SETTLED_US 37000     /* a press's contact: the tip stops changing for this long (and 2 frames; see run_us) */
 #define PLATEAU_FRAMES 3     /* ... share-still frames this many in a row over it are motion (landing) */
 #define SETTLE_WAIT_US 150000 /* ... waited for at most this long past the hold, then the model */
 #define LANDING_ALONE_MM 120.0 /* ... measured only with the other hand's leading point this far off */
@@ -1302,6 +1302,22 @@ static int landing_drop(const kr_event_t *ev, const double *chg, int p, int L, i
     return D > L ? D : -1;
 }
 
+/* The footage that player p's readings newer .. older (indices) cover: each is the change over
+ * the interval that ends at it, so from the frame before the older to the newer (the oldest
+ * interval taken as dt when that frame is not kept). A run of quiet, still or calm readings,
+ * or a landing's rest after its drop, lasts this long. (Until the fortieth session such runs
+ * were measured from the first reading's time to the last's, over 30 ms: one interval fewer,
+ * so 75 ms of quiet footage at 40 fps against 67 at 30 and 50 at 60: look 7067 fault_way_back
+ * at 40 fps, a hand lying on the card 75 ms, two quiet frames, was never read as landed.
+ * SETTLED_US 37 ms keeps the runs the renders were measured with at 24 to 30, 60, 90, 100 and
+ * 120 fps, 2, 3, 4, 4 and 5 readings, and asks 2 at 40 to 50 fps and 3 at 72: midway between
+ * 33 ms, 2 readings at 60 fps, and 40, 4 at 100.) */
+static int64_t run_us(const kr_event_t *ev, int p, int newer, int older, int64_t dt)
+{
+    int64_t from = older + 1 < LHIST && ev->lpresent[p][older + 1] ? ev->lt[p][older + 1] : ev->lt[p][older] - dt;
+    return ev->lt[p][newer] - from;
+}
+
 /* Press contact, measured: seen from above a hand stops over the card and then comes down
  * onto it; while it comes down the picture around its tip keeps changing (the hand shrinks
  * in the view as it nears the mat, its shadow slides under it and sharpens, it covers the
@@ -1363,14 +1379,14 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
     for (int b = 0, a; rule == TIP_RULE_ALL && b < n; b = a + 1) {
         for (a = b; a < n && still[a] && chg[a] > quiet; a++) /* the run b (newest) .. a - 1 (oldest) */
             ;
-        if (a - b >= PLATEAU_FRAMES && ev->lt[p][b] - ev->lt[p][a - 1] >= SETTLED_US)
+        if (a - b >= PLATEAU_FRAMES && run_us(ev, p, b, a - 1, dt) >= SETTLED_US)
             for (int i = b; i < a; i++)
                 still[i] = 0;
     }
     int j = -1;
     for (int k = n - 1; k >= 0 && j < 0; k--)
         for (int i = k; i >= 0 && still[i]; i--)
-            if (k - i >= 1 && ev->lt[p][i] - ev->lt[p][k] >= SETTLED_US) {
+            if (k - i >= 1 && run_us(ev, p, i, k, dt) >= SETTLED_US) {
                 j = k;
                 break;
             }
@@ -1448,7 +1464,7 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
     if (D > L) {
         int64_t pd = ev->lt[p][D] - ev->lt[p][D + 1];
         int64_t td = ev->lt[p][D + 1] + (int64_t)(chg[D] / chg[D + 1] * (double)pd) + tail;
-        if (ev->lt[p][L] - ev->lt[p][D] < SETTLED_US)
+        if (run_us(ev, p, L, D, dt) < SETTLED_US)
             put_midway(td, t, err); /* a rest too short to be told from the descent's last frames */
         else if (td < tc) {
             *t = td;
@@ -1638,15 +1654,15 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
      * 174, 132, 273, 477 and 234, 54 ... at a level of 600, contact 2.055; read at 2.000
      * +- 10.6, before A's 2.048: B's take, not flagged) */
     if (ev->lt[p][L] <= start0) {
-        int64_t calm_t = -1;
+        int calm = -1; /* the oldest reading of the calm run */
         for (int i = L - 1; i >= 0 && ev->lpresent[p][i]; i--) {
             if (!own_calm(ev, ev->lchg_own[p], p, i) && !may_leak(ev, p, i)) {
-                calm_t = -1;
+                calm = -1;
                 if (ev->lt[p][i] > hi)
                     hi = ev->lt[p][i];
-            } else if (calm_t < 0) {
-                calm_t = ev->lt[p][i];
-            } else if (ev->lt[p][i] - calm_t >= SETTLED_US) {
+            } else if (calm < 0) {
+                calm = i;
+            } else if (run_us(ev, p, i, calm, dt) >= SETTLED_US) {
                 break;
             }
         }
@@ -1882,9 +1898,10 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * can whether the hand came down as it first stopped, or while its point still crept
      * on after the rest began: from the rest's start, when that is earlier than the first
      * stop's model (look 7067 fault_way_back at 40 fps: A's hand over card 27 from 2.500
-     * s, down at 2.550, its point wobbling 8 mm until then; quiet for two frames, 25 ms,
-     * short of SETTLED_US at 25 ms a frame, then lifting: modelled from 2.583 and 2.825,
-     * 2.754 +- 125 ms, 204 ms late outside its error) */
+     * s, down at 2.550, its point wobbling 8 mm until then; quiet for two frames, 25 ms
+     * apart, which was short of a settled hand until the fortieth session (run_us), then
+     * lifting: modelled from 2.583 and 2.825, 2.754 +- 125 ms, 204 ms late outside its
+     * error; now its landing is read) */
     if (!near && stop > cps->race_stop) {
         const int64_t lo = tp - (stop - cps->race_stop);
         put_midway(rest_t < lo ? rest_t : lo, &tp, &ep);
