@@ -2292,6 +2292,68 @@ static void test_flung_card_pushed_out_when_last_seen(void)
     kr_event_destroy(f.ev);
 }
 
+/* A card knocked by its neighbour, seen moving for a frame, then at rest and unchanged for
+ * two while the neighbour, not found, slides into its place, then lost (look 7067 push_out at
+ * 40 fps: read card 77 pushed out at 1.568 s, its push-out put after its last sighting at
+ * 1.625, 69 ms late on 12.5): those sightings may be the neighbour's, so its push-out may
+ * be from the frame before it was seen moving on, and its error reaches back there (put
+ * midway). The same card with the neighbour left at rest: from its last sighting, half a
+ * period (the flung card's rule). No observation before the horizon in either. */
+static int64_t stand_in_case(int neighbour_moves, int64_t *t_err, int *late)
+{
+    const kr_track_card_init lay[2] = {{64, KR_TRACK_B, -100, 51.5}, {5, KR_TRACK_B, -156, 51.5}};
+    fake f;
+    fake_start_with(&f, lay, 64, 150000);
+    const int64_t tc = 30 * DT; /* 64 seen moving on the frame after */
+    const key_pt path[] = {{250000, -156, -250, 0}, {900000, -156, 400, 0}, {900001, 1e9, 0, 0}};
+    kr_track_card *c = &f.cards[0], *o = &f.cards[1];
+    *late = 0;
+    for (int64_t t = 0; t < 1500000; t += DT) {
+        c->found = o->found = 0;
+        c->moving = t == tc + DT || t > tc + 3 * DT;
+        c->displaced = t > tc + 3 * DT;
+        c->lost = t - c->last_seen_us > 250000;
+        if (t <= tc + 3 * DT)
+            c->last_seen_us = t;
+        if (neighbour_moves && t > tc) {
+            o->moving = o->displaced = 1;
+            o->found = t >= tc + 3 * DT;
+            if (o->found) { /* over 64's place, then on past it */
+                o->x_mm = -100 + (double)(t - tc - 3 * DT) / 1000.0;
+                o->y_mm = 60;
+            }
+        }
+        int64_t h = kr_event_horizon(f.ev);
+        int n0 = f.n_obs;
+        fake_frame(&f, t, path, 3);
+        for (int i = n0; i < f.n_obs; i++)
+            *late += f.obs[i].rec.t_us < h;
+    }
+    int64_t t_po = -1;
+    for (int i = 0; i < f.n_obs; i++)
+        if (f.obs[i].rec.type == KR_REC_PUSH_OUT && f.obs[i].rec.card == 64) {
+            t_po = f.obs[i].rec.t_us - tc;
+            *t_err = f.obs[i].rec.t_err_us;
+        }
+    kr_event_destroy(f.ev);
+    return t_po;
+}
+
+static void test_knocked_card_seen_at_rest_where_its_neighbour_slid(void)
+{
+    int64_t e_in, e_alone;
+    int late_in, late_alone;
+    int64_t d_in = stand_in_case(1, &e_in, &late_in), d_alone = stand_in_case(0, &e_alone, &late_alone);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("knocked card lost: neighbour slid into its place %lld us after the frame before its motion, +- %lld; "
+               "neighbour still %lld +- %lld\n",
+               (long long)d_in, (long long)e_in, (long long)d_alone, (long long)e_alone);
+    CU_ASSERT_TRUE(d_in >= 0 && d_in <= e_in); /* the frame before it was seen moving within the error */
+    CU_ASSERT_TRUE(llabs(d_alone - (3 * DT + DT / 2)) <= 1 && llabs(e_alone - DT / 2) <= 1);
+    CU_ASSERT_EQUAL(late_in, 0);
+    CU_ASSERT_EQUAL(late_alone, 0);
+}
+
 /* A card set moving before the hand's path reached its outline (its motion, fitted from its
  * first frames, starts 7 ms before the tip crosses its edge) with the card the same hand
  * touched lying against it: knocked, no touch of it (its push-out is the hand's). Before:
@@ -4500,6 +4562,7 @@ int main(void)
     CU_add_test(s, "card_knocked_by_its_neighbour_is_flagged", test_card_knocked_by_its_neighbour_is_flagged);
     CU_add_test(s, "sweep_error_grows_with_its_residuals", test_sweep_error_grows_with_its_residuals);
     CU_add_test(s, "flung_card_pushed_out_when_last_seen", test_flung_card_pushed_out_when_last_seen); /* session 13 */
+    CU_add_test(s, "knocked_card_seen_at_rest_where_its_neighbour_slid", test_knocked_card_seen_at_rest_where_its_neighbour_slid);
     CU_add_test(s, "push_out_on_another_cards_track", test_push_out_on_another_cards_track);
     CU_add_test(s, "push_out_margin_is_the_farthest_the_card_slid", /* session 39 */
                 test_push_out_margin_is_the_farthest_the_card_slid);

@@ -41,6 +41,7 @@
 #define PUSH_BACK_MAX_US 400000 /* a lost card's push-out: at most this long before the frame it was given up */
 #define PUSH_FOLLOW_US 500000 /* a push-out's line margin: the farthest out within this of the first frame out */
 #define GHOST_MM 10.0 /* a card whose centre lies this near another card's: one track follows the other's card */
+#define STAND_IN_MM 80.0 /* a moved card not found, its last centre this near another's rest, may lie there */
 #define SWEEP_BACK_US 100000 /* a card seen moving: its contact is at most this long before (when
                                 no path entry dates it; a long-covered card's midpoint is no time) */
 #define LATE_OWN_US 1000000   /* an own-card touch this long after play began: judged (see touch) */
@@ -229,6 +230,9 @@ typedef struct card_state {
                                 while it changed, not held where it was predicted; stricter than
                                 the tracker's last_seen_us, which counts a card kept in place) */
     int64_t seen_t;          /* ... that frame */
+    int64_t doubt_t;         /* seen moving, then back at rest only while a neighbour that moved may
+                                have lain in its place (stand_in): its motion may have gone on from
+                                this time (the frame before it was seen moving); -1 none */
     int     pushed;          /* a push-out of it was emitted and it has not been seen at rest in the
                                 field since: it cannot leave the field again */
     double  vx, vy;
@@ -1774,6 +1778,22 @@ static int on_another_card(const kr_track_frame *fr, int k)
     return 0;
 }
 
+/* Another card, moved off its rest, may lie where card k rests: found with its centre
+ * within a card's width of k's rest centre, or not found (its place unknown) with its last
+ * centre within STAND_IN_MM (a neighbour in the row). Cards look alike to the tracker's
+ * change: k may look at rest and unchanged while the other lies in its place. */
+static int stand_in(const kr_track_frame *fr, int k)
+{
+    const kr_track_card *c = &fr->cards[k];
+    for (int j = 0; j < fr->n_cards; j++) {
+        const kr_track_card *o = &fr->cards[j];
+        double d = sqrt(sqr(o->x_mm - c->rest_x_mm) + sqr(o->y_mm - c->rest_y_mm));
+        if (j != k && o->displaced && !o->lost && d < (o->found ? KR_TRACK_CARD_W_MM : STAND_IN_MM))
+            return 1;
+    }
+    return 0;
+}
+
 /* Player p's hand is in contact with a card other than k (a contact not yet ended). */
 static int in_contact_elsewhere(const kr_event_t *ev, const kr_track_frame *fr, int k, int p)
 {
@@ -2245,6 +2265,9 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
              * after it was last seen, at most PUSH_BACK_MAX_US before the frame it is given up */
             if (c->displaced && !c->found && !c->lost && !cs->pushed)
                 h = min64(h, c->last_seen_us > T - PUSH_BACK_MAX_US ? c->last_seen_us : T - PUSH_BACK_MAX_US);
+            /* ... or from its motion's start, while its sightings at rest may be a neighbour's */
+            if (cs->doubt_t >= 0 && !c->lost && !cs->pushed)
+                h = min64(h, cs->doubt_t > T - PUSH_BACK_MAX_US ? cs->doubt_t : T - PUSH_BACK_MAX_US);
         }
         h = min64(h, tb > ev->kami_t ? tb : ev->kami_t);
         if (ev->played && ev->quiet_t >= 0)
@@ -2302,6 +2325,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             cs->seen_x = cs->px;
             cs->seen_y = cs->py;
             cs->seen_t = fr->t_us;
+            cs->doubt_t = -1;
             cs->still_t = fr->t_us;
             cs->bare_t = fr->t_us;
             cs->rest0_x = fr->cards[k].rest_x_mm;
@@ -2665,6 +2689,21 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             cs->still_t = fr->t_us;
         if (!c->occluded && !c->moving && !c->displaced && c->change < 0.05 && c->hand_cover[0] + c->hand_cover[1] < 0.05)
             cs->bare_t = fr->t_us;
+        /* back at rest on the frame after it was seen moving, while a neighbour that moved
+         * may lie in its place: the rest may be the neighbour's (look 7067 push_out at 40
+         * fps: read card 77 knocked out by 78 at 1.568 s, seen moving at 1.575, then at rest
+         * and unchanged at 1.600 and 1.625 with 78, not found, sliding into its place; lost
+         * later, its push-out was put after its last sighting at 1.625, 69 ms late on 12.5).
+         * The doubt lasts while it looks at rest with such a neighbour, or moves without
+         * being found; a sighting at rest without one, or found where it moved, ends it */
+        if (!c->moving && !c->displaced) {
+            if (!stand_in(fr, k))
+                cs->doubt_t = -1;
+            else if (cs->was_moving && cs->moving_t > cs->rest_since && cs->doubt_t < 0)
+                cs->doubt_t = cs->moving_t - ev->last_dt;
+        } else if (c->displaced && c->found) {
+            cs->doubt_t = -1;
+        }
         if (cs->was_moving && !c->moving && !c->displaced) {
             cs->rest_since = fr->t_us; /* at rest again: the next motion's contact is later */
             cs->still_t = fr->t_us;
@@ -2725,6 +2764,11 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 if (t < ev->horizon) /* (missing since before play: not held for) */
                     t = ev->horizon;
                 e = t - c->last_seen_us > dt / 2 ? t - c->last_seen_us : dt / 2;
+                /* its last sightings at rest may have been a neighbour's (doubt_t): it may
+                 * have left at any time since its motion began, midway, half the span in
+                 * quadrature */
+                if (cs->doubt_t >= 0)
+                    put_midway(cs->doubt_t > ev->horizon ? cs->doubt_t : ev->horizon, &t, &e);
             }
             /* not before the contact that set it going, when that touch is out already (one
              * that comes out later in this frame moves this push-out, below): v6_film_24 at
