@@ -696,6 +696,55 @@ static void test_hand_cut_off_its_arm_stays_a_hand(void)
     kr_track_destroy(t);
 }
 
+/* A hand lying still on a card whose whole forearm, to the player's edge, reads as the
+ * mat (a dark sleeve read as shadow: look 7068 fault_way_back at 60 fps, A's hand on card
+ * 27 from the frame it landed): no stub of the arm is attached, yet the hand, unchanged
+ * since it was that hand and not moving, stays the player's for up to DETACHED_HAND_US (1 s)
+ * after its arm was last seen (before: dropped after one frame, the press on the card
+ * missed). No longer than that: a still blob does not live on. A hand sliding on at 8 mm a
+ * frame, cut off the same way, is dropped after its frame of grace (varied8
+ * v8_strike_b_120: B's hand kept so took A's fingers when the blobs met). */
+static int cut_to_the_edge_case(double step_mm, int *kept, int *late)
+{
+    kr_track_t *t = make_tracker();
+    int64_t ts = 0;
+    warm(t, &ts);
+    const kr_track_frame *fr = NULL;
+    for (int i = 0; i <= 12; i++, ts += 16667) { /* in from the edge onto card 5 */
+        still_scene(frame, 1.0);
+        draw_arm(frame, 0, 0, -300 + (-45.0 + 300) * i / 12, 10, -8, 1);
+        fr = feed(t, ts);
+    }
+    const int in = fr->hands[KR_TRACK_A].present && fabs(fr->hands[KR_TRACK_A].lead_y_mm + 45) < 10;
+    *kept = *late = 0;
+    for (int i = 0; i < 90; i++, ts += 16667) { /* lying or sliding, cut from y -150 to the edge */
+        const double x = step_mm * i;
+        still_scene(frame, 1.0);
+        draw_arm(frame, x, x, -45, 10, -8, 1);
+        bare_mat(x - 80, -150, x + 80, -440);
+        fr = feed(t, ts);
+        const kr_track_hand *h = &fr->hands[KR_TRACK_A];
+        *kept += i < 50 && h->present && fabs(h->lead_y_mm + 45) < 10 && fabs(h->lead_x_mm - x) < 25; /* 0.83 s */
+        *late += i >= 65 && h->present; /* after 1.08 s */
+        if (getenv("KR_TEST_VERBOSE") && i % 10 == 0)
+            printf("cut to the edge, %.0f mm a frame, %d: present %d lead %.0f %.0f\n", step_mm, i, h->present,
+                   h->lead_x_mm, h->lead_y_mm);
+    }
+    kr_track_destroy(t);
+    return in;
+}
+
+static void test_still_hand_cut_off_to_the_edge_stays_a_hand(void)
+{
+    int kept, late;
+    CU_ASSERT_EQUAL(cut_to_the_edge_case(0, &kept, &late), 1);
+    CU_ASSERT_EQUAL(kept, 50);
+    CU_ASSERT_EQUAL(late, 0);
+    CU_ASSERT_EQUAL(cut_to_the_edge_case(8, &kept, &late), 1);
+    CU_ASSERT_TRUE(kept <= 1);
+    CU_ASSERT_EQUAL(late, 0);
+}
+
 /* A's hand sweeping at 1.8 m/s (30 mm a frame); from one frame on its forearm is cut off
  * its edge (mat over it from the edge to y = -220: a dark sleeve read as shadow). The
  * hand is kept on that frame, its leading point by the tip: a piece mostly that hand of the
@@ -1877,6 +1926,8 @@ int main(void)
                 test_knocked_card_hidden_under_the_hand_did_not_fly_out); /* session 35 */
     CU_add_test(s, "card_carried_under_the_hand_is_not_the_sleeve",
                 test_card_carried_under_the_hand_is_not_the_sleeve); /* session 36 */
+    CU_add_test(s, "still_hand_cut_off_to_the_edge_stays_a_hand",
+                test_still_hand_cut_off_to_the_edge_stays_a_hand); /* session 40 */
     CU_add_test(s, "card_found_again_is_the_one_lost_last", test_card_found_again_is_the_one_lost_last); /* session 36 */
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();

@@ -81,6 +81,7 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
     if (!t)
         return KR_ERR_NOMEM;
     t->cfg = *cfg;
+    t->attached_t[0] = t->attached_t[1] = INT64_MIN;
     t->fw = frame_w;
     t->fh = frame_h;
     double half_w = KR_TRACK_FIELD_HALF_W_MM + cfg->margin_x_mm;

@@ -107,6 +107,10 @@ struct kr_track {
     kr_track_frame  fr;
     kr_track_hand   prev_hand[2];
     int             attached_last[2]; /* each arm attached to its player's edge on the last frame */
+    int64_t         attached_t[2];    /* ... the last frame it was (INT64_MIN never) */
+    int             cut_last[2];      /* a piece cut off from each arm was kept as its hand on the last
+                                         frame, ... */
+    double          cut_u[2], cut_v[2]; /* ... its centroid (mat pixels) */
     /* each hand's leading point's velocity on its last hv_n frames present, at most
      * KR_TRACK_HV_N (t_us, vx, vy; the newest at hv_head - 1, circular; hv_n 0 once the
      * hand was absent): the velocity that set a swept card going (kr_track_cards.c) */

@@ -25,6 +25,9 @@
 #define NEAR_MM 100.0       /* kr_track_hand.near_area_mm2: within this of the leading point */
 #define DETACHED_STILL 6.0  /* a detached piece unchanged this long on average is not a hand */
 #define STILL_HAND_MM2 4000.0 /* ... unless a hand lies still as it: at least this big (a fist from above) */
+#define DETACHED_HAND_US 1000000 /* ... kept, cut off from its arm, at most this long after the arm was last seen, */
+#define STILL_HAND_SHARE 0.75 /* ... with this share of it unchanged since it was that hand, */
+#define CUT_STEP_MM 4.0      /* ... its centroid this near the one of the piece kept on the last frame */
 #define SKIN_MIN_PX 30     /* a hand's colour is learned from at least this many of its pixels near the tip ... */
 #define SKIN_APART 120.0   /* ... and splits a contact where the two hands' differ by this much (|B|+|G|+|R|) ... */
 #define SKIN_NEARER 2.0    /* ... a pixel going to the hand this many times nearer in colour */
@@ -731,11 +734,12 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s);
 /* The player (0 A, 1 B) whose hand lies still as most of detached piece c: hand-sized, and
  * over half its pixels (card-like ones included: a card left on the mat is no hand) were
  * that player's hand on the last frame (t->hmap), are unchanged since and are not the
- * mat's colour (bare mat where the background had learned a hand is its ghost); -1 none.
+ * mat's colour (bare mat where the background had learned a hand is its ghost); over share
+ * of them, share one half or more; -1 none.
  * Scraps an arm leaves behind as it withdraws (unchanged: the background there had
  * learned skin) are smaller, and would keep themselves alive as a hand frame after frame.
  * g: the frame's gain. */
-static int still_hand(const kr_track_t *t, int c, double g)
+static int still_hand(const kr_track_t *t, int c, double g, double share)
 {
     const kr_track_comp *cp = &t->comp[c];
     if (cp->area * t->cfg.mm_per_px * t->cfg.mm_per_px < STILL_HAND_MM2)
@@ -752,7 +756,7 @@ static int still_hand(const kr_track_t *t, int c, double g)
                 kept[last[i] - 1]++;
         }
     for (int p = 0; p < 2; p++)
-        if (2 * kept[p] > cp->area)
+        if (kept[p] > share * cp->area)
             return p;
     return -1;
 }
@@ -1144,7 +1148,8 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
     /* a detached piece only joins an arm that is really there this frame (attached to
      * its player's edge); otherwise a static blob near the last leading point would keep
      * itself alive as a phantom hand */
-    int attached[2] = {0, 0};
+    int attached[2] = {0, 0}, cut[2] = {0, 0};
+    double cut_u[2] = {0, 0}, cut_v[2] = {0, 0};
     for (int c = 0; c < t->n_comp; c++) {
         const kr_track_comp *cp = &t->comp[c];
         if (cp->area >= t->min_area_px && (cp->zone_a || cp->zone_b)) {
@@ -1163,8 +1168,8 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
          * of it was that player's hand on the last frame, unchanged since (a resting pale
          * forearm taken into the background cuts the hand on the card off its arm) */
         int kept = -1;
-        if (cp->owner < 0 || cp->still_sum > DETACHED_STILL / t->fscale * cp->area)
-            kept = still_hand(t, c, g);
+        if (cp->owner < 0 || !attached[cp->owner] || cp->still_sum > DETACHED_STILL / t->fscale * cp->area)
+            kept = still_hand(t, c, g, 0.5);
         if (kept >= 0)
             cp->owner = kept;
         /* ... nor an arm that is not attached this frame, but for one frame's grace to a piece
@@ -1173,14 +1178,39 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
          * off its edge (early_entry at 60 fps, 3.000 s, its frames halved one grey level
          * apart: A's 3 m/s sweep kept or lost by whether a small scrap of sleeve at its edge
          * reached the least area; h_match_segment at 60 fps, B on card 42 at 80.0 s). A
-         * grace of one frame keeps no still blob alive (kept >= 0: cp->owner is kept) */
+         * grace of one frame keeps no still blob alive (kept >= 0: cp->owner is kept).
+         * Beyond it, up to DETACHED_HAND_US after the arm was last attached, a hand that lies
+         * still: STILL_HAND_SHARE of it unchanged since it was that hand, and its centroid
+         * within CUT_STEP_MM of the piece kept on the last frame (the sleeve may stay cut off
+         * all the while the hand lies on a card: look 7068 fault_way_back at 60 fps, A's dark
+         * sleeve read as shadow to A's edge from the frame A's hand landed on card 27, the
+         * hand dropped and the fault missed). Not a hand moving on cut off: its inner pixels
+         * may be unchanged frame to frame, but it moves (varied8 v8_strike_b_120, B's hand
+         * at 1 m/s, 8-12 mm a frame: kept by the share alone in the thirty-ninth session, it
+         * then took A's sweeping fingers when the blobs met) */
+        double cu = cp->sum_u / cp->area, cv = cp->sum_v / cp->area;
         int grace = kept >= 0 && t->attached_last[kept];
+        if (kept >= 0 && !grace && !attached[kept] && t->cut_last[kept] && t_us - t->attached_t[kept] <= DETACHED_HAND_US &&
+            sqrt(sqr(cu - t->cut_u[kept]) + sqr(cv - t->cut_v[kept])) * cfg->mm_per_px <= CUT_STEP_MM &&
+            still_hand(t, c, g, STILL_HAND_SHARE) == kept)
+            grace = 1;
         if ((cp->owner == 0 || cp->owner == 1) && ((!attached[cp->owner] && !grace) ||
                                                     (kept < 0 && cp->still_sum > DETACHED_STILL / t->fscale * cp->area)))
             cp->owner = -1;
+        if (grace && cp->owner == kept && !attached[kept]) {
+            cut[kept] = 1;
+            cut_u[kept] = cu;
+            cut_v[kept] = cv;
+        }
     }
-    t->attached_last[0] = attached[0];
-    t->attached_last[1] = attached[1];
+    for (int p = 0; p < 2; p++) {
+        t->attached_last[p] = attached[p];
+        if (attached[p])
+            t->attached_t[p] = t_us;
+        t->cut_last[p] = cut[p];
+        t->cut_u[p] = cut_u[p];
+        t->cut_v[p] = cut_v[p];
+    }
     take_back_cut_off_arms(t);
     join_pieces(t);
     split_contacts(t, dt_s);
