@@ -2695,9 +2695,11 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
          * and unchanged at 1.600 and 1.625 with 78, not found, sliding into its place; lost
          * later, its push-out was put after its last sighting at 1.625, 69 ms late on 12.5).
          * The doubt lasts while it looks at rest with such a neighbour, or moves without
-         * being found; a sighting at rest without one, or found where it moved, ends it */
+         * being found; a sighting at rest without one, or found where it moved, ends it, and
+         * so does lying at rest PUSH_BACK_MAX_US after it began (no push-out reaches back
+         * further: the horizon does not wait longer) */
         if (!c->moving && !c->displaced) {
-            if (!stand_in(fr, k))
+            if (!stand_in(fr, k) || (cs->doubt_t >= 0 && fr->t_us - cs->doubt_t > PUSH_BACK_MAX_US))
                 cs->doubt_t = -1;
             else if (cs->was_moving && cs->moving_t > cs->rest_since && cs->doubt_t < 0)
                 cs->doubt_t = cs->moving_t - ev->last_dt;

@@ -1190,7 +1190,7 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
          * then took A's sweeping fingers when the blobs met) */
         double cu = cp->sum_u / cp->area, cv = cp->sum_v / cp->area;
         int grace = kept >= 0 && t->attached_last[kept];
-        if (kept >= 0 && !grace && !attached[kept] && t->cut_last[kept] && t_us - t->attached_t[kept] <= DETACHED_HAND_US &&
+        if (kept >= 0 && !grace && !attached[kept] && t->cut_last[kept] && t->attached_t[kept] >= t_us - DETACHED_HAND_US &&
             sqrt(sqr(cu - t->cut_u[kept]) + sqr(cv - t->cut_v[kept])) * cfg->mm_per_px <= CUT_STEP_MM &&
             still_hand(t, c, g, STILL_HAND_SHARE) == kept)
             grace = 1;
