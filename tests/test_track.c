@@ -653,6 +653,19 @@ static void bare_mat(double x0, double y0, double x1, double y1)
                (size_t)(px1 - px0) * 3);
 }
 
+/* A's arm in from its edge onto card 5 (its tip at y -45) over 13 frames at 60 fps, from
+ * *ts on (moved on past them); returns the last frame. */
+static const kr_track_frame *arm_in_onto_card5(kr_track_t *t, int64_t *ts)
+{
+    const kr_track_frame *fr = NULL;
+    for (int i = 0; i <= 12; i++, *ts += 16667) {
+        still_scene(frame, 1.0);
+        draw_arm(frame, 0, 0, -300 + (-45.0 + 300) * i / 12, 10, -8, 1);
+        fr = feed(t, *ts);
+    }
+    return fr;
+}
+
 /* A hand lying still on a card, cut off from its arm by a band of the arm that looks like
  * the mat (a pale forearm the background had learned: v8_strike_a at 60 fps, card 6), stays
  * the player's hand: most of it was that hand on the last frame and has not changed since.
@@ -664,12 +677,7 @@ static void test_hand_cut_off_its_arm_stays_a_hand(void)
     kr_track_t *t = make_tracker();
     int64_t ts = 0;
     warm(t, &ts);
-    const kr_track_frame *fr = NULL;
-    for (int i = 0; i <= 12; i++, ts += 16667) { /* in from the edge onto card 5 */
-        still_scene(frame, 1.0);
-        draw_arm(frame, 0, 0, -300 + (-45.0 + 300) * i / 12, 10, -8, 1);
-        fr = feed(t, ts);
-    }
+    const kr_track_frame *fr = arm_in_onto_card5(t, &ts);
     for (int i = 0; i < 8; i++, ts += 16667) { /* at rest, whole */
         still_scene(frame, 1.0);
         draw_arm(frame, 0, 0, -45, 10, -8, 1);
@@ -709,12 +717,7 @@ static int cut_to_the_edge_case(double step_mm, int *kept, int *late)
     kr_track_t *t = make_tracker();
     int64_t ts = 0;
     warm(t, &ts);
-    const kr_track_frame *fr = NULL;
-    for (int i = 0; i <= 12; i++, ts += 16667) { /* in from the edge onto card 5 */
-        still_scene(frame, 1.0);
-        draw_arm(frame, 0, 0, -300 + (-45.0 + 300) * i / 12, 10, -8, 1);
-        fr = feed(t, ts);
-    }
+    const kr_track_frame *fr = arm_in_onto_card5(t, &ts);
     const int in = fr->hands[KR_TRACK_A].present && fabs(fr->hands[KR_TRACK_A].lead_y_mm + 45) < 10;
     *kept = *late = 0;
     for (int i = 0; i < 90; i++, ts += 16667) { /* lying or sliding, cut from y -150 to the edge */
