@@ -2296,7 +2296,7 @@ static void test_flung_card_pushed_out_when_last_seen(void)
  * two while the neighbour, not found, slides into its place, then lost (look 7067 push_out at
  * 40 fps: read card 77 pushed out at 1.568 s, its push-out put after its last sighting at
  * 1.625, 69 ms late on 12.5): those sightings may be the neighbour's, so its push-out may
- * be from the frame before it was seen moving on, and its error reaches back there (put
+ * be as early as the frame before it was seen moving, and its error reaches back there (put
  * midway). The same card with the neighbour left at rest: from its last sighting, half a
  * period (the flung card's rule). No observation before the horizon in either. */
 static int64_t stand_in_case(int neighbour_moves, int64_t *t_err, int *late)
@@ -3510,8 +3510,8 @@ static void test_landing_short_rest_after_a_drop(void)
 /* A hand lying on the card for two quiet readings, then moving on it again (fingers shifting
  * as it lifts): at 40 fps those readings cover 50 ms of footage, a settled hand, and the
  * landing is read at the descent's end (look 7067 fault_way_back: until the fortieth session
- * the run was measured from its first reading to its last, 25 ms, and the press was put at
- * the later quiet run). At 60 fps two quiet readings cover 33 ms, too short: the same
+ * the run was measured from its first reading to its last, 25 ms, no landing was read and
+ * the press was modelled). At 60 fps two quiet readings cover 33 ms, too short: the same
  * sequence is not read as landed there, three are (the count the 60 fps renders were
  * measured with, kept). */
 static void test_quiet_run_is_the_footage_it_covers(void)

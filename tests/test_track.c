@@ -708,8 +708,7 @@ static void test_hand_cut_off_its_arm_stays_a_hand(void)
  * mat (a dark sleeve read as shadow: look 7068 fault_way_back at 60 fps, A's hand on card
  * 27 from the frame it landed): no stub of the arm is attached, yet the hand, unchanged
  * since it was that hand and not moving, stays the player's for up to DETACHED_HAND_US (1 s)
- * after its arm was last seen (before: dropped after one frame, the press on the card
- * missed). No longer than that: a still blob does not live on. A hand sliding on at 8 mm a
+ * after its arm was last seen (before: dropped, the press on the card missed). No longer than that: a still blob does not live on. A hand sliding on at 8 mm a
  * frame, cut off the same way, is dropped after its frame of grace (varied8
  * v8_strike_b_120: B's hand kept so took A's fingers when the blobs met). */
 static int cut_to_the_edge_case(double step_mm, int *kept, int *late)
