@@ -648,9 +648,10 @@ static void bare_mat(double x0, double y0, double x1, double y1)
     double px0, py0, px1, py1;
     map_fn(NULL, x0, y0, &px0, &py0);
     map_fn(NULL, x1, y1, &px1, &py1);
-    for (int y = py0 < 0 ? 0 : (int)py0; y <= (int)py1 && y < FH; y++)
-        memcpy(frame + ((size_t)y * FW + (size_t)px0) * 3, base + ((size_t)y * FW + (size_t)px0) * 3,
-               (size_t)(px1 - px0) * 3);
+    const int u0 = px0 < 0 ? 0 : (int)px0, u1 = px1 > FW ? FW : (int)px1;
+    for (int y = py0 < 0 ? 0 : (int)py0; y <= (int)py1 && y < FH && u1 > u0; y++)
+        memcpy(frame + ((size_t)y * FW + (size_t)u0) * 3, base + ((size_t)y * FW + (size_t)u0) * 3,
+               (size_t)(u1 - u0) * 3);
 }
 
 /* A's arm in from its edge onto card 5 (its tip at y -45) over 13 frames at 60 fps, from
