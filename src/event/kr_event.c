@@ -1921,7 +1921,10 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * s, down at 2.550, its point wobbling 8 mm until then; quiet for two frames, 25 ms
      * apart, which was short of a settled hand until the fortieth session (run_us), then
      * lifting: modelled from 2.583 and 2.825, 2.754 +- 125 ms, 204 ms late outside its
-     * error; now its landing is read) */
+     * error). That landing is now read (run_us mended the measure that missed it); the
+     * span stays for a press whose landing is never read (a flickering light, a lie
+     * shorter than the quiet run at any rate), when it may have come down at any time in
+     * its rest */
     if (!near && stop > cps->race_stop) {
         const int64_t lo = tp - (stop - cps->race_stop);
         put_midway(rest_t < lo ? rest_t : lo, &tp, &ep);
@@ -2699,9 +2702,12 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
          * so does lying at rest PUSH_BACK_MAX_US after it began (no push-out reaches back
          * further: the horizon does not wait longer) */
         if (!c->moving && !c->displaced) {
-            if (!stand_in(fr, k) || (cs->doubt_t >= 0 && fr->t_us - cs->doubt_t > PUSH_BACK_MAX_US))
+            /* (the neighbours looked at only for a card in doubt or just back at rest) */
+            const int stirred = cs->was_moving && cs->moving_t > cs->rest_since;
+            if ((cs->doubt_t < 0 && !stirred) || !stand_in(fr, k) ||
+                (cs->doubt_t >= 0 && fr->t_us - cs->doubt_t > PUSH_BACK_MAX_US))
                 cs->doubt_t = -1;
-            else if (cs->was_moving && cs->moving_t > cs->rest_since && cs->doubt_t < 0)
+            else if (cs->doubt_t < 0)
                 cs->doubt_t = cs->moving_t - ev->last_dt;
         } else if (c->displaced && c->found) {
             cs->doubt_t = -1;

@@ -734,14 +734,15 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s);
 /* The player (0 A, 1 B) whose hand lies still as most of detached piece c: hand-sized, and
  * over half its pixels (card-like ones included: a card left on the mat is no hand) were
  * that player's hand on the last frame (t->hmap), are unchanged since and are not the
- * mat's colour (bare mat where the background had learned a hand is its ghost); over share
- * of them, share one half or more; -1 none.
+ * mat's colour (bare mat where the background had learned a hand is its ghost); -1 none.
+ * *share: the share of the piece that is so (of the player returned; 0 with -1).
  * Scraps an arm leaves behind as it withdraws (unchanged: the background there had
  * learned skin) are smaller, and would keep themselves alive as a hand frame after frame.
  * g: the frame's gain. */
-static int still_hand(const kr_track_t *t, int c, double g, double share)
+static int still_hand(const kr_track_t *t, int c, double g, double *share)
 {
     const kr_track_comp *cp = &t->comp[c];
+    *share = 0;
     if (cp->area * t->cfg.mm_per_px * t->cfg.mm_per_px < STILL_HAND_MM2)
         return -1;
     const uint8_t *last = t->hmap + (size_t)(t->hand_cur ^ 1) * (size_t)t->n;
@@ -756,8 +757,10 @@ static int still_hand(const kr_track_t *t, int c, double g, double share)
                 kept[last[i] - 1]++;
         }
     for (int p = 0; p < 2; p++)
-        if (kept[p] > share * cp->area)
+        if (2 * kept[p] > cp->area) {
+            *share = (double)kept[p] / cp->area;
             return p;
+        }
     return -1;
 }
 
@@ -1168,8 +1171,9 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
          * of it was that player's hand on the last frame, unchanged since (a resting pale
          * forearm taken into the background cuts the hand on the card off its arm) */
         int kept = -1;
+        double kept_share = 0;
         if (cp->owner < 0 || !attached[cp->owner] || cp->still_sum > DETACHED_STILL / t->fscale * cp->area)
-            kept = still_hand(t, c, g, 0.5);
+            kept = still_hand(t, c, g, &kept_share);
         if (kept >= 0)
             cp->owner = kept;
         /* ... nor an arm that is not attached this frame, but for one frame's grace to a piece
@@ -1192,7 +1196,7 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
         int grace = kept >= 0 && t->attached_last[kept];
         if (kept >= 0 && !grace && !attached[kept] && t->cut_last[kept] && t->attached_t[kept] >= t_us - DETACHED_HAND_US &&
             sqrt(sqr(cu - t->cut_u[kept]) + sqr(cv - t->cut_v[kept])) * cfg->mm_per_px <= CUT_STEP_MM &&
-            still_hand(t, c, g, STILL_HAND_SHARE) == kept)
+            kept_share > STILL_HAND_SHARE)
             grace = 1;
         if ((cp->owner == 0 || cp->owner == 1) && ((!attached[cp->owner] && !grace) ||
                                                     (kept < 0 && cp->still_sum > DETACHED_STILL / t->fscale * cp->area)))
