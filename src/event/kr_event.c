@@ -94,6 +94,10 @@
                                1200, A lying still beside it 99 and 93; read as quiet, B's landing
                                came 45 ms early and the ruling went to B; now put midway between
                                the two readings, -4.5 ms on 25.6, see tip_still) */
+#define OWN_STRUCK_SHARE 0.03 /* ... is still at most this share of the largest change over the
+                                TIP_SETTLE_SPAN_US before it ... */
+#define OWN_STRUCK_LEVELS 3.0 /* ... and at most this many quiet levels: a hand the card stopped
+                                 (see tip_still) */
 #define LEAK_SHARE 0.5       /* ... an own change at most this share of the other hand's may be its leak */
 #define OWN_ERR_US 8000.0    /* ... its error, in quadrature with landing's: the mask hides the fingertips
                                 beside the other hand, whose last mm of descent may pass for quiet
@@ -1258,6 +1262,20 @@ static int tip_still(const kr_event_t *ev, const double *chg, tip_rule rule, int
     if (rule != TIP_RULE_ALL) {
         if (own_quiet(ev, chg, rule, p, i, quiet))
             return 1;
+        /* ... or, but for the second reading, a change just over the quiet level (at most
+         * OWN_STRUCK_LEVELS of it) and at most OWN_STRUCK_SHARE of the largest change in
+         * the TIP_SETTLE_SPAN_US before it: a hand falls from that change to this within
+         * a frame or two only when the card stopped it (a hand braking hard, 8 g, takes 30
+         * ms to stop from 2.4 m/s); what is left is its fingers settling after the strike.
+         * A hand still coming down with the fingertips beside the other hand masked
+         * changes by a tenth of its approach or more (race_20ms at 60 fps: 1749 after
+         * 14589; race_60ms: 2169 after 20049). varied8 v8_strike_a_120: B struck card 25
+         * beside A's hand, own change 67431 over the frame holding the contact, then 978,
+         * 303, 558, 156 at a level of 500; the quiet run began after the 558 and the
+         * landing was put there, +33.0 ms on 10.4 */
+        if (rule != TIP_RULE_OWN_PLAIN && e <= OWN_STRUCK_LEVELS * own_level(ev, p, i, quiet) &&
+            e <= OWN_STRUCK_SHARE * settle_peak(ev, chg, p, i))
+            return 1;
         /* ... or, but for the second reading (TIP_RULE_OWN_PLAIN), a lone change between
          * two frames whose own change is at most OWN_FLOOR_SHARE of the quiet level, and at
          * most TIP_LONE_SHARE of the largest change before it: as the whole change's rule
@@ -1590,6 +1608,19 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
     }
     double e = sqrt(sqr((double)*err) + sqr(OWN_ERR_US));
     int64_t lo = k > L ? ev->lt[p][k] + LANDING_TAIL_US : INT64_MAX;
+    /* the last changing frame after one that dropped under the quiet level (and under
+     * LANDING_DROP_SHARE of the change before it) but not under OWN_FLOOR_SHARE of it:
+     * that frame may have been the descent's last millimetres, the hand braking onto the
+     * card, and the change after it the fingers settling there or the other hand landing
+     * beside them (look 7074 race_5ms at 60 fps, a light from nearly straight above: A's
+     * own change 2142, 2136 coming down, 855 over its last 3.4 mm to the contact at 2.050,
+     * 1146 lying on the card as B landed beside it, then 105, 0; put after the 1146, +24.7
+     * ms on 11.7). The landing is anywhere from the end of that frame on. Not after a
+     * steady slow descent (1300, 1300, 950, 1080: the 950 no drop) */
+    if (L + 2 < LHIST && ev->lpresent[p][L + 2] && ev->lt[p][L + 1] > start && ev->lt[p][L + 1] < lo &&
+        ev->lchg_own[p][L + 1] <= own_level(ev, p, L + 1, TIP_QUIET) && !own_calm(ev, ev->lchg_own[p], p, L + 1) &&
+        ev->lchg_own[p][L + 1] <= LANDING_DROP_SHARE * ev->lchg_own[p][L + 2])
+        lo = ev->lt[p][L + 1];
     /* an earlier quiet run (two frames or more, after the start) cut short by changes on
      * frames where the other hand changed its own picture more than twice as much (its
      * shadow, which the mask leaves, crossing this hand's circle): the landing may be that
@@ -1647,29 +1678,41 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
         else if (ev->lt[p][0] > *t)
             e = sqrt(sqr(e) + sqr((double)(ev->lt[p][0] - *t) / 2));
     }
-    /* the last changing frame at or before the rest's start (quiet from its start on): the
-     * descent seen is the one before the point stopped, and what came after may be the hand
-     * still coming down under the quiet level (a light from nearly straight above, the two
-     * hands over one another). Frames of the quiet run whose own change is over
+    /* the last changing frame at or before the rest's start (quiet from its start on), or
+     * within a frame of the hand's fitted stop (a fit good to a frame): the descent seen is the one before the point stopped,
+     * and what came after may be the hand still coming down under the quiet level (a light
+     * from nearly straight above, the two hands over one another). Frames of the quiet run whose own change is over
      * OWN_FLOOR_SHARE of the level and not the other's leak, before the first run of such
      * calm frames lasting SETTLED_US, say it may have: the landing is anywhere up to the
      * last of them, the span widening the error the same way (look 7055 race_5ms at 100
      * fps: B's point stopped at 2.000 s with its hand 24 mm up, its own change then 474,
      * 174, 132, 273, 477 and 234, 54 ... at a level of 600, contact 2.055; read at 2.000
-     * +- 10.6, before A's 2.048: B's take, not flagged) */
-    if (ev->lt[p][L] <= start0) {
-        int calm = -1; /* the oldest reading of the calm run */
+     * +- 10.6, before A's 2.048: B's take, not flagged; look 7074 race_5ms at 60 fps: B's
+     * point stopped at 1.983 s with its hand 30 mm up, the stop fitted at 2.007, its own
+     * change 8829 on the frame at 2.000, then 879, 987, 789 as it came down and 1473 over
+     * the contact at 2.055 (level 1000), then 255, 9, 87: read at 1.991 +- 17, before A's
+     * 2.050, B's take, not flagged) */
+    if (ev->lt[p][L] <= (stop > start0 ? stop : start0) + dt) {
+        int calm = -1, settled = 0; /* the oldest reading of the calm run; one lasting SETTLED_US seen */
+        int64_t moved = ev->lt[p][L]; /* the last reading over the calm level (or L) */
         for (int i = L - 1; i >= 0 && ev->lpresent[p][i]; i--) {
             if (!own_calm(ev, ev->lchg_own[p], p, i) && !may_leak(ev, p, i)) {
                 calm = -1;
+                moved = ev->lt[p][i];
                 if (ev->lt[p][i] > hi)
                     hi = ev->lt[p][i];
             } else if (calm < 0) {
                 calm = i;
             } else if (run_us(ev, p, i, calm, dt) >= SETTLED_US) {
+                settled = 1;
                 break;
             }
         }
+        /* no such calm run yet: the hand may still be coming down; wait for one, up to
+         * SETTLE_WAIT_US after the last reading over the calm level (look 7074 race_5ms: B's
+         * press decided on its 789, its 1473 over the contact came a frame later) */
+        if (!settled && ev->lt[p][0] - moved < SETTLE_WAIT_US)
+            return 0;
     }
     if (hi > *t) {
         if (lo > *t)
