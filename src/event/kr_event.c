@@ -94,8 +94,8 @@
                                1200, A lying still beside it 99 and 93; read as quiet, B's landing
                                came 45 ms early and the ruling went to B; now put midway between
                                the two readings, -4.5 ms on 25.6, see tip_still) */
-#define OWN_STRUCK_SHARE 0.03 /* ... is still at most this share of the largest change over the
-                                TIP_SETTLE_SPAN_US before it ... */
+#define OWN_STRUCK_SHARE 0.03 /* ... is still after a fall to this share of a change within a
+                                frame (TIP_SETTLE_SPAN_US before it at most) ... */
 #define OWN_STRUCK_LEVELS 3.0 /* ... and at most this many quiet levels: a hand the card stopped
                                  (see tip_still) */
 #define LEAK_SHARE 0.5       /* ... an own change at most this share of the other hand's may be its leak */
@@ -1263,19 +1263,26 @@ static int tip_still(const kr_event_t *ev, const double *chg, tip_rule rule, int
         if (own_quiet(ev, chg, rule, p, i, quiet))
             return 1;
         /* ... or, but for the second reading, a change just over the quiet level (at most
-         * OWN_STRUCK_LEVELS of it) and at most OWN_STRUCK_SHARE of the largest change in
-         * the TIP_SETTLE_SPAN_US before it: a hand falls from that change to this within
-         * a frame or two only when the card stopped it (a hand braking hard, 8 g, takes 30
-         * ms to stop from 2.4 m/s); what is left is its fingers settling after the strike.
-         * A hand still coming down with the fingertips beside the other hand masked
-         * changes by a tenth of its approach or more (race_20ms at 60 fps: 1749 after
-         * 14589; race_60ms: 2169 after 20049). varied8 v8_strike_a_120: B struck card 25
-         * beside A's hand, own change 67431 over the frame holding the contact, then 978,
-         * 303, 558, 156 at a level of 500; the quiet run began after the 558 and the
-         * landing was put there, +33.0 ms on 10.4 */
-        if (rule != TIP_RULE_OWN_PLAIN && e <= OWN_STRUCK_LEVELS * own_level(ev, p, i, quiet) &&
-            e <= OWN_STRUCK_SHARE * settle_peak(ev, chg, p, i))
-            return 1;
+         * OWN_STRUCK_LEVELS of it) after an abrupt drop: back from it over such changes,
+         * the first larger one fell to the next by OWN_STRUCK_SHARE or more, within
+         * TIP_SETTLE_SPAN_US. A hand's picture falls so within a frame only when the card
+         * stopped the hand (a hand braking hard, 8 g, takes 30 ms to stop from 2.4 m/s,
+         * and its change falls over frames); what is left is its fingers settling after
+         * the strike. A hand still coming down after its approach changes the frame after
+         * it by more (race_20ms at 120 fps: B's 804 after 10065, 8 %, its approach's larger
+         * changes before that: its descent, not a strike; race_60ms at 60 fps: 2169 after
+         * 20049). varied8 v8_strike_a_120: B struck card 25 beside A's hand, own change
+         * 67431 over the frame holding the contact, then 978, 303, 558, 156 at a level of
+         * 500; the quiet run began after the 558 and the landing was put there, +33.0 ms
+         * on 10.4 */
+        if (rule != TIP_RULE_OWN_PLAIN && e <= OWN_STRUCK_LEVELS * own_level(ev, p, i, quiet))
+            for (int q = i + 1; q < LHIST && ev->lpresent[p][q] && ev->lt[p][i] - ev->lt[p][q] <= TIP_SETTLE_SPAN_US;
+                 q++)
+                if (chg[q] > OWN_STRUCK_LEVELS * own_level(ev, p, q, quiet)) {
+                    if (chg[q - 1] <= OWN_STRUCK_SHARE * chg[q])
+                        return 1;
+                    break;
+                }
         /* ... or, but for the second reading (TIP_RULE_OWN_PLAIN), a lone change between
          * two frames whose own change is at most OWN_FLOOR_SHARE of the quiet level, and at
          * most TIP_LONE_SHARE of the largest change before it: as the whole change's rule
