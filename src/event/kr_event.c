@@ -1685,41 +1685,49 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
         else if (ev->lt[p][0] > *t)
             e = sqrt(sqr(e) + sqr((double)(ev->lt[p][0] - *t) / 2));
     }
-    /* the last changing frame at or before the rest's start (quiet from its start on), or
-     * within a frame of the hand's fitted stop (a fit good to a frame): the descent seen is the one before the point stopped,
-     * and what came after may be the hand still coming down under the quiet level (a light
-     * from nearly straight above, the two hands over one another). Frames of the quiet run whose own change is over
+    /* the last changing frame at or before the rest's start (quiet from its start on): the
+     * descent seen is the one before the point stopped, and what came after may be the hand
+     * still coming down under the quiet level (a light from nearly straight above, the two
+     * hands over one another). Frames of the quiet run whose own change is over
      * OWN_FLOOR_SHARE of the level and not the other's leak, before the first run of such
      * calm frames lasting SETTLED_US, say it may have: the landing is anywhere up to the
      * last of them, the span widening the error the same way (look 7055 race_5ms at 100
      * fps: B's point stopped at 2.000 s with its hand 24 mm up, its own change then 474,
      * 174, 132, 273, 477 and 234, 54 ... at a level of 600, contact 2.055; read at 2.000
-     * +- 10.6, before A's 2.048: B's take, not flagged; look 7074 race_5ms at 60 fps: B's
-     * point stopped at 1.983 s with its hand 30 mm up, the stop fitted at 2.007, its own
-     * change 8829 on the frame at 2.000, then 879, 987, 789 as it came down and 1473 over
-     * the contact at 2.055 (level 1000), then 255, 9, 87: read at 1.991 +- 17, before A's
-     * 2.050, B's take, not flagged) */
-    if (ev->lt[p][L] <= (stop > start0 ? stop : start0) + dt) {
-        int calm = -1, settled = 0; /* the oldest reading of the calm run; one lasting SETTLED_US seen */
-        int64_t moved = ev->lt[p][L]; /* the last reading over the calm level (or L) */
+     * +- 10.6, before A's 2.048: B's take, not flagged) */
+    if (ev->lt[p][L] <= start0) {
+        int calm = -1; /* the oldest reading of the calm run */
         for (int i = L - 1; i >= 0 && ev->lpresent[p][i]; i--) {
             if (!own_calm(ev, ev->lchg_own[p], p, i) && !may_leak(ev, p, i)) {
                 calm = -1;
-                moved = ev->lt[p][i];
                 if (ev->lt[p][i] > hi)
                     hi = ev->lt[p][i];
             } else if (calm < 0) {
                 calm = i;
             } else if (run_us(ev, p, i, calm, dt) >= SETTLED_US) {
-                settled = 1;
                 break;
             }
         }
-        /* no such calm run yet: the hand may still be coming down; wait for one, up to
-         * SETTLE_WAIT_US after the last reading over the calm level (look 7074 race_5ms: B's
-         * press decided on its 789, its 1473 over the contact came a frame later) */
-        if (!settled && ev->lt[p][0] - moved < SETTLE_WAIT_US)
+    } else if (ev->lt[p][L] <= stop) {
+        /* ... or at or before the hand's stop (the caller's: the later of its fits, now and
+         * at the first look): likewise, but only the frames over the calm level from the
+         * first quiet one on without a break, the other's leak or not (a flickering light
+         * leaves changes over it here and there once the hand lies still: varied4
+         * v4_race_dim_flicker_60), as long as a quiet run lasts (SETTLED_US: one such frame
+         * is as often the fingers settling after the contact, varied v_mix_30 card 16 B at
+         * 30 fps, 7464 over the contact, then 1602 at a level of 2000, then 255), and decided
+         * once a calm frame has ended them, waiting up to SETTLE_WAIT_US (look 7074 race_5ms at 60 fps: B's point stopped at 1.983 s with
+         * its hand 30 mm up, the stop first fitted at 2.007, its own change 8829 on the frame
+         * at 2.000, then 879, 987, 789 as it came down and 1473 over the contact at 2.055,
+         * the level 1000, then 255: read at 1.991 +- 17 on the 789, before A's 2.050, B's
+         * take, not flagged) */
+        int i = L - 1;
+        while (i >= 0 && ev->lpresent[p][i] && !own_calm(ev, ev->lchg_own[p], p, i))
+            i--;
+        if (i < 0 && ev->lt[p][0] - ev->lt[p][L] < SETTLE_WAIT_US)
             return 0;
+        if (i + 1 < L && run_us(ev, p, i + 1, L - 1, dt) >= SETTLED_US && ev->lt[p][i + 1] > hi)
+            hi = ev->lt[p][i + 1];
     }
     if (hi > *t) {
         if (lo > *t)
@@ -1884,9 +1892,10 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     const int after_merge = jb >= 0 && ev->lmerged[jb]; /* the blobs one on the frame before the rest's start */
     int near = osd < LANDING_ALONE_MM || c->hand_cover[1 - p] > 0 || after_merge, last = -1;
     int64_t from = rest_t < stop ? rest_t : stop;
-    int measured = near ? race_landing(ev, p, from, stop, dt, &t_land, &e_land)
-                        : landing(ev, ev->lchg[p], TIP_RULE_ALL, p, from, stop, dt, &t_land, &e_land, &last);
     cp_state *cps = &ev->cards[k].cp[p];
+    const int64_t stop0 = cps->race_key == rest_t + 1 ? cps->race_stop : stop; /* as first fitted */
+    int measured = near ? race_landing(ev, p, from, stop > stop0 ? stop : stop0, dt, &t_land, &e_land)
+                        : landing(ev, ev->lchg[p], TIP_RULE_ALL, p, from, stop, dt, &t_land, &e_land, &last);
     if (cps->race_key != rest_t + 1) {
         cps->race_key = rest_t + 1;
         cps->race_stop = stop;
