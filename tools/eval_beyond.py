@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+# eval_beyond.py - every matched touch over all renders and sets, and those further from the
+# truth than their own t_err (overconfident), worst first.
+# SPDX-License-Identifier: MIT
+#   tools/eval_beyond.py NAME[,NAME...] [--top N] [--twice]
+# Reads the renders of tools/eval_events.sh under out/eval*/FPS/SCENARIO/ (truth.jsonl beside
+# the analyze outputs NAME/events.jsonl) and the sets of tools/eval_sealed.sh under
+# out/sets-NAME/SET/SCENARIO/ (truth in out/eval/SET/SCENARIO/). Per scenario the first NAME
+# found is taken (e.g. "j41,i40": the newest outputs where they exist). A true touch is paired
+# with the same player's nearest detected touch of the same card within 100 ms, as
+# tools/eval_touch_diff.py; touches with none (most are the tidying after play, which analyze
+# does not report as touches) are counted apart. Prints the counts, then the touches beyond
+# their t_err (with --twice: beyond twice it), by how many t_err, worst first (--top, default 20).
+import glob
+import json
+import os
+import sys
+
+SETS = ("varied", "varied8", "varied4", "sealed3", "sealed10")
+
+
+def load(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def pairs(truth_dir, out_dir):
+    truth = [r for r in load(truth_dir + "/truth.jsonl") if r["type"] == "touch"]
+    det = [r for r in load(out_dir + "/events.jsonl") if r["type"] == "touch" and r.get("id", "").startswith("v")]
+    for t in truth:
+        c = [d for d in det if d.get("card") == t.get("card") and d.get("player") == t["player"]
+             and abs(d["t_us"] - t["t_us"]) < 100000]
+        if not c:
+            yield t, None
+            continue
+        yield t, min(c, key=lambda d: abs(d["t_us"] - t["t_us"]))
+
+
+def main():
+    args = sys.argv[1:]
+    top = 20
+    if "--top" in args:
+        i = args.index("--top")
+        top = int(args[i + 1])
+        del args[i:i + 2]
+    twice = "--twice" in args
+    args = [a for a in args if a != "--twice"]
+    if len(args) != 1:
+        sys.exit("usage: tools/eval_beyond.py NAME[,NAME...] [--top N] [--twice]")
+    names = args[0].split(",")
+    runs = []  # (truth dir, output dir)
+    for sd in sorted(glob.glob("out/eval*/*/*/")):
+        if os.path.basename(os.path.dirname(sd.rstrip("/"))) in SETS:
+            continue
+        for n in names:
+            if os.path.exists(sd + n + "/events.jsonl"):
+                runs.append((sd.rstrip("/"), sd + n))
+                break
+    for s in SETS:
+        for sd in sorted(glob.glob("out/eval/%s/*/" % s)):
+            for n in names:
+                o = "out/sets-%s/%s/%s" % (n, s, os.path.basename(sd.rstrip("/")))
+                if os.path.exists(o + "/events.jsonl"):
+                    runs.append((sd.rstrip("/"), o))
+                    break
+    matched = unpaired = 0
+    beyond = []
+    for truth_dir, out_dir in runs:
+        for t, d in pairs(truth_dir, out_dir):
+            if d is None:
+                unpaired += 1
+                continue
+            matched += 1
+            e = (d["t_us"] - t["t_us"]) / 1000.0
+            te = max(d.get("t_err_us", 0), 1) / 1000.0
+            if abs(e) > (2 if twice else 1) * te:
+                beyond.append((abs(e) / te, truth_dir, t["player"], t.get("card"), e, te))
+    beyond.sort(reverse=True)
+    print("scenarios %d, true touches paired %d (none within 100 ms: %d); beyond %s t_err: %d (%d early, %d late)"
+          % (len(runs), matched, unpaired, "twice their" if twice else "their", len(beyond),
+             sum(1 for b in beyond if b[4] < 0), sum(1 for b in beyond if b[4] >= 0)))
+    for ratio, where, player, card, e, te in beyond[:top]:
+        print("  %-50s %s card %3s %+7.1f ms on %5.1f (%.1fx)" % (where, player, card, e, te, ratio))
+
+
+if __name__ == "__main__":
+    main()
