@@ -1566,7 +1566,8 @@ static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_
  * on the frames after its landing, B's 2553, 3636, 7203, 5439 at 60 fps). The landing is
  * then anywhere from the end of the last frame of a change of its own (plus the tail) to
  * the one measured: put midway, with half that span as its error (in quadrature with
- * landing's). Same returns as landing. */
+ * landing's). stop: the hand's stop (press_touch passes the later of its fits, now and at
+ * the first look). Same returns as landing. */
 static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop, int64_t dt, int64_t *t, int64_t *err)
 {
     const int o = 1 - p;
@@ -1716,11 +1717,11 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
          * v4_race_dim_flicker_60), as long as a quiet run lasts (SETTLED_US: one such frame
          * is as often the fingers settling after the contact, varied v_mix_30 card 16 B at
          * 30 fps, 7464 over the contact, then 1602 at a level of 2000, then 255), and decided
-         * once a calm frame has ended them, waiting up to SETTLE_WAIT_US (look 7074 race_5ms at 60 fps: B's point stopped at 1.983 s with
-         * its hand 30 mm up, the stop first fitted at 2.007, its own change 8829 on the frame
-         * at 2.000, then 879, 987, 789 as it came down and 1473 over the contact at 2.055,
-         * the level 1000, then 255: read at 1.991 +- 17 on the 789, before A's 2.050, B's
-         * take, not flagged) */
+         * once a calm frame has ended them, waiting up to SETTLE_WAIT_US (look 7074 race_5ms
+         * at 60 fps: B's point stopped at 1.983 s with its hand 30 mm up, the stop first
+         * fitted at 2.007, its own change 8829 on the frame at 2.000, then 879, 987, 789 as
+         * it came down and 1473 over the contact at 2.055, the level 1000, then 255: read at
+         * 1.991 +- 17 on the 789, before A's 2.050, B's take, not flagged) */
         int i = L - 1;
         while (i >= 0 && ev->lpresent[p][i] && !own_calm(ev, ev->lchg_own[p], p, i))
             i--;
