@@ -2,7 +2,7 @@
 # eval_beyond.py - every matched touch over all renders and sets, and those further from the
 # truth than their own t_err (overconfident), worst first.
 # SPDX-License-Identifier: MIT
-#   tools/eval_beyond.py NAME[,NAME...] [--top N] [--twice]
+#   tools/eval_beyond.py NAME[,NAME...] [--top N] [--twice] [--not SUBSTR[,SUBSTR...]]
 # Reads the renders of tools/eval_events.sh under out/eval*/FPS/SCENARIO/ (truth.jsonl beside
 # the analyze outputs NAME/events.jsonl) and the sets of tools/eval_sealed.sh under
 # out/sets-NAME/SET/SCENARIO/ (truth in out/eval/SET/SCENARIO/). Per scenario the first NAME
@@ -11,6 +11,8 @@
 # tools/eval_touch_diff.py; touches with none (most are the tidying after play, which analyze
 # does not report as touches) are counted apart. Prints the counts, then the touches beyond
 # their t_err (with --twice: beyond twice it), by how many t_err, worst first (--top, default 20).
+# --not: leave out the scenarios whose path holds SUBSTR (several: comma-separated; e.g. the
+# looks only one build has run).
 import glob
 import json
 import os
@@ -43,10 +45,15 @@ def main():
         i = args.index("--top")
         top = int(args[i + 1])
         del args[i:i + 2]
+    skip = None
+    if "--not" in args:
+        i = args.index("--not")
+        skip = args[i + 1].split(",")
+        del args[i:i + 2]
     twice = "--twice" in args
     args = [a for a in args if a != "--twice"]
     if len(args) != 1:
-        sys.exit("usage: tools/eval_beyond.py NAME[,NAME...] [--top N] [--twice]")
+        sys.exit("usage: tools/eval_beyond.py NAME[,NAME...] [--top N] [--twice] [--not SUBSTR[,SUBSTR...]]")
     names = args[0].split(",")
     runs = []  # (truth dir, output dir)
     for sd in sorted(glob.glob("out/eval*/*/*/")):
@@ -63,6 +70,8 @@ def main():
                 if os.path.exists(o + "/events.jsonl"):
                     runs.append((sd.rstrip("/"), o))
                     break
+    if skip:
+        runs = [r for r in runs if not any(x in r[0] for x in skip)]
     matched = unpaired = 0
     beyond = []
     for truth_dir, out_dir in runs:
