@@ -13,48 +13,32 @@
 # their t_err (with --twice: beyond twice it), by how many t_err, worst first (--top, default 20).
 # --not: leave out the scenarios whose path holds SUBSTR (several: comma-separated; e.g. the
 # looks only one build has run).
+import argparse
 import glob
-import json
 import os
-import sys
+
+from eval_touch_diff import load, pair
 
 SETS = ("varied", "varied8", "varied4", "sealed3", "sealed10")
-
-
-def load(path):
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
 
 
 def pairs(truth_dir, out_dir):
     truth = [r for r in load(truth_dir + "/truth.jsonl") if r["type"] == "touch"]
     det = [r for r in load(out_dir + "/events.jsonl") if r["type"] == "touch" and r.get("id", "").startswith("v")]
     for t in truth:
-        c = [d for d in det if d.get("card") == t.get("card") and d.get("player") == t["player"]
-             and abs(d["t_us"] - t["t_us"]) < 100000]
-        if not c:
-            yield t, None
-            continue
-        yield t, min(c, key=lambda d: abs(d["t_us"] - t["t_us"]))
+        yield t, pair(t, det)
 
 
 def main():
-    args = sys.argv[1:]
-    top = 20
-    if "--top" in args:
-        i = args.index("--top")
-        top = int(args[i + 1])
-        del args[i:i + 2]
-    skip = None
-    if "--not" in args:
-        i = args.index("--not")
-        skip = args[i + 1].split(",")
-        del args[i:i + 2]
-    twice = "--twice" in args
-    args = [a for a in args if a != "--twice"]
-    if len(args) != 1:
-        sys.exit("usage: tools/eval_beyond.py NAME[,NAME...] [--top N] [--twice] [--not SUBSTR[,SUBSTR...]]")
-    names = args[0].split(",")
+    ap = argparse.ArgumentParser(description="touches further from the truth than their own t_err")
+    ap.add_argument("names", help="NAME[,NAME...]: the analyze outputs' folder names, first found taken")
+    ap.add_argument("--top", type=int, default=20, help="how many to list (default 20)")
+    ap.add_argument("--twice", action="store_true", help="beyond twice their t_err")
+    ap.add_argument("--not", dest="skip", default="", help="SUBSTR[,SUBSTR...]: scenarios to leave out")
+    a = ap.parse_args()
+    top, twice = a.top, a.twice
+    skip = [x for x in a.skip.split(",") if x]
+    names = a.names.split(",")
     runs = []  # (truth dir, output dir)
     for sd in sorted(glob.glob("out/eval*/*/*/")):
         if os.path.basename(os.path.dirname(sd.rstrip("/"))) in SETS:
