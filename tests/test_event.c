@@ -3113,9 +3113,9 @@ static void test_race_quiet_from_the_stop_reaches_to_its_last_uncalm_frame(void)
 /* At 60 fps A's point stops at 500 ms; its own change is the approach's (60000) to 517 ms,
  * then 879, 987, 789 (under the level of 1000, over half of it: the hand coming down under
  * a light from nearly straight above), 1473 over the interval that holds the contact (567
- * .. 583 ms), then 255, 9, 87 and noise. The last change seen lies within a frame of the
- * stop, so the hand's descent after it was not seen: the landing may be as late as the
- * 1473, and its error spans it (look 7074 race_5ms, B: read 64 ms early on 17, the race
+ * .. 583 ms), then 255, 9, 87 and noise. The last change seen is no later than the stop
+ * fitted to the point, so the hand's descent after it was not seen: the landing may be as
+ * late as the 1473, and its error spans it (look 7074 race_5ms, B: read 64 ms early on 17, the race
  * given the wrong way unflagged). Decided only once a calm run follows (not on the 789). */
 static void test_race_descent_unseen_after_the_stop_spans_its_last_change(void)
 {
