@@ -3117,14 +3117,24 @@ static void test_race_quiet_from_the_stop_reaches_to_its_last_uncalm_frame(void)
  * fitted to the point, so the hand's descent after it was not seen: the landing may be as
  * late as the 1473, and its error spans it (look 7074 race_5ms, B: read 64 ms early on 17, the race
  * given the wrong way unflagged). Decided only once a calm run follows (not on the 789). */
+/* race_own_seq of the n readings own and whole at period per: A's touch read with the
+ * contact within its error, the error under max_err; *t the time read */
+static void race_own_reads(int64_t per, const double *own, const double *whole, int n, int64_t contact,
+                           int64_t max_err, int64_t *t)
+{
+    int64_t err = 0;
+    race_own_seq(per, own, whole, n, t, &err);
+    CU_ASSERT_TRUE(*t >= 0 && llabs(*t - contact) <= err);
+    CU_ASSERT_TRUE(err < max_err);
+}
+
 static void test_race_descent_unseen_after_the_stop_spans_its_last_change(void)
 {
     const double own[] = {879, 987, 789, 1473, 255, 9, 87};
     const double whole[] = {2400, 2400, 1300, 1300, 300, 40, 40};
-    int64_t t, err;
-    race_own_seq(DT, own, whole, 7, &t, &err);
-    CU_ASSERT_TRUE(t > 520000 && llabs(t - 575000) <= err);
-    CU_ASSERT_TRUE(err < 50000);
+    int64_t t;
+    race_own_reads(DT, own, whole, 7, 575000, 50000, &t);
+    CU_ASSERT_TRUE(t > 520000);
 }
 
 /* At 60 fps A's own change comes down 2142, 2136 (its last 20 mm), drops to 855 over its
@@ -3137,10 +3147,8 @@ static void test_race_last_change_after_a_drop_may_be_settling(void)
 {
     const double own[] = {2142, 2136, 855, 1146, 105, 0, 129};
     const double whole[] = {3000, 3000, 1700, 1700, 300, 40, 40};
-    int64_t t, err;
-    race_own_seq(DT, own, whole, 7, &t, &err);
-    CU_ASSERT_TRUE(t >= 0 && llabs(t - 567000) <= err);
-    CU_ASSERT_TRUE(err < 25000);
+    int64_t t;
+    race_own_reads(DT, own, whole, 7, 567000, 25000, &t);
 }
 
 /* At 120 fps (the own change's quiet level 500 a frame) a racing hand strikes the card: its
@@ -3151,13 +3159,11 @@ static void test_race_last_change_after_a_drop_may_be_settling(void)
  * (test_race_own_quiet_where_the_whole_is_quiet's 1300 after 13000). */
 static void test_race_struck_card_then_settling(void)
 {
-    const int64_t per = 8333;
     const double own[] = {80000, 80000, 67000, 978, 303, 558, 156};
     const double whole[] = {80000, 80000, 67000, 996, 312, 567, 165};
-    int64_t t, err;
-    race_own_seq(per, own, whole, 7, &t, &err);
-    CU_ASSERT_TRUE(t >= 0 && llabs(t - 548000) <= err);
-    CU_ASSERT_TRUE(t < 558000 && err < 15000);
+    int64_t t;
+    race_own_reads(8333, own, whole, 7, 548000, 15000, &t);
+    CU_ASSERT_TRUE(t < 558000);
 }
 
 /* Under lamps the tracker steadies, a hand's own change is counted beyond the share of the
