@@ -1894,8 +1894,9 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     int near = osd < LANDING_ALONE_MM || c->hand_cover[1 - p] > 0 || after_merge, last = -1;
     int64_t from = rest_t < stop ? rest_t : stop;
     cp_state *cps = &ev->cards[k].cp[p];
-    const int64_t stop0 = cps->race_key == rest_t + 1 ? cps->race_stop : stop; /* as first fitted */
-    int measured = near ? race_landing(ev, p, from, stop > stop0 ? stop : stop0, dt, &t_land, &e_land)
+    /* a racing hand's stop: the later of its fits, now and at the first look (race_landing) */
+    const int64_t race_stop = cps->race_key == rest_t + 1 && cps->race_stop > stop ? cps->race_stop : stop;
+    int measured = near ? race_landing(ev, p, from, race_stop, dt, &t_land, &e_land)
                         : landing(ev, ev->lchg[p], TIP_RULE_ALL, p, from, stop, dt, &t_land, &e_land, &last);
     if (cps->race_key != rest_t + 1) {
         cps->race_key = rest_t + 1;
@@ -1955,7 +1956,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     int through = 0;
     if (t_over >= 0) {
         int64_t tm, em;
-        if (race_landing(ev, p, t_over, stop, dt, &tm, &em) > 0 && tm + em < rest_t) {
+        if (race_landing(ev, p, t_over, race_stop, dt, &tm, &em) > 0 && tm + em < rest_t) {
             KR_DEBUG("event %.3f: press of card %d by %c read from %lld: %lld +- %lld (rest %lld, measured %d)",
                      fr->t_us / 1e6, c->id, p ? 'B' : 'A', (long long)t_over, (long long)tm, (long long)em,
                      (long long)rest_t, measured);
