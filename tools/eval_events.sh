@@ -2,7 +2,7 @@
 # tools/eval_events.sh [--fps "30 60 120"] [--work DIR] [--holdout] [--no-render] [--results FILE]
 #                      [--lag] [--phase F] [--look-seed N] [--jitter F] [--drop F]
 #                      [--ramp FROM:TO:FPS[:EASE]] [--readout F] [--flicker F] [--flicker-wave W]
-#                      [--flicker-hz F] [--shutter F] [--told-readout]
+#                      [--flicker-hz F] [--shutter F] [--gop S] [--told-readout]
 #                      [--out-name NAME] [--skip NAME]... [NAME...]
 #   Renders synthetic scenarios (karuta-synth, cached in WORK/FPS/NAME), runs
 #   `karuta-ref analyze` on each, compares with the truth (tools/eval_events.py) and
@@ -27,7 +27,9 @@
 #   that analyze can measure the readout from their bands; --flicker-wave W: the lamps'
 #   waveform, sine or square (lamps that switch; karuta-synth --flicker-wave); --flicker-hz
 #   F: their frequency (karuta-synth --flicker-hz: 120 where the mains run at 60 Hz); --shutter F:
-#   each frame's exposure, a share of the period (karuta-synth --shutter). --told-readout:
+#   each frame's exposure, a share of the period (karuta-synth --shutter); --gop S: the
+#   video's keyframe interval in seconds (karuta-synth --gop; the renders' default 2 s puts
+#   a keyframe 50 ms before most scenarios' first contacts). --told-readout:
 #   analyze is given the render's readout (meta.json readout_us) with --readout-us; without
 #   it analyze assumes a global shutter.
 #   --out-name NAME: analyze into WORK/FPS/SCENARIO/NAME (default out), so that two builds
@@ -67,9 +69,10 @@ while [ $# -gt 0 ]; do
     --flicker-wave) synth_args+=(--flicker-wave "$2"); shift 2 ;;
     --flicker-hz) synth_args+=(--flicker-hz "$2"); shift 2 ;;
     --shutter) synth_args+=(--shutter "$2"); shift 2 ;;
+    --gop) synth_args+=(--gop "$2"); shift 2 ;;
     --told-readout) told_readout=1; shift ;;
     --out-name) outname=$2; shift 2 ;;
-    -h|--help) sed -n 2,36p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,38p "$0"; exit 0 ;;
     -*) echo "eval_events.sh: unknown option $1" >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
   esac

@@ -171,6 +171,8 @@ void kr_synth_fps(const kr_synth_t *s, int *num, int *den)
 
 int kr_synth_crf(const kr_synth_t *s) { return s->look.crf; }
 
+int kr_synth_gop_s10(const kr_synth_t *s) { return s->look.gop_s10; }
+
 kr_status kr_synth_render_frame(kr_synth_t *s, int frame, kr_image_t *out)
 {
     if (!s || frame < 0 || frame >= s->n_frames || !out)

@@ -56,6 +56,9 @@ typedef struct kr_synth_opts {
     double      ramp[4];       /* ramp[2] > 0: a slow-motion ramp, frames at ramp[2] fps from
                                   ramp[0] to ramp[1] s, eased over ramp[3] s on each side
                                   (the scenario's frame_ramp is replaced); 0: the scenario's */
+    double      gop_s;         /* <= 0: the scenario's gop_s (default 2); 0.1..10: the video's
+                                  keyframe interval in seconds, in tenths (where the codec
+                                  draws the whole picture anew; a camera's own GOP)          */
 } kr_synth_opts;
 void kr_synth_opts_default(kr_synth_opts *o);
 
@@ -72,6 +75,8 @@ int64_t kr_synth_frame_t_us(const kr_synth_t *s, int frame); /* presentation tim
 void    kr_synth_frame_size(const kr_synth_t *s, int *w, int *h);
 void    kr_synth_fps(const kr_synth_t *s, int *num, int *den);
 int     kr_synth_crf(const kr_synth_t *s); /* H.264 quality the scenario asks for */
+int     kr_synth_gop_s10(const kr_synth_t *s); /* keyframe interval, tenths of a second
+                                                * (kr_media_writer_config.gop_s10) */
 
 /* Renders frame `frame` (frames may be rendered in any order, but in increasing
  * order is fastest). *out is a BGR view owned by s, valid until the next call. */

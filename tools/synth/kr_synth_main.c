@@ -46,6 +46,9 @@ static void usage(FILE *f)
             "                       the scenario's frame_jitter, else 0)\n"
             "  --drop F             leave out this share (0..0.5) of the frames at random\n"
             "                       (default: the scenario's frame_drop, else 0)\n"
+            "  --gop S              the video's keyframe interval in seconds, 0.1..10 in tenths\n"
+            "                       (where the codec draws the whole picture anew; default:\n"
+            "                       the scenario's gop_s, else 2)\n"
             "  --ramp FROM:TO:FPS[:EASE]\n"
             "                       a slow-motion ramp: frames at FPS (1..960) from FROM to TO\n"
             "                       seconds, the rate eased in and out over EASE s (default\n"
@@ -162,12 +165,13 @@ int main(int argc, char **argv)
             if (*e || e == v || !(f >= 0 && f < 1)) goto bad;
             o.phase = f; i++;
         } else if (!strcmp(a, "--jitter") || !strcmp(a, "--drop") || !strcmp(a, "--readout") ||
-                   !strcmp(a, "--flicker") || !strcmp(a, "--shutter") || !strcmp(a, "--flicker-hz")) {
+                   !strcmp(a, "--flicker") || !strcmp(a, "--shutter") || !strcmp(a, "--flicker-hz") ||
+                   !strcmp(a, "--gop")) {
             /* numbers: each option's field, its smallest and its largest value */
-            static const char *const name[6] = {"--jitter",  "--drop",    "--readout",
-                                                "--flicker", "--shutter", "--flicker-hz"};
-            static const double bot[6] = {0, 0, 0, 0, 0.01, 1}, top[6] = {0.45, 0.5, 1, 0.5, 1, 1000};
-            double *field[6] = {&o.jitter, &o.drop, &o.readout, &o.flicker, &o.shutter, &o.flicker_hz};
+            static const char *const name[7] = {"--jitter",  "--drop",    "--readout", "--flicker",
+                                                "--shutter", "--flicker-hz", "--gop"};
+            static const double bot[7] = {0, 0, 0, 0, 0.01, 1, 0.1}, top[7] = {0.45, 0.5, 1, 0.5, 1, 1000, 10};
+            double *field[7] = {&o.jitter, &o.drop, &o.readout, &o.flicker, &o.shutter, &o.flicker_hz, &o.gop_s};
             int k = 0;
             while (strcmp(a, name[k]))
                 k++;
@@ -254,7 +258,12 @@ int main(int argc, char **argv)
         still_f[k] = still_frame(s, still_t[k]);
     if (video) {
         snprintf(path, sizeof path, "%s/video.mp4", dir);
-        if ((st = kr_media_writer_create(path, fw, fh, fn, fd, kr_synth_crf(s), &w)) != KR_OK) {
+        kr_media_writer_config wc;
+        kr_media_writer_config_default(&wc);
+        if (kr_synth_crf(s) >= 0)
+            wc.crf = kr_synth_crf(s);
+        wc.gop_s10 = kr_synth_gop_s10(s);
+        if ((st = kr_media_writer_create2(path, fw, fh, fn, fd, &wc, &w)) != KR_OK) {
             kr_log(KR_LOG_ERROR, "%s: %s", path, kr_media_writer_error(NULL));
             goto done;
         }

@@ -507,6 +507,12 @@ kr_status kr_synth_scenario_parse(kr_synth_t *s, const char *path, const kr_synt
         FAIL("%s: look.readout %.3g: need 0..1 (share of the frame period)", fn, lk->readout);
     lk->bodies = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(jl, "bodies"));
     lk->crf = (int)num(root, "crf", 22);
+    if (bad_type(root, "gop_s", 1))
+        FAIL("%s: gop_s: need a number 0.1..10 (the keyframe interval in seconds)", fn);
+    const double gop = o->gop_s > 0 ? o->gop_s : num(root, "gop_s", 2);
+    if (!(gop >= 0.1 && gop <= 10))
+        FAIL("%s: gop_s %.3g: need 0.1..10 (the keyframe interval in seconds)", fn, gop);
+    lk->gop_s10 = (int)lround(gop * 10);
     double warm = kr_synth_rng_range(&rng, -0.04, 0.04);
     lk->wb[0] = 1.0 - warm; lk->wb[1] = 1.0; lk->wb[2] = 1.0 + warm;
     if ((v = cJSON_GetObjectItemCaseSensitive(jl, "wb")) && !colour(v, lk->wb))
