@@ -62,6 +62,10 @@
 #define LANDING_TAIL_ALONE_US 11000 /* ... contact this long after the picture is last seen moving (the last mm) */
 #define LANDING_TAIL_US 8000 /* ... the same read from the hand's own change (race_landing; not re-measured) */
 #define LANDING_TAIL_ERR_US 5000 /* ... give or take this */
+#define STEP_SHARE 0.3 /* ... a quiet run over this share of the quiet level may be a slow descent's, if the
+                          change then falls to this share of it (landing_step) ... */
+#define STEP_SPAN_US 100000 /* ... within this long of the run's first frame (waited for) */
+#define STEP_RUN 3 /* ... shallow readings, this many or more, the last this many within a factor 2 of their median */
 #define LANDING_STRIKE_US 25000 /* ... no tail when the motion is last seen this soon after the hand's
                                    stop (or its rest's start), all of it from LANDING_PLACED_US on,
                                    in between in proportion: a hand that comes to rest over the card
@@ -252,6 +256,8 @@ typedef struct card_state {
 
 struct kr_event {
     kr_event_config cfg;
+    int     landing_now; /* press_touch's last call for a rest: a landing is read from what was seen
+                            (landing_step waits no longer) */
     mark_t  marks[MAX_MARKS];
     int     n_marks, next_mark;
     int     n_cards;
@@ -1331,6 +1337,53 @@ static int landing_drop(const kr_event_t *ev, const double *chg, int p, int L, i
     return D > L ? D : -1;
 }
 
+/* A slow descent under the quiet level (landing): the first quiet run from frame j (index;
+ * the readings from it on, newer, the lower indices) may be the hand still coming down when
+ * its readings are shallow, each over STEP_SHARE of the quiet level, STEP_RUN or more, the
+ * last STEP_RUN of them steady (within a factor 2 of their median: a slow descent's), and
+ * the change then falls within STEP_SPAN_US to a deeper rest, two readings in a row at most
+ * STEP_SHARE of the shallow ones' median; not after an abrupt fall into the run (to
+ * OWN_STRUCK_SHARE of the change before it or less: a struck card, the fingers settling). A hand's picture, lying on the card, changes by
+ * the noise alone from the contact on; one still coming down slowly changes it by a steady
+ * amount, frame after frame, until it lands (look 7078 at 120 fps, a light from nearly
+ * straight above: reading_void A's change 654, 501, 849, 855, 693, 1005 at a level of
+ * 1000, then 90, 132, contact 2.200 s after the 1005; race_60ms A's own change 414, 381,
+ * 498, 480 at a level of 500, then 123, 54, contact 2.050 after the 480; both_fault A's
+ * own 237, 243, 210, then 30, 51. Read from the first quiet run: -84, -42, -42 ms on 7, 10
+ * and 10). Sets *hi to the end of the last reading before the deeper rest (-1: none) and
+ * returns 1; 0 while a shallow run may still fall (ask again next frame), unless the press
+ * is decided now (kr_event.landing_now: press_touch's last call). The caller puts
+ * the landing between the two readings: which is the contact cannot be told. */
+static int landing_step(const kr_event_t *ev, const double *chg, tip_rule rule, int p, int j, int64_t *hi)
+{
+    *hi = -1;
+    if (j + 1 < LHIST && ev->lpresent[p][j + 1] && chg[j] <= OWN_STRUCK_SHARE * chg[j + 1])
+        return 1; /* an abrupt fall into the run: a struck card, the fingers settling (tip_still) */
+    for (int s = j; s >= 0; s--) {
+        if (ev->lt[p][s] - ev->lt[p][j] > STEP_SPAN_US)
+            return 1;
+        const double level = rule == TIP_RULE_ALL ? TIP_QUIET : own_level(ev, p, s, TIP_QUIET);
+        if (chg[s] > STEP_SHARE * level)
+            continue; /* shallow: the run above goes on */
+        if (j - s < STEP_RUN)
+            return 1; /* deep from the start, or after fewer shallow readings: the fingers settling
+                       * after the contact as often (landing's own rules) */
+        if (s == 0)
+            return ev->landing_now; /* the second reading of the rest not seen yet */
+        double v[LHIST], w[STEP_RUN];
+        int nu = 0;
+        for (int i = j; i > s; i--)
+            v[nu++] = chg[i];
+        for (int i = 0; i < STEP_RUN; i++)
+            w[i] = chg[s + 1 + i];
+        const double mw = median(w, STEP_RUN); /* (w sorted) */
+        if (w[0] >= 0.5 * mw && w[STEP_RUN - 1] <= 2 * mw && fmax(chg[s], chg[s - 1]) <= STEP_SHARE * median(v, nu))
+            *hi = ev->lt[p][s + 1];
+        return 1;
+    }
+    return ev->landing_now || ev->lt[p][0] - ev->lt[p][j] > STEP_SPAN_US; /* shallow so far: wait */
+}
+
 /* The footage that player p's readings newer .. older (indices) cover: each is the change over
  * the interval that ends at it, so from the frame before the older to the newer (the oldest
  * interval taken as dt when that frame is not kept). A run of quiet, still or calm readings,
@@ -1499,6 +1552,17 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
             *t = td;
             *err += (tc - td) / 2;
         }
+    }
+    /* a shallow quiet run, then a deeper rest: the landing is anywhere from the reading
+     * above to the deeper rest's start (landing_step) */
+    int64_t hi;
+    if (!landing_step(ev, chg, rule, p, j, &hi))
+        return 0;
+    hi += rule != TIP_RULE_ALL ? LANDING_TAIL_US : LANDING_TAIL_ALONE_US;
+    if (hi > *t) {
+        const int64_t lo = *t;
+        *t = hi;
+        put_midway(lo, t, err);
     }
     return 1;
 }
@@ -1896,14 +1960,6 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     cp_state *cps = &ev->cards[k].cp[p];
     /* a racing hand's stop: the later of its fits, now and at the first look (race_landing) */
     const int64_t race_stop = cps->race_key == rest_t + 1 && cps->race_stop > stop ? cps->race_stop : stop;
-    int measured = near ? race_landing(ev, p, from, race_stop, dt, &t_land, &e_land)
-                        : landing(ev, ev->lchg[p], TIP_RULE_ALL, p, from, stop, dt, &t_land, &e_land, &last);
-    if (cps->race_key != rest_t + 1) {
-        cps->race_key = rest_t + 1;
-        cps->race_stop = stop;
-        cps->race_weak = other || fr->hand_contact || after_merge;
-        cps->race_hidden = c->occluded;
-    }
     /* the wait for a landing runs from the hand's stop when that is later than the rest's
      * start (a slow approach falls under rest_speed_mm_s while the hand still drifts and
      * comes down: the model would be put on a stop not yet made): the last frame its leading
@@ -1915,7 +1971,18 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
             still_from = ev->lt[p][j] < rest_t + SETTLE_WAIT_US ? ev->lt[p][j] : rest_t + SETTLE_WAIT_US;
             break;
         }
-    if (measured == 0 && (!force || (force == 1 && ev->lt[p][0] - still_from < cfg->press_hold_us + SETTLE_WAIT_US)))
+    const int may_wait = !force || (force == 1 && ev->lt[p][0] - still_from < cfg->press_hold_us + SETTLE_WAIT_US);
+    ev->landing_now = !may_wait;
+    int measured = near ? race_landing(ev, p, from, race_stop, dt, &t_land, &e_land)
+                        : landing(ev, ev->lchg[p], TIP_RULE_ALL, p, from, stop, dt, &t_land, &e_land, &last);
+    ev->landing_now = 0;
+    if (cps->race_key != rest_t + 1) {
+        cps->race_key = rest_t + 1;
+        cps->race_stop = stop;
+        cps->race_weak = other || fr->hand_contact || after_merge;
+        cps->race_hidden = c->occluded;
+    }
+    if (measured == 0 && may_wait)
         return;
     /* a rest that ended with the hand never seen lying still on the card (no landing) and
      * its leading point now inside the next card's outline: the hand went on across the
