@@ -3826,6 +3826,43 @@ static void test_landing_lone_change_after_the_contact(void)
     }
 }
 
+/* ---- session 42: a slow descent under the quiet level, then a deeper rest ---- */
+
+/* At 120 fps (look 7078 reading_void, a light from nearly straight above) A's hand stops
+ * over card 64 and comes down slowly: its change falls from the approach's (11277 over the
+ * last fast frame) to 2196, 1737, then 654, 501, 849, 855, 693, 1005 (under the quiet level
+ * of 1000, steady), then 90, 132, 126 and noise; the contact is on the frame after the 90.
+ * Read from the first quiet run the touch came 83.7 ms early on an error of 6.7; the
+ * landing is anywhere from there to the deeper rest, put midway, the truth (at the far
+ * end) within twice its error. A
+ * shallow run of two frames (the fingers settling, test_landing_lone_change_after_the_contact)
+ * keeps its reading. */
+static void test_landing_slow_descent_then_deeper_rest(void)
+{
+    const double chg[] = {11277, 11814, 17883, 19707};
+    const double after[] = {2196, 1737, 654, 501, 849, 855, 693, 1005, 90, 132, 126, 246, 78};
+    int64_t t_err;
+    double e = landing_seq_case_dt(chg, 4, after, 13, 11.0, 8333, &t_err);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("landing slow descent: error %.0f us, t_err %lld\n", e, (long long)t_err);
+    CU_ASSERT_TRUE(fabs(e) <= 2.0 * (double)t_err);
+    CU_ASSERT_TRUE(e > -60000);
+}
+
+/* A racing hand at 120 fps (look 7078 race_60ms A): its own change 6000 as it stops, then
+ * 648, 414, 381, 498, 480 (under the own change's quiet level of 500 but over 0.3 of it,
+ * steady: the hand still coming down, its whole change large), then 123, 54 and noise,
+ * the contact on the 123's frame (583 ms). Read from the first quiet run: 42 ms early on
+ * 10.4; now the truth within the error, and later than before. */
+static void test_race_slow_descent_then_deeper_rest(void)
+{
+    const double own[] = {6000, 648, 414, 381, 498, 480, 123, 54};
+    const double whole[] = {18000, 18000, 15000, 9000, 7000, 1000, 700, 600};
+    int64_t t;
+    race_own_reads(8333, own, whole, 8, 583000, 30000, &t);
+    CU_ASSERT_TRUE(t > 560000);
+}
+
 /* A's fingertip crosses card 64's near edge at te still in the air; the card is sent
  * sliding at contact (te + 5 ms) at 2 m/s and slows by its friction, 3.7 m/s^2 (as a card
  * on a mat does, 0.38 g). Frames every dt_us. Returns the touch's error (us), *t_err its
@@ -4684,6 +4721,8 @@ int main(void)
     CU_add_test(s, "send_to_the_far_row_reaches_past_the_line", test_send_to_the_far_row_reaches_past_the_line);
     CU_add_test(s, "landing_residue_after_the_contact", test_landing_residue_after_the_contact); /* timing session 11 */
     CU_add_test(s, "landing_lone_change_after_the_contact", test_landing_lone_change_after_the_contact);
+    CU_add_test(s, "landing_slow_descent_then_deeper_rest", test_landing_slow_descent_then_deeper_rest); /* s42 */
+    CU_add_test(s, "race_slow_descent_then_deeper_rest", test_race_slow_descent_then_deeper_rest);
     CU_add_test(s, "hand_named_from_the_arm_seen_most", test_hand_named_from_the_arm_seen_most); /* session 15 */
     CU_add_test(s, "point_on_a_card_out_of_the_field_is_no_rest_beside", /* session 31 */
                 test_point_on_a_card_out_of_the_field_is_no_rest_beside);

@@ -64,7 +64,7 @@
 #define LANDING_TAIL_ERR_US 5000 /* ... give or take this */
 #define STEP_SHARE 0.3 /* ... a quiet run over this share of the quiet level may be a slow descent's, if the
                           change then falls to this share of it (landing_step) ... */
-#define STEP_SPAN_US 100000 /* ... within this long of the run's first frame (waited for) */
+#define STEP_SPAN_US 80000  /* ... within this long of the run's first frame (waited for) */
 #define STEP_RUN 3 /* ... shallow readings, this many or more, the last this many within a factor 2 of their median */
 #define LANDING_STRIKE_US 25000 /* ... no tail when the motion is last seen this soon after the hand's
                                    stop (or its rest's start), all of it from LANDING_PLACED_US on,
@@ -1359,6 +1359,8 @@ static int landing_step(const kr_event_t *ev, const double *chg, tip_rule rule, 
     *hi = -1;
     if (j + 1 < LHIST && ev->lpresent[p][j + 1] && chg[j] <= OWN_STRUCK_SHARE * chg[j + 1])
         return 1; /* an abrupt fall into the run: a struck card, the fingers settling (tip_still) */
+    if (STEP_RUN * (ev->lt[p][j - 1] - ev->lt[p][j]) > STEP_SPAN_US)
+        return 1; /* frames too far apart for a run and its fall within the span (30 fps) */
     for (int s = j; s >= 0; s--) {
         if (ev->lt[p][s] - ev->lt[p][j] > STEP_SPAN_US)
             return 1;
