@@ -4409,6 +4409,40 @@ static void test_press_after_a_merge_is_read_from_its_own_change(void)
     kr_event_destroy(f.ev);
 }
 
+/* A lies on card 64 from 650 ms while the two hands' blobs are one (500 to 830 ms, A's
+ * point 60 mm further in, on B's hand); after they part B's hand stays beside it, moving
+ * (own change 20000 a frame at 120 fps, until 1000 ms), and A's own change reads 9, 378,
+ * 705, 195, 117, 468, 84 (B's leak: at most half of B's), then noise. A landing read from that in the rest, within SETTLED_US of
+ * its start, is no change of A's own: A's press is read through the merge, at 650 ms
+ * (look 7078 hand_contact_fault at 120 fps: A's fault press at 2.070 s read at 2.137 +-
+ * 11.3 from B's leak after the blobs parted at 2.125, 67 ms late; look 7074's +68.7 on
+ * 18.2). */
+static void test_race_press_after_the_blobs_parted_beside_the_other_leaving(void)
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    race_merged_a = 830000;
+    race_b_gone = 1000000;
+    static const double parted[] = {9, 378, 705, 195, 117, 468, 84}; /* from 833 ms, 120 fps */
+    for (int64_t tt = 0; tt < 1400000; tt += 8333) {
+        const int k = (int)((tt - 830000) / 8333);
+        double a = tt < 300000 ? 0 : tt < 500000 ? 30000 : tt < 650000 ? 3000 : tt < 830000 ? 25 : k < 7 ? parted[k] : 12;
+        double own[2] = {a, tt < 300000 ? 0 : tt < 1000000 ? 20000 : 25};
+        race_frame(&f, tt, own, tt < 300000 ? 0 : tt < 1000000 ? 30000 : 50, 0.6);
+    }
+    race_merged_a = 0;
+    race_b_gone = 0;
+    int64_t t[2], err[2];
+    double conf[2];
+    race_touches(&f, t, err, conf);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("press after the blobs parted, B leaving: A %lld +- %lld\n", (long long)t[0], (long long)err[0]);
+    CU_ASSERT_TRUE_FATAL(t[0] >= 0);
+    CU_ASSERT_TRUE(llabs(t[0] - 650000) <= 2 * err[0]);
+    CU_ASSERT_TRUE(t[0] < 800000);
+    kr_event_destroy(f.ev);
+}
+
 /* The same race, the blobs one from 500 to 830 ms with A's point 60 mm further in (on B's
  * hand) until they part, but A's hand hovers over the card while they are one (its own
  * change quiet from its stop at 500 ms) and comes down after they part: a descent from 840
@@ -4723,6 +4757,8 @@ int main(void)
     CU_add_test(s, "landing_lone_change_after_the_contact", test_landing_lone_change_after_the_contact);
     CU_add_test(s, "landing_slow_descent_then_deeper_rest", test_landing_slow_descent_then_deeper_rest); /* s42 */
     CU_add_test(s, "race_slow_descent_then_deeper_rest", test_race_slow_descent_then_deeper_rest);
+    CU_add_test(s, "race_press_after_the_blobs_parted_beside_the_other_leaving",
+                test_race_press_after_the_blobs_parted_beside_the_other_leaving);
     CU_add_test(s, "hand_named_from_the_arm_seen_most", test_hand_named_from_the_arm_seen_most); /* session 15 */
     CU_add_test(s, "point_on_a_card_out_of_the_field_is_no_rest_beside", /* session 31 */
                 test_point_on_a_card_out_of_the_field_is_no_rest_beside);

@@ -1251,6 +1251,23 @@ static int may_leak(const kr_event_t *ev, int p, int i)
     return ev->lpresent[1 - p][i] && ev->lchg_own[p][i] <= LEAK_SHARE * ev->lchg_own[1 - p][i];
 }
 
+/* Player p changed its own picture by more than the quiet level, and not by what may be the
+ * other hand's leak (may_leak), on a frame after t0 up to t1 (press_touch: a landing read
+ * in a rest that began as the blobs parted, within SETTLED_US of its start, is the hand's
+ * own only after such a change; else it may be the other hand's motion beside it as it
+ * left, and the hand down before (look 7074 likewise, read 22 ms into the rest, +68.7 ms on
+ * 18.2; look 7075's, read 74 ms into it, was right): look 7078
+ * hand_contact_fault at 120 fps, A down on card 45 at 2.070 s while the blobs were one,
+ * parted at 2.125; A's own change then 9, 378, 705, 195 beside B's 35000-49000 as it went
+ * back, read as A's landing at 2.137 +- 11.3, 67 ms late) */
+static int own_change_in(const kr_event_t *ev, int p, int64_t t0, int64_t t1)
+{
+    for (int i = 0; i < LHIST && ev->lpresent[p][i] && ev->lt[p][i] > t0; i++)
+        if (ev->lt[p][i] <= t1 && ev->lchg_own[p][i] > own_level(ev, p, i, TIP_QUIET) && !may_leak(ev, p, i))
+            return 1;
+    return 0;
+}
+
 /* The largest of chg over the TIP_SETTLE_SPAN_US before sample i (at least two samples) */
 static double settle_peak(const kr_event_t *ev, const double *chg, int p, int i)
 {
@@ -2020,7 +2037,10 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * quiet from 2.056; its press modelled at 2.250 +- 350, after B's at 2.107: B's take,
      * flagged) */
     const int may_before =
-        near && (measured <= 0 ? jumped || after_merge : jumped && after_merge && t_land <= rest_t + dt);
+        near && (measured <= 0 ? jumped || after_merge
+                               : jumped && after_merge &&
+                                     (t_land <= rest_t + dt ||
+                                      (t_land <= rest_t + SETTLED_US && !own_change_in(ev, p, rest_t, t_land))));
     const int64_t t_over = may_before ? over_since(ev, p, c, cfg->touch_margin_mm, merged_run(ev, p)) : -1;
     int through = 0;
     if (t_over >= 0) {
