@@ -256,8 +256,6 @@ typedef struct card_state {
 
 struct kr_event {
     kr_event_config cfg;
-    int     landing_now; /* press_touch's last call for a rest: a landing is read from what was seen
-                            (landing_step waits no longer) */
     mark_t  marks[MAX_MARKS];
     int     n_marks, next_mark;
     int     n_cards;
@@ -1360,18 +1358,19 @@ static int landing_drop(const kr_event_t *ev, const double *chg, int p, int L, i
  * last STEP_RUN of them steady (within a factor 2 of their median: a slow descent's), and
  * the change then falls within STEP_SPAN_US to a deeper rest, two readings in a row at most
  * STEP_SHARE of the shallow ones' median; not after an abrupt fall into the run (to
- * OWN_STRUCK_SHARE of the change before it or less: a struck card, the fingers settling). A hand's picture, lying on the card, changes by
- * the noise alone from the contact on; one still coming down slowly changes it by a steady
+ * OWN_STRUCK_SHARE of the change before it or less: a struck card, the fingers settling).
+ * A hand's picture, lying on the card, changes by the noise alone from the contact on;
+ * one still coming down slowly changes it by a steady
  * amount, frame after frame, until it lands (look 7078 at 120 fps, a light from nearly
  * straight above: reading_void A's change 654, 501, 849, 855, 693, 1005 at a level of
  * 1000, then 90, 132, contact 2.200 s after the 1005; race_60ms A's own change 414, 381,
  * 498, 480 at a level of 500, then 123, 54, contact 2.050 after the 480; both_fault A's
  * own 237, 243, 210, then 30, 51. Read from the first quiet run: -84, -42, -42 ms on 7, 10
  * and 10). Sets *hi to the end of the last reading before the deeper rest (-1: none) and
- * returns 1; 0 while a shallow run may still fall (ask again next frame), unless the press
- * is decided now (kr_event.landing_now: press_touch's last call). The caller puts
+ * returns 1; 0 while a shallow run may still fall (ask again next frame) when the caller may
+ * wait (wait 1: press_touch's calls but its last for a rest). The caller puts
  * the landing between the two readings: which is the contact cannot be told. */
-static int landing_step(const kr_event_t *ev, const double *chg, tip_rule rule, int p, int j, int64_t *hi)
+static int landing_step(const kr_event_t *ev, const double *chg, tip_rule rule, int p, int j, int wait, int64_t *hi)
 {
     *hi = -1;
     if (j + 1 < LHIST && ev->lpresent[p][j + 1] && chg[j] <= OWN_STRUCK_SHARE * chg[j + 1])
@@ -1388,7 +1387,7 @@ static int landing_step(const kr_event_t *ev, const double *chg, tip_rule rule, 
             return 1; /* deep from the start, or after fewer shallow readings: the fingers settling
                        * after the contact as often (landing's own rules) */
         if (s == 0)
-            return ev->landing_now; /* the second reading of the rest not seen yet */
+            return !wait; /* the second reading of the rest not seen yet */
         double v[LHIST], w[STEP_RUN];
         int nu = 0;
         for (int i = j; i > s; i--)
@@ -1400,7 +1399,7 @@ static int landing_step(const kr_event_t *ev, const double *chg, tip_rule rule, 
             *hi = ev->lt[p][s + 1];
         return 1;
     }
-    return ev->landing_now || ev->lt[p][0] - ev->lt[p][j] > STEP_SPAN_US; /* shallow so far: wait */
+    return !wait || ev->lt[p][0] - ev->lt[p][j] > STEP_SPAN_US; /* shallow so far: wait */
 }
 
 /* The footage that player p's readings newer .. older (indices) cover: each is the change over
@@ -1455,12 +1454,14 @@ static int64_t run_us(const kr_event_t *ev, int p, int newer, int older, int64_t
  * leading point drifting on the card, is no later contact: strike_a at 30 fps, a hand
  * striking card 79 at 1.5 m/s, its stop fitted 108 ms after the contact, was put there).
  * Returns 1 with *t, *err set and *last the index of the last changing frame (-1:
- * quiet from the start); 0 when no quiet run is seen yet (ask again next frame). chg is
- * ev->lchg[p] read with rule TIP_RULE_ALL, or ev->lchg_own[p] with TIP_RULE_OWN (tip_still). */
+ * quiet from the start); 0 when no quiet run is seen yet (ask again next frame), or, with
+ * wait 1 (the caller asks again unless its decision is due), while a shallow quiet run may
+ * still fall to a deeper rest (landing_step). chg is ev->lchg[p] read with rule
+ * TIP_RULE_ALL, or ev->lchg_own[p] with TIP_RULE_OWN (tip_still). */
 static void put_midway(int64_t lo, int64_t *t, int64_t *err);
 
 static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p, int64_t start, int64_t stop,
-                   int64_t dt, int64_t *t, int64_t *err, int *last)
+                   int64_t dt, int wait, int64_t *t, int64_t *err, int *last)
 {
     *last = -1;
     int n = 0; /* samples after the start, all present (index n - 1 the oldest) */
@@ -1575,7 +1576,7 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
     /* a shallow quiet run, then a deeper rest: the landing is anywhere from the reading
      * above to the deeper rest's start (landing_step) */
     int64_t hi;
-    if (!landing_step(ev, chg, rule, p, j, &hi))
+    if (!landing_step(ev, chg, rule, p, j, wait, &hi))
         return 0;
     hi += rule != TIP_RULE_ALL ? LANDING_TAIL_US : LANDING_TAIL_ALONE_US;
     if (hi > *t) {
@@ -1650,12 +1651,14 @@ static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_
  * then anywhere from the end of the last frame of a change of its own (plus the tail) to
  * the one measured: put midway, with half that span as its error (in quadrature with
  * landing's). stop: the hand's stop (press_touch passes the later of its fits, now and at
- * the first look). Same returns as landing. */
-static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop, int64_t dt, int64_t *t, int64_t *err)
+ * the first look); wait: landing's, for its first reading (the others decide on what was
+ * seen). Same returns as landing. */
+static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop, int64_t dt, int wait, int64_t *t,
+                        int64_t *err)
 {
     const int o = 1 - p;
     int L;
-    if (!landing(ev, ev->lchg_own[p], TIP_RULE_OWN, p, start, stop, dt, t, err, &L))
+    if (!landing(ev, ev->lchg_own[p], TIP_RULE_OWN, p, start, stop, dt, wait, t, err, &L))
         return 0;
     /* quiet from the rest's start on: the hand may have landed before its point came to
      * rest (a point moved on by the tracker's split of the two hands' blobs); read again
@@ -1666,7 +1669,7 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
     int64_t tb, eb;
     int Lb;
     const int64_t start0 = start;
-    if (L < 0 && landing(ev, ev->lchg_own[p], TIP_RULE_OWN, p, start - dt, stop, dt, &tb, &eb, &Lb) && Lb >= 0) {
+    if (L < 0 && landing(ev, ev->lchg_own[p], TIP_RULE_OWN, p, start - dt, stop, dt, 0, &tb, &eb, &Lb) && Lb >= 0) {
         start -= dt;
         *t = tb;
         *err = eb;
@@ -1746,7 +1749,7 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
      * of descent (13 mm to 0.2, 4587 after 32265) for settled, 25 ms early */
     int64_t ts, es;
     int Ls;
-    if (landing(ev, ev->lchg_own[p], TIP_RULE_OWN_PLAIN, p, start, stop, dt, &ts, &es, &Ls) && Ls >= 0 && ts < lo)
+    if (landing(ev, ev->lchg_own[p], TIP_RULE_OWN_PLAIN, p, start, stop, dt, 0, &ts, &es, &Ls) && Ls >= 0 && ts < lo)
         lo = ts;
     /* under lamps the tracker steadies (kr_track_frame.light_steadied), the own change is
      * counted beyond the share of a light step that the codec's redraw of it may leave, and
@@ -1764,7 +1767,7 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
     int64_t hi = *t, tl, el;
     int Ll;
     if (memcmp(ev->lchg_lit[p], ev->lchg_own[p], sizeof ev->lchg_own[p])) {
-        if (landing(ev, ev->lchg_lit[p], TIP_RULE_OWN_LIT, p, start, stop, dt, &tl, &el, &Ll))
+        if (landing(ev, ev->lchg_lit[p], TIP_RULE_OWN_LIT, p, start, stop, dt, 0, &tl, &el, &Ll))
             hi = tl > hi ? tl : hi;
         else if (ev->lt[p][0] > *t)
             e = sqrt(sqr(e) + sqr((double)(ev->lt[p][0] - *t) / 2));
@@ -1991,10 +1994,8 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
             break;
         }
     const int may_wait = !force || (force == 1 && ev->lt[p][0] - still_from < cfg->press_hold_us + SETTLE_WAIT_US);
-    ev->landing_now = !may_wait;
-    int measured = near ? race_landing(ev, p, from, race_stop, dt, &t_land, &e_land)
-                        : landing(ev, ev->lchg[p], TIP_RULE_ALL, p, from, stop, dt, &t_land, &e_land, &last);
-    ev->landing_now = 0;
+    int measured = near ? race_landing(ev, p, from, race_stop, dt, may_wait, &t_land, &e_land)
+                        : landing(ev, ev->lchg[p], TIP_RULE_ALL, p, from, stop, dt, may_wait, &t_land, &e_land, &last);
     if (cps->race_key != rest_t + 1) {
         cps->race_key = rest_t + 1;
         cps->race_stop = stop;
@@ -2045,7 +2046,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     int through = 0;
     if (t_over >= 0) {
         int64_t tm, em;
-        if (race_landing(ev, p, t_over, race_stop, dt, &tm, &em) > 0 && tm + em < rest_t) {
+        if (race_landing(ev, p, t_over, race_stop, dt, 0, &tm, &em) > 0 && tm + em < rest_t) {
             KR_DEBUG("event %.3f: press of card %d by %c read from %lld: %lld +- %lld (rest %lld, measured %d)",
                      fr->t_us / 1e6, c->id, p ? 'B' : 'A', (long long)t_over, (long long)tm, (long long)em,
                      (long long)rest_t, measured);
