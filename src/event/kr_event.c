@@ -1360,8 +1360,8 @@ static int landing_drop(const kr_event_t *ev, const double *chg, int p, int L, i
  * STEP_SHARE of the shallow ones' median; not after an abrupt fall into the run (to
  * OWN_STRUCK_SHARE of the change before it or less: a struck card, the fingers settling).
  * A hand's picture, lying on the card, changes by the noise alone from the contact on;
- * one still coming down slowly changes it by a steady
- * amount, frame after frame, until it lands (look 7078 at 120 fps, a light from nearly
+ * one still coming down slowly changes it by a steady amount, frame after frame, until it
+ * lands (look 7078 at 120 fps, a light from nearly
  * straight above: reading_void A's change 654, 501, 849, 855, 693, 1005 at a level of
  * 1000, then 90, 132, contact 2.200 s after the 1005; race_60ms A's own change 414, 381,
  * 498, 480 at a level of 500, then 123, 54, contact 2.050 after the 480; both_fault A's
@@ -1651,8 +1651,9 @@ static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_
  * then anywhere from the end of the last frame of a change of its own (plus the tail) to
  * the one measured: put midway, with half that span as its error (in quadrature with
  * landing's). stop: the hand's stop (press_touch passes the later of its fits, now and at
- * the first look); wait: landing's, for its first reading (the others decide on what was
- * seen). Same returns as landing. */
+ * the first look); wait: landing's, for its first reading and the wait for a descent
+ * unseen after the stop (below; the other readings decide on what was seen). Same returns
+ * as landing. */
 static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop, int64_t dt, int wait, int64_t *t,
                         int64_t *err)
 {
@@ -1803,15 +1804,16 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
          * v4_race_dim_flicker_60), as long as a quiet run lasts (SETTLED_US: one such frame
          * is as often the fingers settling after the contact, varied v_mix_30 card 16 B at
          * 30 fps, 7464 over the contact, then 1602 at a level of 2000, then 255), and decided
-         * once a calm frame has ended them, waiting up to SETTLE_WAIT_US (look 7074 race_5ms
-         * at 60 fps: B's point stopped at 1.983 s with its hand 30 mm up, the stop first
+         * once a calm frame has ended them, waiting up to SETTLE_WAIT_US when the caller
+         * may wait (else read on what was seen: the newest frame the run's end) (look 7074
+         * race_5ms at 60 fps: B's point stopped at 1.983 s with its hand 30 mm up, the stop first
          * fitted at 2.007, its own change 8829 on the frame at 2.000, then 879, 987, 789 as
          * it came down and 1473 over the contact at 2.055, the level 1000, then 255: read at
          * 1.991 +- 17 on the 789, before A's 2.050, B's take, not flagged) */
         int i = L - 1;
         while (i >= 0 && ev->lpresent[p][i] && !own_calm(ev, ev->lchg_own[p], p, i))
             i--;
-        if (i < 0 && ev->lt[p][0] - ev->lt[p][L] < SETTLE_WAIT_US)
+        if (wait && i < 0 && ev->lt[p][0] - ev->lt[p][L] < SETTLE_WAIT_US)
             return 0;
         if (i + 1 < L && run_us(ev, p, i + 1, L - 1, dt) >= SETTLED_US && ev->lt[p][i + 1] > hi)
             hi = ev->lt[p][i + 1];
