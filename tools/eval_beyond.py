@@ -17,14 +17,14 @@ import argparse
 import glob
 import os
 
-from eval_touch_diff import load, pair
+from eval_touch_diff import detected_touches, load, pair
 
 SETS = ("varied", "varied8", "varied4", "sealed3", "sealed10")
 
 
 def pairs(truth_dir, out_dir):
     truth = [r for r in load(truth_dir + "/truth.jsonl") if r["type"] == "touch"]
-    det = [r for r in load(out_dir + "/events.jsonl") if r["type"] == "touch" and r.get("id", "").startswith("v")]
+    det = detected_touches(out_dir + "/events.jsonl")
     for t in truth:
         yield t, pair(t, det)
 

@@ -14,11 +14,7 @@ import glob
 import os
 import statistics
 
-from eval_touch_diff import load, pair
-
-
-def touches(path):
-    return [r for r in load(path) if r["type"] == "touch" and r.get("id", "").startswith("v")]
+from eval_touch_diff import detected_touches, load, pair
 
 
 def main():
@@ -36,7 +32,7 @@ def main():
         out_b = os.path.join(a.root_b, sc, a.name_b, "events.jsonl")
         if not (os.path.exists(out_a) and os.path.exists(out_b)):
             continue
-        da, db = touches(out_a), touches(out_b)
+        da, db = detected_touches(out_a), detected_touches(out_b)
         for t in (r for r in load(os.path.join(sd, "truth.jsonl")) if r["type"] == "touch"):
             pa, pb = pair(t, da), pair(t, db)
             if pa is None or pb is None:

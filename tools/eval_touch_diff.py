@@ -18,6 +18,11 @@ def load(path):
         return [json.loads(line) for line in f if line.strip()]
 
 
+def detected_touches(path):
+    """The touches analyze observed (ids v...) in an events.jsonl."""
+    return [r for r in load(path) if r["type"] == "touch" and r.get("id", "").startswith("v")]
+
+
 def pair(t, detected):
     c = [d for d in detected if d.get("card") == t.get("card") and d.get("player") == t["player"]
          and abs(d["t_us"] - t["t_us"]) < 100000]
@@ -29,8 +34,7 @@ def main():
     if len(args) < 2:
         sys.exit("usage: tools/eval_touch_diff.py SCENARIO_DIR OUT_DIR [OUT_DIR...] [--all]")
     truth = [r for r in load(args[0] + "/truth.jsonl") if r["type"] == "touch"]
-    runs = [[r for r in load(d + "/events.jsonl") if r["type"] == "touch" and r.get("id", "").startswith("v")]
-            for d in args[1:]]
+    runs = [detected_touches(d + "/events.jsonl") for d in args[1:]]
     beyond = [0] * len(runs)
     paired = [0] * len(runs)
     for t in truth:
