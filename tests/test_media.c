@@ -9,6 +9,7 @@
 
 #include <CUnit/Basic.h>
 #include <dirent.h>
+#include <libavformat/avformat.h>
 #include <libavutil/frame.h>
 #include <libavutil/opt.h>
 #include <libswscale/swscale.h>
@@ -639,6 +640,64 @@ static void test_writer_takes_grey_frames(void)
     remove(p);
 }
 
+/* Writes 90 frames with the writer's B-frames set to bframes; returns how many packets of
+ * the file come before one shown earlier (coded out of presentation order: B-frames), or
+ * -1 when the file cannot be written or read. */
+static int reordered_packets(const char *path, int bframes)
+{
+    kr_media_writer_config cfg;
+    kr_media_writer_config_default(&cfg);
+    cfg.bframes = bframes;
+    kr_media_writer_t *w = NULL;
+    if (kr_media_writer_create2(path, W, H, 30, 1, &cfg, &w) != KR_OK)
+        return -1;
+    kr_image_t img = {W, H, W * 3, 3, px};
+    kr_status st = KR_OK;
+    for (int i = 0; i < 90 && st == KR_OK; i++) {
+        draw_frame(i);
+        st = kr_media_writer_write(w, &img, (int64_t)i * 1000000 / 30);
+    }
+    if (st == KR_OK)
+        st = kr_media_writer_close(w);
+    kr_media_writer_destroy(w);
+    AVFormatContext *fc = NULL;
+    if (st != KR_OK || avformat_open_input(&fc, path, NULL, NULL) < 0)
+        return -1;
+    AVPacket *pkt = av_packet_alloc();
+    int reordered = 0, n = 0;
+    int64_t last = INT64_MIN;
+    while (pkt && av_read_frame(fc, pkt) >= 0) {
+        if (pkt->pts < last)
+            reordered++;
+        if (pkt->pts > last)
+            last = pkt->pts;
+        n++;
+        av_packet_unref(pkt);
+    }
+    av_packet_free(&pkt);
+    avformat_close_input(&fc);
+    remove(path);
+    return n == 90 ? reordered : -1;
+}
+
+static void test_writer_bframes(void)
+{
+    char p[128];
+    path_in_dir(p, sizeof p, "bframes.mp4");
+    CU_ASSERT(reordered_packets(p, -1) > 0); /* the preset's B-frames */
+    CU_ASSERT(reordered_packets(p, 2) > 0);
+    CU_ASSERT_EQUAL(reordered_packets(p, 0), 0); /* as phones record: coded as shown */
+    kr_media_writer_config cfg;
+    kr_media_writer_config_default(&cfg);
+    CU_ASSERT_EQUAL(cfg.bframes, -1);
+    cfg.bframes = 17;
+    kr_media_writer_t *w = (kr_media_writer_t *)&w;
+    CU_ASSERT_EQUAL(kr_media_writer_create2(p, W, H, 30, 1, &cfg, &w), KR_ERR_INVALID);
+    CU_ASSERT_PTR_NULL(w);
+    CU_ASSERT_PTR_NOT_NULL(strstr(kr_media_writer_error(NULL), "17 B-frames"));
+    CU_ASSERT_NOT_EQUAL(access(p, F_OK), 0);
+}
+
 static void test_writer_rejects_bad_input(void)
 {
     kr_media_writer_t *w = (kr_media_writer_t *)&w;
@@ -1140,6 +1199,7 @@ int main(void)
                 test_writer_destroy_without_close_leaves_nothing);
     CU_add_test(s, "writer_takes_grey_frames", test_writer_takes_grey_frames);
     CU_add_test(s, "writer_rejects_bad_input", test_writer_rejects_bad_input);
+    CU_add_test(s, "writer_bframes", test_writer_bframes); /* session 43 */
     CU_add_test(s, "draw_shapes_text_and_blending", test_draw_shapes_text_and_blending);
     CU_add_test(s, "resize_into_subview_touches_only_it", test_resize_into_subview_touches_only_it);
     CU_add_test(s, "clip_window_frames_and_sheet", test_clip_window_frames_and_sheet);

@@ -1052,44 +1052,74 @@ static void test_lamps_that_switch(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "look.flicker_wave"));
 }
 
-/* The video's keyframe interval (where the codec draws the whole picture anew): the
- * scenario's gop_s (default 2 s), replaced by the command line's (kr_synth_opts.gop_s), in
- * tenths of a second as the writer takes it; out of 0.1..10 s, or not a number, the
- * scenario is refused naming its file and the field */
-static kr_status gop_scn_make(const char *gop_json, double opt_gop, kr_synth_t **out, char *err, size_t errlen)
+/* A scenario whose root starts with codec_json, made with the command line's gop_s and
+ * bframes (kr_synth_opts) */
+static kr_status codec_scn_make(const char *codec_json, double opt_gop, int opt_bframes, kr_synth_t **out,
+                                char *err, size_t errlen)
 {
     char path[128], body[1024], text[1100];
     snprintf(path, sizeof path, "%s/gop.json", tmpdir);
     snprintf(body, sizeof body, rolling_scn, "");
-    snprintf(text, sizeof text, "{%s%s", gop_json, body + 1); /* gop_json at the root, first */
+    snprintf(text, sizeof text, "{%s%s", codec_json, body + 1); /* codec_json at the root, first */
     write_file(path, text);
     kr_synth_opts o;
     kr_synth_opts_default(&o);
     o.gop_s = opt_gop;
+    o.bframes = opt_bframes;
     *out = NULL;
     return kr_synth_create(path, &o, out, err, errlen);
 }
 
+/* The video's keyframe interval (where the codec draws the whole picture anew): the
+ * scenario's gop_s (default 2 s), replaced by the command line's (kr_synth_opts.gop_s), in
+ * tenths of a second as the writer takes it; out of 0.1..10 s, or not a number, the
+ * scenario is refused naming its file and the field */
 static void test_keyframe_interval(void)
 {
     char err[600];
     kr_synth_t *s = NULL;
-    CU_ASSERT_EQUAL_FATAL(gop_scn_make("", 0, &s, err, sizeof err), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(codec_scn_make("", 0, -1, &s, err, sizeof err), KR_OK);
     CU_ASSERT_EQUAL(kr_synth_gop_s10(s), 20);
     kr_synth_destroy(s);
-    CU_ASSERT_EQUAL_FATAL(gop_scn_make("\"gop_s\":0.5,", 0, &s, err, sizeof err), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(codec_scn_make("\"gop_s\":0.5,", 0, -1, &s, err, sizeof err), KR_OK);
     CU_ASSERT_EQUAL(kr_synth_gop_s10(s), 5);
     kr_synth_destroy(s);
-    CU_ASSERT_EQUAL_FATAL(gop_scn_make("\"gop_s\":0.5,", 1.3, &s, err, sizeof err), KR_OK);
+    CU_ASSERT_EQUAL_FATAL(codec_scn_make("\"gop_s\":0.5,", 1.3, -1, &s, err, sizeof err), KR_OK);
     CU_ASSERT_EQUAL(kr_synth_gop_s10(s), 13);
     kr_synth_destroy(s);
     const char *bad[3] = {"\"gop_s\":0,", "\"gop_s\":12,", "\"gop_s\":\"2\","};
     for (int k = 0; k < 3; k++) {
         s = NULL;
-        CU_ASSERT_EQUAL(gop_scn_make(bad[k], 0, &s, err, sizeof err), KR_ERR_FORMAT);
+        CU_ASSERT_EQUAL(codec_scn_make(bad[k], 0, -1, &s, err, sizeof err), KR_ERR_FORMAT);
         CU_ASSERT_PTR_NULL(s);
         CU_ASSERT_PTR_NOT_NULL(strstr(err, "gop.json"));
         CU_ASSERT_PTR_NOT_NULL(strstr(err, "gop_s"));
+    }
+}
+
+/* B-frames between the video's references: the scenario's bframes (default -1, the
+ * encoder preset's), replaced by the command line's (kr_synth_opts.bframes); not a whole
+ * number of -1..16: refused naming the file and the field */
+static void test_bframes(void)
+{
+    char err[600];
+    kr_synth_t *s = NULL;
+    CU_ASSERT_EQUAL_FATAL(codec_scn_make("", 0, -1, &s, err, sizeof err), KR_OK);
+    CU_ASSERT_EQUAL(kr_synth_bframes(s), -1);
+    kr_synth_destroy(s);
+    CU_ASSERT_EQUAL_FATAL(codec_scn_make("\"bframes\":2,", 0, -1, &s, err, sizeof err), KR_OK);
+    CU_ASSERT_EQUAL(kr_synth_bframes(s), 2);
+    kr_synth_destroy(s);
+    CU_ASSERT_EQUAL_FATAL(codec_scn_make("\"bframes\":2,", 0, 0, &s, err, sizeof err), KR_OK);
+    CU_ASSERT_EQUAL(kr_synth_bframes(s), 0);
+    kr_synth_destroy(s);
+    const char *bad[4] = {"\"bframes\":1.5,", "\"bframes\":17,", "\"bframes\":-2,", "\"bframes\":\"0\","};
+    for (int k = 0; k < 4; k++) {
+        s = NULL;
+        CU_ASSERT_EQUAL(codec_scn_make(bad[k], 0, -1, &s, err, sizeof err), KR_ERR_FORMAT);
+        CU_ASSERT_PTR_NULL(s);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, "gop.json"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, "bframes"));
     }
 }
 
@@ -1135,6 +1165,7 @@ int main(void)
     CU_add_test(s, "rolling_shutter", test_rolling_shutter);
     CU_add_test(s, "lamps_that_switch", test_lamps_that_switch); /* session 29 */
     CU_add_test(s, "keyframe_interval", test_keyframe_interval); /* session 42 */
+    CU_add_test(s, "bframes", test_bframes); /* session 43 */
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

@@ -47,6 +47,7 @@ void kr_media_writer_config_default(kr_media_writer_config *cfg)
     cfg->crf = 20;
     cfg->preset = "veryfast";
     cfg->gop_s10 = 20;
+    cfg->bframes = -1;
     cfg->threads = 0;
 }
 
@@ -86,10 +87,12 @@ kr_status kr_media_writer_create2(const char *path, int w, int h, int fps_num, i
         return KR_ERR_INVALID;
     }
     if (w <= 0 || h <= 0 || (w & 1) || (h & 1) || fps_num <= 0 || fps_den <= 0 || cfg.crf < 0 ||
-        cfg.crf > 51 || cfg.gop_s10 <= 0 || cfg.threads < 0) {
+        cfg.crf > 51 || cfg.gop_s10 <= 0 || cfg.threads < 0 ||
+        cfg.bframes < -1 || cfg.bframes > 16) {
         snprintf(create_error, sizeof create_error,
-                 "%s: bad video parameters %dx%d at %d/%d fps, crf %d (sizes must be even and positive)",
-                 path, w, h, fps_num, fps_den, cfg.crf);
+                 "%s: bad video parameters %dx%d at %d/%d fps, crf %d, keyframes every %.1f s, "
+                 "%d B-frames (sizes must be even and positive, B-frames -1..16)",
+                 path, w, h, fps_num, fps_den, cfg.crf, cfg.gop_s10 / 10.0, cfg.bframes);
         return KR_ERR_INVALID;
     }
     kr_media_avlog_init();
@@ -143,6 +146,8 @@ kr_status kr_media_writer_create2(const char *path, int w, int h, int fps_num, i
         wr->enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     av_opt_set(wr->enc->priv_data, "preset", cfg.preset ? cfg.preset : "veryfast", 0);
     av_opt_set_int(wr->enc->priv_data, "crf", cfg.crf, 0);
+    if (cfg.bframes >= 0)
+        wr->enc->max_b_frames = cfg.bframes; /* over the preset's (libx264 reads it after) */
     ret = avcodec_open2(wr->enc, codec, NULL);
     if (ret < 0) {
         st = set_err(wr, KR_ERR_CODEC, "%s: cannot open the H.264 encoder: %s", path,

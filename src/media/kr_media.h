@@ -155,6 +155,9 @@ typedef struct kr_media_writer_config {
     const char *preset;    /* x264 preset name; borrowed only during create. Default "veryfast" */
     int         gop_s10;   /* keyframe interval in tenths of a second (short GOP = fast seeks).
                               Default 20 (2 s) */
+    int         bframes;   /* B-frames (pictures predicted from both sides, coded after the
+                              later one) between references, 0..16; -1: the preset's (3 for
+                              veryfast). 0 as most phones record. Default -1 */
     int         threads;   /* encoder threads; 0 = automatic. Default 0 */
 } kr_media_writer_config;
 void kr_media_writer_config_default(kr_media_writer_config *cfg); /* fills caller's *cfg */

@@ -21,6 +21,7 @@ void kr_synth_opts_default(kr_synth_opts *o)
     o->flicker = -1;
     o->flicker_wave = -1;
     o->shutter = -1;
+    o->bframes = -1;
 }
 
 double kr_synth_period_at(const kr_synth_t *s, double t)
@@ -172,6 +173,7 @@ void kr_synth_fps(const kr_synth_t *s, int *num, int *den)
 int kr_synth_crf(const kr_synth_t *s) { return s->look.crf; }
 
 int kr_synth_gop_s10(const kr_synth_t *s) { return s->look.gop_s10; }
+int kr_synth_bframes(const kr_synth_t *s) { return s->look.bframes; }
 
 kr_status kr_synth_render_frame(kr_synth_t *s, int frame, kr_image_t *out)
 {

@@ -59,6 +59,9 @@ typedef struct kr_synth_opts {
     double      gop_s;         /* <= 0: the scenario's gop_s (default 2); 0.1..10: the video's
                                   keyframe interval in seconds, in tenths (where the codec
                                   draws the whole picture anew; a camera's own GOP)          */
+    int         bframes;       /* < 0: the scenario's bframes (default -1: the encoder preset's,
+                                  3); 0..16: B-frames between the video's references (0 as
+                                  most phones record: every picture coded as shown)         */
 } kr_synth_opts;
 void kr_synth_opts_default(kr_synth_opts *o);
 
@@ -77,6 +80,8 @@ void    kr_synth_fps(const kr_synth_t *s, int *num, int *den);
 int     kr_synth_crf(const kr_synth_t *s); /* H.264 quality the scenario asks for */
 int     kr_synth_gop_s10(const kr_synth_t *s); /* keyframe interval, tenths of a second
                                                 * (kr_media_writer_config.gop_s10) */
+int     kr_synth_bframes(const kr_synth_t *s); /* B-frames, -1 the preset's
+                                                * (kr_media_writer_config.bframes) */
 
 /* Renders frame `frame` (frames may be rendered in any order, but in increasing
  * order is fastest). *out is a BGR view owned by s, valid until the next call. */

@@ -164,6 +164,7 @@ typedef struct kr_synth_look {
     double border_bgr[3];
     int    crf;
     int    gop_s10;            /* keyframe interval in tenths of a second */
+    int    bframes;            /* B-frames between references; -1 the encoder preset's */
     double shutter;            /* exposure time as a fraction of the frame period */
     double readout;            /* rolling shutter: row readout time as a fraction of the frame
                                   period (0: global shutter); kr_synth_render.c */

@@ -49,6 +49,9 @@ static void usage(FILE *f)
             "  --gop S              the video's keyframe interval in seconds, 0.1..10 in tenths\n"
             "                       (where the codec draws the whole picture anew; default:\n"
             "                       the scenario's gop_s, else 2)\n"
+            "  --bframes N          B-frames between the video's references, 0..16 (0 as most\n"
+            "                       phones record; default: the scenario's bframes, else the\n"
+            "                       encoder preset's, 3)\n"
             "  --ramp FROM:TO:FPS[:EASE]\n"
             "                       a slow-motion ramp: frames at FPS (1..960) from FROM to TO\n"
             "                       seconds, the rate eased in and out over EASE s (default\n"
@@ -158,6 +161,12 @@ int main(int argc, char **argv)
             if (strcmp(v, "sine") && strcmp(v, "square")) goto bad;
             o.flicker_wave = !strcmp(v, "square");
             i++;
+        } else if (!strcmp(a, "--bframes")) {
+            if (!v) goto missing;
+            char *e;
+            long b = strtol(v, &e, 10);
+            if (*e || e == v || b < 0 || b > 16) goto bad;
+            o.bframes = (int)b; i++;
         } else if (!strcmp(a, "--phase")) {
             if (!v) goto missing;
             char *e;
@@ -263,6 +272,7 @@ int main(int argc, char **argv)
         if (kr_synth_crf(s) >= 0)
             wc.crf = kr_synth_crf(s);
         wc.gop_s10 = kr_synth_gop_s10(s);
+        wc.bframes = kr_synth_bframes(s);
         if ((st = kr_media_writer_create2(path, fw, fh, fn, fd, &wc, &w)) != KR_OK) {
             kr_log(KR_LOG_ERROR, "%s: %s", path, kr_media_writer_error(NULL));
             goto done;

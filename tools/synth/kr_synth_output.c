@@ -251,6 +251,7 @@ static kr_status write_meta(const kr_synth_t *s, const char *path)
     cJSON_AddStringToObject(lk, "flicker_wave", s->look.flicker_square ? "square" : "sine");
     cJSON_AddNumberToObject(lk, "crf", s->look.crf);
     cJSON_AddNumberToObject(lk, "gop_s", s->look.gop_s10 / 10.0);
+    cJSON_AddNumberToObject(lk, "bframes", s->look.bframes);
     cJSON_AddItemToObject(lk, "tatami_bgr", num_array(s->look.tatami_bgr, 3));
     cJSON_AddItemToObject(lk, "shadow_offset_per_mm", num_array(s->look.light_dir, 2));
     cJSON_AddStringToObject(o, "contact_model",

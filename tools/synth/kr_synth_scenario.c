@@ -513,6 +513,11 @@ kr_status kr_synth_scenario_parse(kr_synth_t *s, const char *path, const kr_synt
     if (!(gop >= 0.1 && gop <= 10))
         FAIL("%s: gop_s %.3g: need 0.1..10 (the keyframe interval in seconds)", fn, gop);
     lk->gop_s10 = (int)lround(gop * 10);
+    const cJSON *bf = cJSON_GetObjectItemCaseSensitive(root, "bframes");
+    if (bad_type(root, "bframes", 1) || (bf && cJSON_IsNumber(bf) && (bf->valuedouble != floor(bf->valuedouble) ||
+                                                                      bf->valuedouble < -1 || bf->valuedouble > 16)))
+        FAIL("%s: bframes: need a whole number -1..16 (B-frames between the video's references; -1 the encoder's)", fn);
+    lk->bframes = o->bframes >= 0 ? o->bframes : (int)num(root, "bframes", -1);
     double warm = kr_synth_rng_range(&rng, -0.04, 0.04);
     lk->wb[0] = 1.0 - warm; lk->wb[1] = 1.0; lk->wb[2] = 1.0 + warm;
     if ((v = cJSON_GetObjectItemCaseSensitive(jl, "wb")) && !colour(v, lk->wb))
