@@ -1669,7 +1669,7 @@ int kr_cmd_live(int argc, char **argv)
                 L->steadied = tf->light_steadied;
                 if (L->steadied)
                     notice(L, true, "the light flickers (%.1f %% RMS) from %.3f s: the picture is steadied; presses are "
-                           "timed less surely, races they decide will need review", 100 * tf->light_swing, f.t_us / 1e6);
+                           "timed less surely", 100 * tf->light_swing, f.t_us / 1e6);
                 else
                     notice(L, false, "the light is steady again from %.3f s", f.t_us / 1e6);
             }

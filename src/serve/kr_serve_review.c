@@ -719,7 +719,7 @@ static void footage_notes(FILE *o, const cJSON *su)
     if (light && jnum(light, "steadied_frames", 0) > 0) {
         NOTE_START();
         fprintf(o, "The light flickers (up to %.1f %% RMS): the picture was steadied against it on %.0f frames. "
-                   "Presses there are timed less surely, and races they decide are sent for review.</li>",
+                   "Presses there are timed less surely.</li>",
                 100 * jnum(light, "flicker_rms", 0), jnum(light, "steadied_frames", 0));
     }
 #undef NOTE_START

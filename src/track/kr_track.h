@@ -181,8 +181,8 @@ typedef struct kr_track_frame {
     double  gain;                /* global brightness of this frame vs the background (1 = same) */
     /* added in the twenty-eighth session: the light's fast swing (mains flicker), RMS share
      * of the levels of bands of camera rows off the light's steady level, over about a
-     * second; light_steadied 1 while it is taken out of the picture (from over 1.5 % until
-     * under 1.1 %) */
+     * second; light_steadied 1 while it is taken out of the picture (from over 0.7 % until
+     * under 0.5 %; 1.5 and 1.1 % until the forty-third session) */
     double  light_swing;
     int     light_steadied;
 } kr_track_frame;
