@@ -1559,6 +1559,40 @@ static void test_still_hand_under_flickering_lamps(void)
     CU_ASSERT_TRUE(moving > 5000);
 }
 
+/* Under a steady light, a dimming over two bands of camera rows of the twelve the light is
+ * measured in (a body's shadow over part of the mat, a cloud's edge through a window)
+ * that comes and goes every 100 ms for a second is not the lamps' flicker: the swing is
+ * the median of the bands' (since the forty-third session; their mean put it at 1.5-2.2 %
+ * on renders at 30 fps where arms and cards crossed the mat), and the picture is not
+ * steadied. Lamps swinging every band by 2 % are. */
+static void test_shade_over_some_bands_is_no_flicker(void)
+{
+    for (int lamps = 0; lamps < 2; lamps++) {
+        kr_track_t *t = make_tracker();
+        int64_t ts = 0;
+        warm(t, &ts);
+        int steadied = 0;
+        double swing = 0;
+        for (int i = 0; i < 60; i++) {
+            still_scene(frame, 1.0);
+            if (lamps)
+                light_rows(frame, ts / 1e6, 0.02, 0);
+            else if ((i / 6) % 2) /* rows of two bands (FH / 12 each) 6 % darker, 100 ms on, 100 off */
+                for (size_t k = (size_t)FH / 12 * 3 * FW * 3; k < (size_t)FH / 12 * 5 * FW * 3; k++)
+                    frame[k] = (uint8_t)(frame[k] * 0.94);
+            const kr_track_frame *fr = feed(t, ts);
+            ts += 16667;
+            if (i >= 30)
+                steadied += fr->light_steadied;
+            swing = fr->light_swing;
+        }
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("%s: swing %.4f, steadied %d of 30\n", lamps ? "lamps 2 %" : "shade over two bands", swing, steadied);
+        CU_ASSERT_EQUAL(steadied, lamps ? 30 : 0);
+        kr_track_destroy(t);
+    }
+}
+
 /* A card is wholly out of the field when its whole outline is past a line: an upright card
  * once its centre is half a width past the side line; a turned one reaches further (a swept
  * card turned 10 degrees still has a corner inside there, out 5.9 mm later); on B's back
@@ -1914,6 +1948,7 @@ int main(void)
     CU_add_test(s, "tip_change_beyond_the_pictures_noise", test_tip_change_beyond_the_pictures_noise);
     CU_add_test(s, "out_over_counts_the_turn", test_out_over_counts_the_turn);
     CU_add_test(s, "still_hand_under_flickering_lamps", test_still_hand_under_flickering_lamps); /* session 28 */
+    CU_add_test(s, "shade_over_some_bands_is_no_flicker", test_shade_over_some_bands_is_no_flicker); /* session 43 */
     /* session 19 (last: the scene noise's generator is shared, the tests before keep their draws) */
     CU_add_test(s, "knocked_card_flung_unseen_is_not_the_pushers", test_knocked_card_flung_unseen_is_not_the_pushers);
     CU_add_test(s, "card_seen_displaced_late_goes_with_the_hand", test_card_seen_displaced_late_goes_with_the_hand);
