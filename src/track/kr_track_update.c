@@ -909,8 +909,8 @@ static int tip_noise(const kr_track_t *t, double lu, double lv, int r)
  * mean, renders at 30 fps swung by 1.5-2.2 % under a steady light, by 0.6-0.8 % with the
  * median), each mat pixel is scaled by its camera row's factor, interpolated between the
  * bands' centres, so that the picture is lit at the steady level; below LIGHT_OFF the
- * picture is left as it is (a light steady to within the codec's noise). Returns the gain the classification uses: the steady level while compensating,
- * else g. */
+ * picture is left as it is (a light steady to within the codec's noise). Returns the gain
+ * the classification uses: the steady level while compensating, else g. */
 #define LIGHT_BANDS KR_TRACK_LIGHT_BANDS
 #define LIGHT_MIN_SAMPLES 100 /* a band's level from at least this many background samples, else g */
 #define LIGHT_REF_S 0.15
@@ -919,7 +919,7 @@ static int tip_noise(const kr_track_t *t, double lu, double lv, int r)
 #define LIGHT_ON 0.007  /* RMS share of the bands' levels off the steady level: on above ... */
 #endif
 #define LIGHT_OFF 0.005 /* ... off below. The usual lamps (1.2 % of flicker at 100 Hz) swing by
-                           0.84-0.96 % in a video coded without B-frames, as phones record: the
+                           0.86-0.93 % in a video coded without B-frames, as phones record: the
                            codec keeps each step, two frames in three at 60 fps, and a hand lying
                            still beside the other changes by thousands on them (tip_change_own
                            counts beyond a fixed level). With the threshold at 1.5 % (until the
@@ -927,8 +927,9 @@ static int tip_noise(const kr_track_t *t, double lu, double lv, int r)
                            both_fault's press came 41 ms late, at 120 fps four presses came 25-96
                            ms late, two were lost and a ruling went wrong unflagged. An encoder
                            with B-frames draws the same lamps in steps of one level of luma every
-                           few frames (0.5-0.8 %): steadied at 120 fps in part, the renders' times
-                           moved by up to 6 ms, no ruling */
+                           few frames (0.5-0.9 %): such renders are steadied in part (the demo,
+                           match_b at 120 fps), their touches moved by up to 23 ms within their
+                           errors, no ruling's outcome */
 #ifndef LIGHT_CODEC /* (-DLIGHT_CODEC=F: the docs' comparison of factors) */
 #define LIGHT_CODEC 0.3 /* a compressed picture redraws a light step of s with per-pixel errors up
                            to about this share of s x (B + G + R): the tip change counts beyond it */
