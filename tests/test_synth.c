@@ -1070,6 +1070,17 @@ static kr_status codec_scn_make(const char *codec_json, double opt_gop, int opt_
     return kr_synth_create(path, &o, out, err, errlen);
 }
 
+/* A scenario whose root starts with codec_json is refused, naming its file and field */
+static void codec_scn_refused(const char *codec_json, const char *field)
+{
+    char err[600];
+    kr_synth_t *s = NULL;
+    CU_ASSERT_EQUAL(codec_scn_make(codec_json, 0, -1, &s, err, sizeof err), KR_ERR_FORMAT);
+    CU_ASSERT_PTR_NULL(s);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "gop.json"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, field));
+}
+
 /* The video's keyframe interval (where the codec draws the whole picture anew): the
  * scenario's gop_s (default 2 s), replaced by the command line's (kr_synth_opts.gop_s), in
  * tenths of a second as the writer takes it; out of 0.1..10 s, or not a number, the
@@ -1088,13 +1099,8 @@ static void test_keyframe_interval(void)
     CU_ASSERT_EQUAL(kr_synth_gop_s10(s), 13);
     kr_synth_destroy(s);
     const char *bad[3] = {"\"gop_s\":0,", "\"gop_s\":12,", "\"gop_s\":\"2\","};
-    for (int k = 0; k < 3; k++) {
-        s = NULL;
-        CU_ASSERT_EQUAL(codec_scn_make(bad[k], 0, -1, &s, err, sizeof err), KR_ERR_FORMAT);
-        CU_ASSERT_PTR_NULL(s);
-        CU_ASSERT_PTR_NOT_NULL(strstr(err, "gop.json"));
-        CU_ASSERT_PTR_NOT_NULL(strstr(err, "gop_s"));
-    }
+    for (int k = 0; k < 3; k++)
+        codec_scn_refused(bad[k], "gop_s");
 }
 
 /* B-frames between the video's references: the scenario's bframes (default -1, the
@@ -1114,13 +1120,8 @@ static void test_bframes(void)
     CU_ASSERT_EQUAL(kr_synth_bframes(s), 0);
     kr_synth_destroy(s);
     const char *bad[4] = {"\"bframes\":1.5,", "\"bframes\":17,", "\"bframes\":-2,", "\"bframes\":\"0\","};
-    for (int k = 0; k < 4; k++) {
-        s = NULL;
-        CU_ASSERT_EQUAL(codec_scn_make(bad[k], 0, -1, &s, err, sizeof err), KR_ERR_FORMAT);
-        CU_ASSERT_PTR_NULL(s);
-        CU_ASSERT_PTR_NOT_NULL(strstr(err, "gop.json"));
-        CU_ASSERT_PTR_NOT_NULL(strstr(err, "bframes"));
-    }
+    for (int k = 0; k < 4; k++)
+        codec_scn_refused(bad[k], "bframes");
 }
 
 static void test_bad_scenario(void)
