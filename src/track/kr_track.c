@@ -203,6 +203,33 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
     for (int i = 0, j = 0; i < t->n; i++)
         if (t->zone[i])
             t->zone_px[j++] = i;
+    /* the runs of one camera row (two passes: count, then fill) */
+    for (int pass = 0; pass < 2; pass++) {
+        int r = -1, last_row = -1;
+        for (int i = 0; i < t->n; i++) {
+            const int row = t->lut_off[i] < 0 ? -1 : t->lut_off[i] >> 15;
+            if (row >= 0 && (row != last_row || i == 0 || t->lut_off[i - 1] < 0)) {
+                r++;
+                if (pass) {
+                    t->run_start[r] = i;
+                    t->run_len[r] = 0;
+                    t->run_row[r] = (uint16_t)row;
+                }
+            }
+            if (row >= 0 && pass)
+                t->run_len[r]++;
+            last_row = row;
+        }
+        if (!pass) {
+            t->n_runs = r + 1;
+            const size_t nr = (size_t)(t->n_runs > 0 ? t->n_runs : 1);
+            t->run_start = malloc(nr * sizeof *t->run_start);
+            t->run_len = malloc(nr * sizeof *t->run_len);
+            t->run_row = malloc(nr * sizeof *t->run_row);
+            if (!t->run_start || !t->run_len || !t->run_row)
+                goto fail;
+        }
+    }
     t->min_area_px = (int)(cfg->min_hand_area_mm2 / (cfg->mm_per_px * cfg->mm_per_px));
     if (t->min_area_px < 4)
         t->min_area_px = 4;
@@ -220,6 +247,9 @@ void kr_track_destroy(kr_track_t *t)
     free(t->lut_off);
     free(t->row_gain);
     free(t->row_band);
+    free(t->run_start);
+    free(t->run_len);
+    free(t->run_row);
     free(t->lut_w);
     free(t->camxy);
     free(t->mat);

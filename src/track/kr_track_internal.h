@@ -136,6 +136,13 @@ struct kr_track {
      * the mean square of the bands' gain off it, smoothed; light_on while compensating */
     uint16_t *row_gain;
     uint8_t  *row_band;       /* fh: each camera row's band of KR_TRACK_LIGHT_BANDS, owned (29th session) */
+    /* added in the forty-third session: the mat's in-view pixels in runs of consecutive ones
+     * gathered from one camera row (light_steady scales a run by its row's factor in one
+     * pass the compiler vectorises): run_start (first mat pixel), run_len and run_row, n_runs
+     * of each, owned */
+    int32_t  *run_start, *run_len;
+    uint16_t *run_row;
+    int       n_runs;
     double   light_band[KR_TRACK_LIGHT_BANDS]; /* the bands' levels on the last frame, 0 unmeasured */
     double   light_codec;     /* per-pixel change of the codec's redraw of a light step, a share
                                  of B+G+R (0 unless compensating) */

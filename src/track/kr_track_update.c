@@ -1031,15 +1031,13 @@ static double light_steady(kr_track_t *t, double g, double dt_s)
         s = s < 0.75 ? 0.75 : s > 1.33 ? 1.33 : s;
         t->row_gain[y] = (uint16_t)lround(s * 4096.0);
     }
-    for (int i = 0; i < t->n; i++) {
-        int32_t off = t->lut_off[i];
-        if (off < 0)
-            continue;
-        unsigned s = t->row_gain[off >> 15];
-        uint8_t *I = t->mat + (size_t)i * 3;
-        for (int c = 0; c < 3; c++) {
-            unsigned v = (I[c] * s + 2048) >> 12;
-            I[c] = (uint8_t)(v > 255 ? 255 : v);
+    for (int r = 0; r < t->n_runs; r++) { /* a run of pixels from one camera row: one factor */
+        const unsigned s = t->row_gain[t->run_row[r]];
+        uint8_t *restrict I = t->mat + (size_t)t->run_start[r] * 3;
+        const int m = 3 * t->run_len[r];
+        for (int k = 0; k < m; k++) {
+            const unsigned v = (I[k] * s + 2048) >> 12;
+            I[k] = (uint8_t)(v > 255 ? 255 : v);
         }
     }
     t->yuv_prev_key = -1; /* t->prev will hold a scaled picture: the next gather converts afresh */
