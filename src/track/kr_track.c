@@ -208,7 +208,7 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
         int r = -1, last_row = -1;
         for (int i = 0; i < t->n; i++) {
             const int row = t->lut_off[i] < 0 ? -1 : t->lut_off[i] >> 15;
-            if (row >= 0 && (row != last_row || i == 0 || t->lut_off[i - 1] < 0)) {
+            if (row >= 0 && row != last_row) { /* (last_row -1: the pixel before out of view) */
                 r++;
                 if (pass) {
                     t->run_start[r] = i;

@@ -133,7 +133,8 @@ struct kr_track {
     /* added in the twenty-eighth session: the light's fast swing (mains flicker) taken out of
      * the mat image (kr_track_update.c, light_steady). row_gain: fh factors (x 4096), one per
      * camera row, owned; light_ref the light's steady level (gain, smoothed); light_swing
-     * the mean square of the bands' gain off it, smoothed; light_on while compensating */
+     * the median of the bands' squared shares off it (the mean until the forty-third
+     * session), smoothed; light_on while compensating */
     uint16_t *row_gain;
     uint8_t  *row_band;       /* fh: each camera row's band of KR_TRACK_LIGHT_BANDS, owned (29th session) */
     /* added in the forty-third session: the mat's in-view pixels in runs of consecutive ones
