@@ -72,6 +72,20 @@ static void test_error_set_truncates_to_capacity(void)
     CU_ASSERT_EQUAL(buf[0], 'q'); /* cap 0: nothing written */
 }
 
+/* kr_median: the middle value of an odd count, the mean of the middle two of an even one,
+ * whatever the order given; v comes back sorted */
+static void test_median_odd_even_any_order(void)
+{
+    double odd[5] = {9, -1, 4, 4, 2}, even[4] = {10, 1, 7, 3}, one[1] = {5.5};
+    CU_ASSERT_DOUBLE_EQUAL(kr_median(odd, 5), 4, 0);
+    CU_ASSERT_DOUBLE_EQUAL(kr_median(even, 4), 5, 0);
+    CU_ASSERT_DOUBLE_EQUAL(kr_median(one, 1), 5.5, 0);
+    for (int i = 1; i < 5; i++)
+        CU_ASSERT(odd[i - 1] <= odd[i]);
+    CU_ASSERT_DOUBLE_EQUAL(even[0], 1, 0);
+    CU_ASSERT_DOUBLE_EQUAL(even[3], 10, 0);
+}
+
 static void test_strdup_copies_and_handles_null(void)
 {
     char  src[] = "mat 870 mm";
@@ -94,6 +108,7 @@ int main(void)
     CU_add_test(s, "error_set_formats_folds_and_returns_status", test_error_set_formats_folds_and_returns_status);
     CU_add_test(s, "error_set_truncates_to_capacity", test_error_set_truncates_to_capacity);
     CU_add_test(s, "strdup_copies_and_handles_null", test_strdup_copies_and_handles_null);
+    CU_add_test(s, "median_odd_even_any_order", test_median_odd_even_any_order); /* session 43 */
     CU_add_test(s, "outfile_appears_only_on_commit", test_outfile_appears_only_on_commit);
     CU_add_test(s, "outfile_abort_leaves_nothing", test_outfile_abort_leaves_nothing);
     CU_add_test(s, "outfile_rejects_unwritable_folder", test_outfile_rejects_unwritable_folder);

@@ -102,6 +102,10 @@ char *kr_strdup(const char *s);
  * never for match times, which always come from the source). */
 int64_t kr_clock_us(void);
 
+/* The median of v[0..n-1] (n >= 1; the mean of the middle two for even n). Sorts v in
+ * place by insertion: meant for the few dozen values of a frame's readings. */
+double kr_median(double *v, int n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1017,18 +1017,6 @@ static void sweep_emit(kr_event_t *ev, sweep_pend *sp)
         ev->out[ev->n_out++] = sp->obs;
 }
 
-/* Median of n values (n <= LHIST), sorted in place. */
-static double median(double *v, int n)
-{
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
-            double t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* A single-frame excursion of the leading point (the tracker's blob briefly merged with
  * the other arm or a shadow: out by 20 mm or more and straight back) is not motion: the
  * previous sample is put midway between its neighbours, so speeds, rests and a press's
@@ -1102,10 +1090,10 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
     }
     if (nr < 2)
         return rest_t;
-    double px = median(xs, nr), py = median(ys, nr);
+    double px = kr_median(xs, nr), py = kr_median(ys, nr);
     for (int k = 0; k < nr; k++) /* the rest's scatter, robust to its first samples still arriving */
         xs[k] = sqrt(sqr(ev->lx[p][k] - px) + sqr(ev->ly[p][k] - py));
-    double scatter = median(xs, nr);
+    double scatter = kr_median(xs, nr);
     double floor = 2.5 * scatter > 4 ? 2.5 * scatter : 4, arrive = 2 * scatter > 6 ? 2 * scatter : 6;
     /* decelerating onto the card: walking back from the rest, the first sample APPROACH_MM
      * away must be at least sqrt(2 d / DECEL_MAX) before the hand first arrived (within
@@ -1394,8 +1382,8 @@ static int landing_step(const kr_event_t *ev, const double *chg, tip_rule rule, 
             v[nu++] = chg[i];
         for (int i = 0; i < STEP_RUN; i++)
             w[i] = chg[s + 1 + i];
-        const double mw = median(w, STEP_RUN); /* (w sorted) */
-        if (w[0] >= 0.5 * mw && w[STEP_RUN - 1] <= 2 * mw && fmax(chg[s], chg[s - 1]) <= STEP_SHARE * median(v, nu))
+        const double mw = kr_median(w, STEP_RUN); /* (w sorted) */
+        if (w[0] >= 0.5 * mw && w[STEP_RUN - 1] <= 2 * mw && fmax(chg[s], chg[s - 1]) <= STEP_SHARE * kr_median(v, nu))
             *hi = ev->lt[p][s + 1];
         return 1;
     }

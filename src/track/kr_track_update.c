@@ -934,18 +934,6 @@ static int tip_noise(const kr_track_t *t, double lu, double lv, int r)
 #define LIGHT_CODEC 0.3 /* a compressed picture redraws a light step of s with per-pixel errors up
                            to about this share of s x (B + G + R): the tip change counts beyond it */
 #endif
-/* The median of v[0..n-1] (n >= 1; reorders v) */
-static double median_of(double *v, int n)
-{
-    for (int i = 1; i < n; i++) /* insertion sort: a dozen values */
-        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-            const double x = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = x;
-        }
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static double light_steady(kr_track_t *t, double g, double dt_s)
 {
     double  sb[LIGHT_BANDS] = {0};
@@ -998,7 +986,7 @@ static double light_steady(kr_track_t *t, double g, double dt_s)
             dev[nd++] = sqr(gk[k] / ref - 1.0);
     }
     if (nd > 0 && dt_s > 0)
-        t->light_swing += (1.0 - exp(-dt_s / LIGHT_SWING_S)) * (median_of(dev, nd) - t->light_swing);
+        t->light_swing += (1.0 - exp(-dt_s / LIGHT_SWING_S)) * (kr_median(dev, nd) - t->light_swing);
     /* the largest step of a band's level since the last frame */
     double step = 0;
     for (int k = 0; k < LIGHT_BANDS; k++) {
