@@ -1058,7 +1058,7 @@ static kr_status codec_scn_make(const char *codec_json, double opt_gop, int opt_
                                 char *err, size_t errlen)
 {
     char path[128], body[1024], text[1100];
-    snprintf(path, sizeof path, "%s/gop.json", tmpdir);
+    snprintf(path, sizeof path, "%s/codec.json", tmpdir);
     snprintf(body, sizeof body, rolling_scn, "");
     snprintf(text, sizeof text, "{%s%s", codec_json, body + 1); /* codec_json at the root, first */
     write_file(path, text);
@@ -1077,7 +1077,7 @@ static void codec_scn_refused(const char *codec_json, const char *field)
     kr_synth_t *s = NULL;
     CU_ASSERT_EQUAL(codec_scn_make(codec_json, 0, -1, &s, err, sizeof err), KR_ERR_FORMAT);
     CU_ASSERT_PTR_NULL(s);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "gop.json"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "codec.json"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, field));
 }
 

@@ -1241,11 +1241,11 @@ static int may_leak(const kr_event_t *ev, int p, int i)
  * other hand's leak (may_leak), on a frame after t0 up to t1 (press_touch: a landing read
  * in a rest that began as the blobs parted, within SETTLED_US of its start, is the hand's
  * own only after such a change; else it may be the other hand's motion beside it as it
- * left, and the hand down before (look 7074 likewise, read 22 ms into the rest, +68.7 ms on
- * 18.2; look 7075's, read 74 ms into it, was right): look 7078
- * hand_contact_fault at 120 fps, A down on card 45 at 2.070 s while the blobs were one,
- * parted at 2.125; A's own change then 9, 378, 705, 195 beside B's 35000-49000 as it went
- * back, read as A's landing at 2.137 +- 11.3, 67 ms late) */
+ * left, and the hand down before: look 7078 hand_contact_fault at 120 fps, A down on card
+ * 45 at 2.070 s while the blobs were one, parted at 2.125; A's own change then 9, 378, 705,
+ * 195 beside B's 35000-49000 as it went back, read as A's landing at 2.137 +- 11.3, 67 ms
+ * late; look 7074 likewise, read 22 ms into the rest, +68.7 ms on 18.2; look 7075's, read
+ * 74 ms into it, was right) */
 static int own_change_in(const kr_event_t *ev, int p, int64_t t0, int64_t t1)
 {
     for (int i = 0; i < LHIST && ev->lpresent[p][i] && ev->lt[p][i] > t0; i++)
@@ -1349,8 +1349,7 @@ static int landing_drop(const kr_event_t *ev, const double *chg, int p, int L, i
  * OWN_STRUCK_SHARE of the change before it or less: a struck card, the fingers settling).
  * A hand's picture, lying on the card, changes by the noise alone from the contact on;
  * one still coming down slowly changes it by a steady amount, frame after frame, until it
- * lands (look 7078 at 120 fps, a light from nearly
- * straight above: reading_void A's change 654, 501, 849, 855, 693, 1005 at a level of
+ * lands (look 7078 at 120 fps, a light from nearly straight above: reading_void A's change 654, 501, 849, 855, 693, 1005 at a level of
  * 1000, then 90, 132, contact 2.200 s after the 1005; race_60ms A's own change 414, 381,
  * 498, 480 at a level of 500, then 123, 54, contact 2.050 after the 480; both_fault A's
  * own 237, 243, 210, then 30, 51. Read from the first quiet run: -84, -42, -42 ms on 7, 10
