@@ -117,6 +117,7 @@ kr_status kr_track_create(const kr_track_config *cfg, kr_track_map_fn map, void 
     t->ovl = NULL;
     t->yuv_key = -1;
     t->yuv_prev_key = -1;
+    t->light_step_q = 4096;
     t->fscale = 1.0; /* until two frames are seen */
     if (!t->lut_off || !t->lut_w || !t->camxy || !t->mat || !t->raw || !t->rowfg || !t->learned || !t->yuv_prev || !t->prev || !t->bg || !t->cls || !t->still ||
         !t->label || !t->parent || !t->comp || !t->zone || !t->fpmask || !t->hmap || !t->sleeve || !t->sleeve_q ||

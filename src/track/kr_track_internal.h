@@ -81,6 +81,8 @@ struct kr_track {
     uint8_t *yuv_prev;       /* 3n: the Y, U, V each mat pixel was converted from last frame */
     int      yuv_prev_key;   /* -1: yuv_prev not valid for this frame's gather, else yuv_key */
     double   g_prev;         /* last frame's global gain */
+    unsigned light_step_q;   /* this frame's gain over the last's, x 4096 (forty-fourth session: the tip
+                                changes compare this frame with the last one lit as this one) */
     double   period_acc;     /* smoothed frame period x 60 */
     double   fscale;         /* frame period x 60 (1 at 60 fps, 0.5 at 120), from the frame times;
                                 exactly 1 within 2 % of 60 fps */

@@ -852,6 +852,25 @@ kr_status kr_track_update_yuv(kr_track_t *t, const kr_yuv_t *frame, int64_t t_us
     return update(t, &src, t_us, gap_us, si, sb, out);
 }
 
+/* |dB| + |dG| + |dR| of a pixel from the last frame (P) to this one (I), the last one lit as
+ * this one (P scaled by t->light_step_q, the global gain's step: 1 to the bit when it holds).
+ * A step of the light changes every lit pixel by its share, a bright hand or card by more
+ * than the fixed noise at 1 %: under lamps too steady to be steadied (light_steady) a still
+ * hand kept "changing" on such frames (look 7087 at 60 fps, a phone's footage: rolling
+ * shutter, no B-frames, frame times jittered; the gain stepping by up to 1.1 % between
+ * frames at a swing of 0.36 %: race_5ms A's own change 2880 on a frame 66 ms after it lay
+ * on the card, its landing read there, +73.9 ms, and the take went to B unflagged) */
+static inline int px_change(const kr_track_t *t, const uint8_t *I, const uint8_t *P)
+{
+    const unsigned q = t->light_step_q;
+    int d = 0;
+    for (int k = 0; k < 3; k++) {
+        const int pk = (int)((P[k] * q + 2048) >> 12);
+        d += abs(I[k] - pk);
+    }
+    return d;
+}
+
 /* The codec's share of a pixel's change on a frame whose light stepped (kr_track.light_codec) */
 static inline int light_noise(const kr_track_t *t, const uint8_t *I)
 {
@@ -1227,6 +1246,10 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
     take_back_cut_off_arms(t);
     join_pieces(t);
     split_contacts(t, dt_s);
+    {
+        const double st = t->frames > cfg->warmup_frames && t->g_prev > 0 ? g / t->g_prev : 1.0;
+        t->light_step_q = (unsigned)lround(4096.0 * (st < 0.5 ? 0.5 : st > 2.0 ? 2.0 : st));
+    }
     for (int p = 0; p < 2; p++)
         hand_from_pixels(t, p, dt_s);
     for (int p = 0; p < 2; p++) {
@@ -1698,7 +1721,7 @@ static void hand_from_pixels(kr_track_t *t, int p, double dt_s)
                     rgb[k] += I[k];
                 nrgb++;
             }
-            const int d_lit = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) - noise;
+            const int d_lit = px_change(t, I, P) - noise;
             const int d = d_lit - light_noise(t, I);
             if (d > 0)
                 chg += d;
@@ -1881,7 +1904,7 @@ static void tip_change_own(kr_track_t *t, int p)
                 continue;
             kept++;
             const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
-            const int e_lit = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) - TIP_CHANGE_NOISE;
+            const int e_lit = px_change(t, I, P) - TIP_CHANGE_NOISE;
             const int e = e_lit - light_noise(t, I);
             if (e > 0)
                 chg += e;
