@@ -1559,6 +1559,52 @@ static void test_still_hand_under_flickering_lamps(void)
     CU_ASSERT_TRUE(moving > 5000);
 }
 
+/* Two hands lying still side by side (A's tip at 10, 45, B's 70 mm to the side) while the
+ * light steps once by 1.5 % (brighter from frame 20 on, back at frame 40: a lamp's level, or
+ * a phone's exposure, stepping; too rare to be steadied): A's own change on those frames
+ * (counted beyond a fixed level, tip_change_own) stays under the quiet level of a frame
+ * (1000; before the forty-fourth session, which compares the last frame lit as this one,
+ * 2100: every bright pixel changes by 1.5 %, 6-10 levels of B + G + R; now 525).
+ * Moving, A changes. */
+static void test_still_hands_through_a_light_step(void)
+{
+    kr_track_t *t = make_tracker();
+    int64_t ts = 0;
+    warm(t, &ts);
+    const double atx = 10, aty = 45;
+    a_arrives(t, &ts, atx, aty, 8, -8);
+    const kr_track_frame *fr = NULL;
+    double own_max = 0, share = 0;
+    int steadied = 0;
+    for (int i = 0; i < 60; i++) {
+        still_scene(frame, 1.0);
+        draw_arm(frame, 100, atx, aty, 8, -8, 1);
+        draw_arm_from(frame, -60, 420, -60, 30, 8, -8, 1); /* B's arm */
+        if (i >= 20 && i < 40)
+            light_rows(frame, 0, 0.015 / sin(0.4), 0); /* the sine's phase at t = 0: 1 + 1.5 % */
+        fr = feed(t, ts);
+        ts += 16667;
+        CU_ASSERT_TRUE_FATAL(fr->hands[0].present && fr->hands[1].present);
+        steadied += fr->light_steadied;
+        if (i == 20 || i == 40) {
+            own_max = fmax(own_max, fr->hands[0].tip_change_own);
+            share = fr->hands[0].tip_own_share;
+        }
+    }
+    still_scene(frame, 1.0);
+    draw_arm(frame, 100, atx, aty + 12, 8, -8, 1);
+    draw_arm_from(frame, -60, 420, -60, 30, 8, -8, 1);
+    fr = feed(t, ts);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("a light step of 1.5 %%: still A's own change %.0f on the steps (share %.2f), steadied %d, moving %.0f\n",
+               own_max, share, steadied, fr->hands[0].tip_change_own);
+    CU_ASSERT_EQUAL(steadied, 0);
+    CU_ASSERT_TRUE(share > 0.2 && share < 0.99); /* B's hand is masked out of A's circle */
+    CU_ASSERT_TRUE(own_max < 1000);
+    CU_ASSERT_TRUE(fr->hands[0].tip_change_own > 5000);
+    kr_track_destroy(t);
+}
+
 /* Under a steady light, a dimming over two bands of camera rows of the twelve the light is
  * measured in (a body's shadow over part of the mat, a cloud's edge through a window)
  * that comes and goes every 100 ms for a second is not the lamps' flicker: the swing is
@@ -1949,6 +1995,7 @@ int main(void)
     CU_add_test(s, "out_over_counts_the_turn", test_out_over_counts_the_turn);
     CU_add_test(s, "still_hand_under_flickering_lamps", test_still_hand_under_flickering_lamps); /* session 28 */
     CU_add_test(s, "shade_over_some_bands_is_no_flicker", test_shade_over_some_bands_is_no_flicker); /* session 43 */
+    CU_add_test(s, "still_hands_through_a_light_step", test_still_hands_through_a_light_step); /* session 44 */
     /* session 19 (last: the scene noise's generator is shared, the tests before keep their draws) */
     CU_add_test(s, "knocked_card_flung_unseen_is_not_the_pushers", test_knocked_card_flung_unseen_is_not_the_pushers);
     CU_add_test(s, "card_seen_displaced_late_goes_with_the_hand", test_card_seen_displaced_late_goes_with_the_hand);
