@@ -1750,8 +1750,13 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
      * race_20ms: B's own change quiet 45 ms before its contact, claiming 10 ms, now 24;
      * moved midway instead, races whose own reading was right came 16-26 ms late: varied4
      * v4_race_dim_flicker_60). What replaced a cap on such a race's confidence (0.6,
-     * twenty-eighth session). The same reading as the own change's where the light is not
-     * steadied (the two changes alike). */
+     * twenty-eighth session). Since the forty-fourth session the own change compares the
+     * last frame lit as this one (the global gain's step taken out) and the lit change the
+     * two as they are, so this reading is also made where the light stepped unsteadied (look
+     * 7087, a phone's footage: race_5ms A +73.9 ms, its take given to B unflagged, read
+     * -8.6 +- 11.5 on the own change, +- 39.0 with the lit one; on the main renders race_20ms
+     * B at 60 fps, whose last 4.6 mm of descent went quiet when lit as the last frame: -45.3
+     * +- 20.3, +- 29.2 so). Elsewhere the two changes are alike. */
     int64_t hi = *t, tl, el;
     int Ll;
     if (memcmp(ev->lchg_lit[p], ev->lchg_own[p], sizeof ev->lchg_own[p])) {

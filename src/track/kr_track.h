@@ -151,8 +151,10 @@ typedef struct kr_track_hand {
     double  tip_own_share;
     /* added in the twenty-ninth session: tip_change_own with the codec's redraw of a light
      * step counted too (kr_track_frame.light_steadied: the change is otherwise taken beyond
-     * a share of the step, which can hide a hand's last millimetres of descent). Equal to
-     * tip_change_own while the light is not steadied. */
+     * a share of the step, which can hide a hand's last millimetres of descent). Since the
+     * forty-fourth session tip_change and tip_change_own compare this frame with the last
+     * one lit as this one (scaled by the global gain's step); this one compares them as they
+     * are, so it differs from tip_change_own where the light stepped, steadied or not. */
     double  tip_change_own_lit;
     /* added in the thirteenth session: the pixels of either player's hand within 100 mm
      * of the leading point (mm^2). A hand lying on a card keeps it (the other hand coming
