@@ -1353,10 +1353,11 @@ static int landing_drop(const kr_event_t *ev, const double *chg, int p, int L, i
  * change 654, 501, 849, 855, 693, 1005 at a level of 1000, then 90, 132, contact 2.200 s
  * after the 1005; race_60ms A's own change 414, 381, 498, 480 at a level of 500, then 123,
  * 54, contact 2.050 after the 480; both_fault A's own 237, 243, 210, then 30, 51. Read
- * from the first quiet run: -84, -42, -42 ms on 7, 10 and 10). Sets *hi to the end of the last reading before the deeper rest (-1: none) and
- * returns 1; 0 while a shallow run may still fall (ask again next frame) when the caller may
- * wait (wait 1: press_touch's calls but its last for a rest). The caller puts
- * the landing between the two readings: which is the contact cannot be told. */
+ * from the first quiet run: -84, -42, -42 ms on 7, 10 and 10). Sets *hi to the end of the
+ * last reading before the deeper rest (-1: none) and returns 1; 0 while a shallow run may
+ * still fall (ask again next frame) when the caller may wait (wait 1: press_touch's calls
+ * but its last for a rest). The caller puts the landing between the two readings: which
+ * is the contact cannot be told. */
 static int landing_step(const kr_event_t *ev, const double *chg, tip_rule rule, int p, int j, int wait, int64_t *hi)
 {
     *hi = -1;
