@@ -3837,6 +3837,41 @@ static void test_landing_lone_change_after_the_contact(void)
     }
 }
 
+/* ---- session 45: a short quiet run cut by a lone change ---- */
+
+/* Look 7087 at 60 fps (a phone's footage: rolling shutter, no B-frames, frame times
+ * jittered), dead_fault_two A card 8 as the tracker saw it: the descent's last frames,
+ * 20892 over the last 3.6 mm to the contact at the end of that frame, then 390 and 177
+ * lying on the card, one lone change of 1431 and quiet. The two quiet frames are too short
+ * a run to count and the hand's stop was fitted after the descent's last frame, so the
+ * drop (landing_drop) was not seen: the landing was read after the 1431, +61.3 ms on 8.4
+ * (here, the hand sliding onto the card to 810 ms, its stop fitted at 838: +61.0 on 8.5).
+ * The landing may be either side of the lone change: the truth within the error now. A
+ * lone change as large as the descent's last frame is the descent (no span). */
+static void test_landing_short_quiet_run_cut_by_a_lone_change(void)
+{
+    const key_pt path[] = {
+        {250000, -100, -200, 0}, {600000, -100, -60, 0}, {700000, -100, 10, 0}, {760000, -100, 36, 0},
+        {790000, -100, 45, 0},   {810000, -100, 49, 0}, {1300000, -100, 49, 0}, {1500000, -100, -330, 0},
+        {1600000, 1e9, 0, 0},
+    };
+    const double chg[] = {20892, 32721, 42447, 36825};
+    const double after[] = {390, 177, 1431, 138, 135, 243};
+    int64_t t_err;
+    double e = landing_run(path, 9, chg, 4, after, 6, 1.0, DT, -1, &t_err);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("landing cut run: error %.0f us, t_err %lld\n", e, (long long)t_err);
+    CU_ASSERT_TRUE(fabs(e) <= 1.25 * (double)t_err); /* (+33.0 on 29.3: midway, the truth at the early end) */
+    CU_ASSERT_TRUE(t_err < 40000);
+    /* the same with the change after the run as large as the descent's: read after it */
+    const double after2[] = {390, 177, 30000, 138, 135, 243};
+    e = landing_run(path, 9, chg, 4, after2, 6, 4.0, DT, -1, &t_err);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("landing cut run, large change: error %.0f us, t_err %lld\n", e, (long long)t_err);
+    CU_ASSERT_TRUE(e >= 0 && e <= 2.0 * (double)t_err); /* (the 11 ms tail after the motion last seen) */
+    CU_ASSERT_TRUE(t_err < 15000);
+}
+
 /* ---- session 42: a slow descent under the quiet level, then a deeper rest ---- */
 
 /* At 120 fps (look 7078 reading_void, a light from nearly straight above) A's hand stops
@@ -4763,6 +4798,8 @@ int main(void)
     CU_add_test(s, "landing_residue_after_the_contact", test_landing_residue_after_the_contact); /* timing session 11 */
     CU_add_test(s, "landing_lone_change_after_the_contact", test_landing_lone_change_after_the_contact);
     CU_add_test(s, "landing_slow_descent_then_deeper_rest", test_landing_slow_descent_then_deeper_rest); /* s42 */
+    CU_add_test(s, "landing_short_quiet_run_cut_by_a_lone_change", /* session 45 */
+                test_landing_short_quiet_run_cut_by_a_lone_change);
     CU_add_test(s, "race_slow_descent_then_deeper_rest", test_race_slow_descent_then_deeper_rest);
     CU_add_test(s, "race_press_after_the_blobs_parted_beside_the_other_leaving",
                 test_race_press_after_the_blobs_parted_beside_the_other_leaving);

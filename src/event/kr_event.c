@@ -90,6 +90,8 @@
 #define LANDING_BRAKE_HI 1.0
 #define LANDING_BRAKE_MIN_PER_US 12000
 #define LANDING_DROP_SHARE 0.5 /* ... a change below this share of the descent's peak ends it (a drop, see landing) */
+#define LANDING_CUT_SHARE 0.25 /* ... a lone change after a short quiet run, at most this share of the change
+                                 before the run, may be no descent (landing) */
 #define TIP_OWN_MIN_SHARE 0.3 /* a racing press's landing: read from its own change (race_landing) when
                                  the other hand's mask leaves at least this share of the tip's circle */
 #define OWN_FLOOR_SHARE 0.5 /* a racing hand's own change over this share of the quiet level ... */
@@ -1559,6 +1561,26 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
         else if (td < tc) {
             *t = td;
             *err += (tc - td) / 2;
+        }
+    }
+    /* a quiet run of two frames or more, too short to count (SETTLED_US), cut by one lone
+     * change of at most LANDING_CUT_SHARE of the change before the run: the hand may have
+     * lain on the card from that run on, and the lone change been its fingers or the codec,
+     * or it may have hovered and come down the last millimetres then. Which cannot be told:
+     * the landing is anywhere from the reading at the run's start to the one after the lone
+     * change, put midway (look 7087 at 60 fps, a phone's footage: dead_fault_two A's change
+     * 20892 over its last 3.6 mm, then 390, 177 lying on the card, 34 ms with the frame times
+     * jittered, then 1431, then quiet: read after the 1431, +61.3 ms on 8.4) */
+    if (rule == TIP_RULE_ALL && D <= L) {
+        int m = L + 1;
+        while (m + 1 < n && still[m])
+            m++;
+        if (m > L + 2 && !still[m] && chg[L] <= LANDING_CUT_SHARE * chg[m] && ev->lpresent[p][m + 1] &&
+            chg[m + 1] > 0) {
+            const int64_t pm = ev->lt[p][m] - ev->lt[p][m + 1];
+            const int64_t tm = ev->lt[p][m + 1] + (int64_t)(fmin(1, chg[m] / chg[m + 1]) * (double)pm) + tail;
+            if (tm < *t)
+                put_midway(tm, t, err);
         }
     }
     /* a shallow quiet run, then a deeper rest: the landing is anywhere from the reading
