@@ -1581,8 +1581,8 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
         int m = L + 1;
         while (m + 1 < n && still[m])
             m++;
-        if (m > L + 2 && !still[m] && chg[L] <= LANDING_CUT_SHARE * chg[m] && ev->lpresent[p][m + 1] &&
-            chg[m + 1] > 0) {
+        if (m > L + 2 && !still[m] && chg[L] <= LANDING_CUT_SHARE * chg[m] && m + 1 < LHIST &&
+            ev->lpresent[p][m + 1] && chg[m + 1] > 0) {
             const int64_t pm = ev->lt[p][m] - ev->lt[p][m + 1];
             const int64_t tm = ev->lt[p][m + 1] + (int64_t)(fmin(1, chg[m] / chg[m + 1]) * (double)pm) + tail;
             if (tm < *t)
