@@ -2769,6 +2769,8 @@ static int64_t race_jump_b;      /* > 0: B's point stops over the card only then
 static int64_t race_wander_a;    /* > 0: the two blobs one from 500 ms until then, A's point going
                                     round a circle of 20 mm at 400 mm/s (no jump) */
 static int64_t race_b_gone;      /* > 0: B's point back at its edge from then on */
+static int64_t race_flutter_a;   /* > 0: A braking onto its stop, its point put 14 mm back on every other
+                                    50 ms from 520 ms until then (no merge) */
 static void race_frame(fake *f, int64_t t, const double own[2], double chg, double share)
 {
     memset(&f->fr.hands, 0, sizeof f->fr.hands);
@@ -2779,11 +2781,15 @@ static void race_frame(fake *f, int64_t t, const double own[2], double chg, doub
         if (t < t0)
             continue;
         double u = t >= t1 ? 1 : (double)(t - t0) / (double)(t1 - t0);
+        if (!p && race_flutter_a > 0) /* braking onto its stop */
+            u = 1 - (1 - u) * (1 - u);
         double y = y_edge + u * (y_stop - y_edge), x = -100 + (p ? -6 : 6);
         if (!p && t >= t1 && t < race_wobble_a && (t - t1) / 66668 % 2 == 1)
             y += 20;
         if (!p && t >= t1 && t < race_merged_a)
             y += 60;
+        if (!p && t >= 520000 && t < race_flutter_a && (t - 520000) / 50000 % 2 == 0)
+            y -= 14;
         if (!p && t >= t1 && t < race_wander_a) {
             double w = 20.0 * (double)(t - t1) / 1e6;
             x += 20 * sin(w);
@@ -4330,6 +4336,7 @@ static int64_t race_checked(const char *what, int cause, int64_t a_quiet_t, int6
     race_wobble_a = 0;
     race_merged_a = 0;
     race_wander_a = 0;
+    race_flutter_a = 0;
     int64_t t[2], err[2];
     double conf[2];
     race_touches(&f, t, err, conf);
@@ -4375,6 +4382,21 @@ static void test_race_press_read_from_its_stay_over_the_card(void)
 {
     race_wobble_a = 830000;
     int64_t ta = race_checked("A's point jumping, its own change seen", 0, 650000, 650000);
+    CU_ASSERT_TRUE(llabs(ta - 650000) < 15000);
+}
+
+/* A's hand braking onto its stop (no jump into it), its point fluttering between two spots
+ * 14 mm apart every 50 ms from 520 ms to 800 while the hand comes down and lies on the card
+ * (no merge: the tracker's leading point switching between two fingers): its rest starts
+ * only at 783 ms, after A's landing at 650 and B's at 710, and no descent is seen in it;
+ * the press was modelled after the rest's stop, 830 +- 29 ms, after B's: B's take (look 7092 race_5ms at 50 fps, lamps flickering at 120 Hz: A's point
+ * switching by 15 mm until 2.160 s, its contact at 2.050, modelled at 2.179 +- 30 ms, B's
+ * take at 2.054 not flagged). A race's press with no landing of its own read in its rest is
+ * read from when its point came over the card, as after a jump (the test above). */
+static void test_race_press_with_a_fluttering_point_read_from_its_stay(void)
+{
+    race_flutter_a = 800000;
+    int64_t ta = race_checked("A's point fluttering, its own change seen", 0, 650000, 650000);
     CU_ASSERT_TRUE(llabs(ta - 650000) < 15000);
 }
 
@@ -4839,6 +4861,8 @@ int main(void)
                 test_race_press_read_through_a_wandering_merge); /* sessions 36, 38 */
     CU_add_test(s, "race_hover_in_a_merge_is_not_a_landing", test_race_hover_in_a_merge_is_not_a_landing);
     CU_add_test(s, "race_press_read_from_its_stay_over_the_card", test_race_press_read_from_its_stay_over_the_card);
+    CU_add_test(s, "race_press_with_a_fluttering_point_read_from_its_stay", /* session 45 */
+                test_race_press_with_a_fluttering_point_read_from_its_stay);
     CU_add_test(s, "drift_never_still_is_a_weak_press", test_drift_never_still_is_a_weak_press);
     CU_add_test(s, "press_after_a_merge_is_read_from_its_own_change",
                 test_press_after_a_merge_is_read_from_its_own_change);
