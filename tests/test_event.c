@@ -3878,25 +3878,6 @@ static void test_landing_short_quiet_run_cut_by_a_lone_change(void)
     CU_ASSERT_TRUE(t_err < 15000);
 }
 
-/* Look 7068 at 60 fps, reading_void A card 14 as the tracker saw it: 23958 as the hand
- * stopped over the card, then 8298, 10353, 11883, 6882 and 7419 coming down from 29 mm at a
- * steady rate, the contact at the end of the 7419 frame, then 9s. The 8298 is under half
- * the peak, and so was every frame after it: read as a drop and a rest of settling (as
- * test_landing_drop_then_rest), -66.6 ms on 47.3. A settling hand's change does not grow
- * again: read at the descent's end now. The drop's rest that falls (that test) keeps its
- * reading. */
-static void test_landing_rest_that_grows_is_descent(void)
-{
-    const double chg[] = {7419, 6882, 11883, 10353, 8298, 23958}; /* (23958 from the stop back) */
-    const double after[] = {9, 9, 9, 9};
-    int64_t t_err;
-    double e = landing_seq_case_dt(chg, 6, after, 4, 1.0, DT, &t_err);
-    if (getenv("KR_TEST_VERBOSE"))
-        printf("landing rest that grows: error %.0f us, t_err %lld\n", e, (long long)t_err);
-    CU_ASSERT_TRUE(e > -DT / 2 && e < 2.0 * (double)t_err);
-    CU_ASSERT_TRUE(t_err < 15000);
-}
-
 /* ---- session 42: a slow descent under the quiet level, then a deeper rest ---- */
 
 /* At 120 fps (look 7078 reading_void, a light from nearly straight above) A's hand stops
@@ -4841,7 +4822,6 @@ int main(void)
     CU_add_test(s, "landing_slow_descent_then_deeper_rest", test_landing_slow_descent_then_deeper_rest); /* s42 */
     CU_add_test(s, "landing_short_quiet_run_cut_by_a_lone_change", /* session 45 */
                 test_landing_short_quiet_run_cut_by_a_lone_change);
-    CU_add_test(s, "landing_rest_that_grows_is_descent", test_landing_rest_that_grows_is_descent);
     CU_add_test(s, "race_slow_descent_then_deeper_rest", test_race_slow_descent_then_deeper_rest);
     CU_add_test(s, "race_press_after_the_blobs_parted_beside_the_other_leaving",
                 test_race_press_after_the_blobs_parted_beside_the_other_leaving);

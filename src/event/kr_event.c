@@ -90,8 +90,6 @@
 #define LANDING_BRAKE_HI 1.0
 #define LANDING_BRAKE_MIN_PER_US 12000
 #define LANDING_DROP_SHARE 0.5 /* ... a change below this share of the descent's peak ends it (a drop, see landing) */
-#define LANDING_REST_GROWTH 1.2 /* ... a rest after it growing past this many times its first frame is
-                                   the descent going on (rest_grows) */
 #define LANDING_CUT_SHARE 0.25 /* ... a lone change after a short quiet run, at most this share of the change
                                  before the run, may be no descent (landing) */
 #define TIP_OWN_MIN_SHARE 0.3 /* a racing press's landing: read from its own change (race_landing) when
@@ -1344,19 +1342,6 @@ static int landing_drop(const kr_event_t *ev, const double *chg, int p, int L, i
     return D > L ? D : -1;
 }
 
-/* The rest after a drop at D (landing_drop), to the last changing frame L, grows again: a
- * frame of it over LANDING_REST_GROWTH times D's. A settling hand's change does not; one
- * that does is the descent going on, slower (look 7068 reading_void at 60 fps: A's change
- * 23958 as its hand stopped over the card, then 8298, 10353, 11883, 6882, 7419 coming down
- * from 29 mm; read at the drop, -66.6 ms on 47.3) */
-static int rest_grows(const double *chg, int L, int D)
-{
-    for (int i = L; i < D; i++)
-        if (chg[i] > LANDING_REST_GROWTH * chg[D])
-            return 1;
-    return 0;
-}
-
 /* A slow descent under the quiet level (landing): the first quiet run from frame j (index;
  * the readings from it on, newer, the lower indices) may be the hand still coming down when
  * its readings are shallow, each over STEP_SHARE of the quiet level, STEP_RUN or more, the
@@ -1573,7 +1558,7 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
         int64_t td = ev->lt[p][D + 1] + (int64_t)(chg[D] / chg[D + 1] * (double)pd) + tail;
         if (run_us(ev, p, L, D, dt) < SETTLED_US)
             put_midway(td, t, err); /* a rest too short to be told from the descent's last frames */
-        else if (td < tc && !rest_grows(chg, L, D)) { /* (a short rest is put midway all the same) */
+        else if (td < tc) {
             *t = td;
             *err += (tc - td) / 2;
         }
