@@ -4370,10 +4370,11 @@ static void test_race_press_read_from_its_stay_over_the_card(void)
  * 14 mm apart every 50 ms from 520 ms to 800 while the hand comes down and lies on the card
  * (no merge: the tracker's leading point switching between two fingers): its rest starts
  * only at 783 ms, after A's landing at 650 and B's at 710, and no descent is seen in it;
- * the press was modelled after the rest's stop, 830 +- 29 ms, after B's: B's take (look 7092 race_5ms at 50 fps, lamps flickering at 120 Hz: A's point
- * switching by 15 mm until 2.160 s, its contact at 2.050, modelled at 2.179 +- 30 ms, B's
- * take at 2.054 not flagged). A race's press with no landing of its own read in its rest is
- * read from when its point came over the card, as after a jump (the test above). */
+ * the press was modelled after the rest's stop, 830 +- 29 ms, after B's: B's take (look
+ * 7092 race_5ms at 50 fps, lamps flickering at 120 Hz: A's point switching by 12-15 mm
+ * until 2.160 s, its contact at 2.050, modelled at 2.179 +- 30 ms, B's take at 2.054 not
+ * flagged). A race's press with no landing of its own read in its rest is read from when
+ * its point came over the card, as after a jump (the test above). */
 static void test_race_press_with_a_fluttering_point_read_from_its_stay(void)
 {
     race_flutter_a = 800000;
