@@ -1450,6 +1450,19 @@ static int64_t run_us(const kr_event_t *ev, int p, int newer, int older, int64_t
  * TIP_RULE_ALL, or ev->lchg_own[p] with TIP_RULE_OWN (tip_still). */
 static void put_midway(int64_t lo, int64_t *t, int64_t *err);
 
+/* The end of the motion seen in reading i of chg (landing's model: the picture changes at a
+ * steady rate until the motion stops, so it moved for the share chg[i] / chg[i + 1], at
+ * most 1, of the interval that ends at i); the reading's own time when the frame before it
+ * is not kept */
+static int64_t motion_end(const kr_event_t *ev, const double *chg, int p, int i)
+{
+    if (i + 1 >= LHIST || !ev->lpresent[p][i + 1])
+        return ev->lt[p][i];
+    const int64_t per = ev->lt[p][i] - ev->lt[p][i + 1];
+    const double share = chg[i + 1] > 0 ? fmin(1, chg[i] / chg[i + 1]) : 1;
+    return ev->lt[p][i + 1] + (int64_t)(share * (double)per);
+}
+
 static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p, int64_t start, int64_t stop,
                    int64_t dt, int wait, int64_t *t, int64_t *err, int *last)
 {
@@ -1495,14 +1508,8 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
     }
     int L = j + 1; /* the last changing frame */
     *last = L;
-    double share = 1;
-    if (L + 1 < LHIST && ev->lpresent[p][L + 1] && chg[L + 1] > 0) {
-        share = chg[L] / chg[L + 1];
-        if (share > 1)
-            share = 1;
-    }
     int64_t per = ev->lt[p][L] - (L + 1 < LHIST && ev->lpresent[p][L + 1] ? ev->lt[p][L + 1] : ev->lt[p][L] - dt);
-    int64_t end = ev->lt[p][L] - per + (int64_t)(share * per); /* the motion last seen */
+    int64_t end = motion_end(ev, chg, p, L); /* the motion last seen */
     double strike = ((double)(end - start) - LANDING_STRIKE_US) / (LANDING_PLACED_US - LANDING_STRIKE_US);
     strike = strike < 0 ? 0 : strike > 1 ? 1 : strike; /* 0: struck, 1: placed (see LANDING_STRIKE_US) */
     /* ... or placed when the change was slowing over the last full frames (LANDING_BRAKE_*):
@@ -1528,9 +1535,7 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
      * after A's contact put both racing presses there, +27 and +22 ms on 12.4) */
     if (is_key(ev, ev->lt[p][L]) && L + 2 < LHIST && ev->lpresent[p][L + 2] && ev->lt[p][L + 1] > start &&
         !tip_still(ev, chg, rule, p, L + 1, quiet)) {
-        int64_t per1 = ev->lt[p][L + 1] - ev->lt[p][L + 2];
-        double share1 = chg[L + 2] > 0 ? fmin(1, chg[L + 1] / chg[L + 2]) : 1;
-        int64_t t1 = ev->lt[p][L + 1] - per1 + (int64_t)(share1 * per1) + tail;
+        int64_t t1 = motion_end(ev, chg, p, L + 1) + tail;
         if (t1 > ev->lt[p][L])
             t1 = ev->lt[p][L];
         put_midway(t1, t, err);
@@ -1554,8 +1559,7 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
      * 120 fps race_20ms A's press came 41 ms early (-5.9 ms without). */
     const int D = rule == TIP_RULE_ALL ? landing_drop(ev, chg, p, L, n, stop) : -1;
     if (D > L) {
-        int64_t pd = ev->lt[p][D] - ev->lt[p][D + 1];
-        int64_t td = ev->lt[p][D + 1] + (int64_t)(chg[D] / chg[D + 1] * (double)pd) + tail;
+        int64_t td = motion_end(ev, chg, p, D) + tail;
         if (run_us(ev, p, L, D, dt) < SETTLED_US)
             put_midway(td, t, err); /* a rest too short to be told from the descent's last frames */
         else if (td < tc) {
@@ -1575,10 +1579,8 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
         int m = L + 1;
         while (m + 1 < n && still[m])
             m++;
-        if (m > L + 2 && !still[m] && chg[L] <= LANDING_CUT_SHARE * chg[m] && m + 1 < LHIST &&
-            ev->lpresent[p][m + 1] && chg[m + 1] > 0) {
-            const int64_t pm = ev->lt[p][m] - ev->lt[p][m + 1];
-            const int64_t tm = ev->lt[p][m + 1] + (int64_t)(fmin(1, chg[m] / chg[m + 1]) * (double)pm) + tail;
+        if (m > L + 2 && !still[m] && chg[L] <= LANDING_CUT_SHARE * chg[m]) {
+            const int64_t tm = motion_end(ev, chg, p, m) + tail;
             if (tm < *t)
                 put_midway(tm, t, err);
         }
