@@ -94,14 +94,11 @@
                                  before the run, may be no descent (landing) */
 #define TIP_OWN_MIN_SHARE 0.3 /* a racing press's landing: read from its own change (race_landing) when
                                  the other hand's mask leaves at least this share of the tip's circle */
-#define OWN_FLOOR_SHARE 0.5 /* a racing hand's own change over this share of the quiet level ... */
-#define OWN_ALONE_SHARE 0.2 /* ... is motion when the other's own change is at most this share of it
-                               (race_20ms at 50 fps: B's last 10 mm of descent 666 and 1014, quiet
-                               1200, A lying still beside it 99 and 93; read as quiet, B's landing
-                               came 45 ms early and the ruling went to B; now put midway between
-                               the two readings, -4.5 ms on 25.6, see tip_still) */
-#define OWN_STRUCK_SHARE 0.03 /* ... is still after a fall to this share of a change within a
-                                frame (TIP_SETTLE_SPAN_US before it at most) ... */
+#define OWN_FLOOR_SHARE 0.5 /* a racing hand's own change over this share of the quiet level is
+                               motion beside a calm other hand (at most this share) whose leak it
+                               cannot be (own_quiet) */
+#define OWN_STRUCK_SHARE 0.03 /* a racing hand's own change is still after a fall to this share of a
+                                change within a frame (TIP_SETTLE_SPAN_US before it at most) ... */
 #define OWN_STRUCK_LEVELS 3.0 /* ... and at most this many quiet levels: a hand the card stopped
                                  (see tip_still) */
 #define LEAK_SHARE 0.5       /* ... an own change at most this share of the other hand's may be its leak */
@@ -1207,24 +1204,6 @@ static double own_level(const kr_event_t *ev, int p, int i, double quiet)
     return quiet * (double)per / 16667.0;
 }
 
-/* Sample i of a racing hand's own change chg is quiet (tip_still's rule for the own changes) */
-static int own_quiet(const kr_event_t *ev, const double *chg, tip_rule rule, int p, int i, double quiet)
-{
-    const double e = chg[i];
-    quiet = own_level(ev, p, i, quiet);
-    /* under the quiet level but over OWN_FLOOR_SHARE of it, while the other hand's own
-     * change on the same frame is at most OWN_ALONE_SHARE of this one: the other lies
-     * still, so nothing of it leaks in, and what changed is this hand: its last mm of
-     * descent, or its fingers settling on the card after the contact. Read so by the
-     * own change's rule; race_landing's second reading (TIP_RULE_OWN_PLAIN) keeps the
-     * quiet level alone, so the landing is put between the two with the span as error */
-    const int o = 1 - p;
-    if ((rule == TIP_RULE_OWN || rule == TIP_RULE_OWN_LIT) && e > OWN_FLOOR_SHARE * quiet && ev->lpresent[o][i] &&
-        ev->lt[o][i] == ev->lt[p][i] && ev->lchg_own[o][i] <= OWN_ALONE_SHARE * e)
-        return 0;
-    return e <= quiet || (rule != TIP_RULE_OWN_LIT && ev->lchg[p][i] <= quiet);
-}
-
 /* Sample i of chg is calm: at most OWN_FLOOR_SHARE of the own change's quiet level (a
  * frame merely under the level may be a racing hand's masked last mm of descent) */
 static int own_calm(const kr_event_t *ev, const double *chg, int p, int i)
@@ -1237,6 +1216,30 @@ static int own_calm(const kr_event_t *ev, const double *chg, int p, int i)
 static int may_leak(const kr_event_t *ev, int p, int i)
 {
     return ev->lpresent[1 - p][i] && ev->lchg_own[p][i] <= LEAK_SHARE * ev->lchg_own[1 - p][i];
+}
+
+/* Sample i of a racing hand's own change chg is quiet (tip_still's rule for the own changes) */
+static int own_quiet(const kr_event_t *ev, const double *chg, tip_rule rule, int p, int i, double quiet)
+{
+    const double e = chg[i];
+    quiet = own_level(ev, p, i, quiet);
+    /* under the quiet level but over OWN_FLOOR_SHARE of it, while the other hand's own
+     * change on the same frame is calm (own_calm) and this one no leak of it (may_leak):
+     * the other lies still or its fingers settle, and what it may leak into this circle is
+     * less than changed there, so what changed is this hand: its last mm of descent, or its
+     * fingers settling on the card after the contact. Read so by the own change's rule;
+     * race_landing's second reading (TIP_RULE_OWN_PLAIN) keeps the quiet level alone, so
+     * the landing is put between the two with the span as error (race_20ms at 50 fps: B's
+     * last 10 mm of descent 666 and 1014, quiet 1200, A lying still beside it 99 and 93;
+     * read as quiet, B's landing came 45 ms early and the ruling went to B; now -4.5 ms on
+     * 25.6. Until the forty-sixth session the other's change had to be at most a fifth of
+     * this one: at 60 fps, B's last 10 mm 966 and 903 beside A's settling fingers, 321 and
+     * 441, were read as quiet, and the leak walk took the landing 45 ms early) */
+    const int o = 1 - p;
+    if ((rule == TIP_RULE_OWN || rule == TIP_RULE_OWN_LIT) && e > OWN_FLOOR_SHARE * quiet && ev->lpresent[o][i] &&
+        ev->lt[o][i] == ev->lt[p][i] && own_calm(ev, ev->lchg_own[o], o, i) && !may_leak(ev, p, i))
+        return 0;
+    return e <= quiet || (rule != TIP_RULE_OWN_LIT && ev->lchg[p][i] <= quiet);
 }
 
 /* Player p changed its own picture by more than the quiet level, and not by what may be the
