@@ -3016,6 +3016,24 @@ static void test_race_last_mm_beside_a_still_hand(void)
     CU_ASSERT_TRUE(t[1] >= 0 && t[1] < 700000);
 }
 
+/* A race where the later hand lies on the card from 717 ms (its own change 50 a frame)
+ * but for one frame of b_blip at 767 ms, A lying still beside it. Writes both touches. */
+static void race_blip_case(double b_blip, int64_t t[2], int64_t err[2])
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    for (int64_t tt = 0; tt < 1300000; tt += DT) {
+        double own[2] = {tt < 300000 ? 0 : tt < 500000 ? 60000 : tt < 650000 ? 6000 : 50,
+                         tt < 300000 ? 0 : tt < 520000 ? 60000 : tt < 717000 ? 8000 : llabs(tt - 767000) < DT / 2 ? b_blip : 50};
+        race_frame(&f, tt, own, tt < 300000 ? 0 : tt < 717000 ? 30000 : 50, 0.6);
+    }
+    race_touches(&f, t, err, NULL);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("race blip %.0f: A %lld +- %lld, B %lld +- %lld\n", b_blip, (long long)t[0], (long long)err[0],
+               (long long)t[1], (long long)err[1]);
+    kr_event_destroy(f.ev);
+}
+
 /* The same beside a hand whose fingers settle on the card: A's own change 400 a frame (under
  * half the quiet level: calm) while B's last two frames change its own by 900. What A's
  * change may leak into B's circle is at most half of it, far less than B's: B moved (the
@@ -3032,6 +3050,12 @@ static void test_race_last_mm_beside_settling_fingers(void)
     CU_ASSERT_TRUE(llabs(t[0] - 650000) < 15000);
     race_slow_last_case(900, 2000, t, err);
     CU_ASSERT_TRUE(t[1] >= 0 && t[1] < 705000);
+    /* a change over half the level after two calm frames of the hand lying on the card
+     * (before the quiet run counts) is no descent going on: the landing stays at 717 ms
+     * (bf0 both_fault at 120 fps: B's 291 after calm frames beside A's 207, taken for
+     * motion, put B's press 50 ms later) */
+    race_blip_case(700, t, err);
+    CU_ASSERT_TRUE(llabs(t[1] - 717000) < 15000 && err[1] < 20000);
 }
 
 /* A race read frame by frame at period per: both hands come to their stops (A at 500 ms,

@@ -95,8 +95,8 @@
 #define TIP_OWN_MIN_SHARE 0.3 /* a racing press's landing: read from its own change (race_landing) when
                                  the other hand's mask leaves at least this share of the tip's circle */
 #define OWN_FLOOR_SHARE 0.5 /* a racing hand's own change over this share of the quiet level is
-                               motion beside a calm other hand (at most this share) whose leak it
-                               cannot be (own_quiet) */
+                               motion going on from its descent beside a calm other hand (at most
+                               this share) whose leak it cannot be (own_goes_on) */
 #define OWN_STRUCK_SHARE 0.03 /* a racing hand's own change is still after a fall to this share of a
                                 change within a frame (TIP_SETTLE_SPAN_US before it at most) ... */
 #define OWN_STRUCK_LEVELS 3.0 /* ... and at most this many quiet levels: a hand the card stopped
@@ -1218,27 +1218,46 @@ static int may_leak(const kr_event_t *ev, int p, int i)
     return ev->lpresent[1 - p][i] && ev->lchg_own[p][i] <= LEAK_SHARE * ev->lchg_own[1 - p][i];
 }
 
+/* Sample i of a racing hand's own change chg goes on from its descent (own_quiet): over
+ * OWN_FLOOR_SHARE of the quiet level and no leak of the other hand's (may_leak), that hand
+ * calm (own_calm), and every sample back from it over that share too, to one over the
+ * quiet level that is no such leak. quiet: per 1/60 s, as own_level's. */
+static int own_goes_on(const kr_event_t *ev, const double *chg, int p, int i, double quiet)
+{
+    const int o = 1 - p;
+    if (chg[i] <= OWN_FLOOR_SHARE * own_level(ev, p, i, quiet) || may_leak(ev, p, i) || !ev->lpresent[o][i] ||
+        ev->lt[o][i] != ev->lt[p][i] || !own_calm(ev, ev->lchg_own[o], o, i))
+        return 0;
+    for (int k = i + 1; k + 1 < LHIST && ev->lpresent[p][k + 1]; k++) {
+        if (chg[k] <= OWN_FLOOR_SHARE * own_level(ev, p, k, quiet))
+            return 0;
+        if (chg[k] > own_level(ev, p, k, quiet) && !may_leak(ev, p, k))
+            return 1;
+    }
+    return 0;
+}
+
 /* Sample i of a racing hand's own change chg is quiet (tip_still's rule for the own changes) */
 static int own_quiet(const kr_event_t *ev, const double *chg, tip_rule rule, int p, int i, double quiet)
 {
+    /* under the quiet level but over OWN_FLOOR_SHARE of it, going on from the descent
+     * (own_goes_on): what the other hand, calm beside it, may leak into this circle is less
+     * than changed there, and no calm frame came between, so this hand is still moving: its
+     * last mm of descent, or its fingers settling on the card after the contact. Read so by
+     * the own change's rule; race_landing's second reading (TIP_RULE_OWN_PLAIN) keeps the
+     * quiet level alone, so the landing is put between the two with the span as error
+     * (race_20ms at 50 fps: B's last 10 mm of descent 666 and 1014, quiet 1200, A lying
+     * still beside it 99 and 93; read as quiet, B's landing came 45 ms early and the ruling
+     * went to B; now -4.5 ms on 25.6). Until the forty-sixth session the other's change
+     * had to be at most a fifth of this one, with no run asked: at 60 fps, B's last 10 mm
+     * 966 and 903 beside A's settling fingers, 321 and 441, were read as quiet, and the
+     * leak walk took the landing 45 ms early. A change over the floor after a calm frame is
+     * no descent going on (a hand lying on the card at 120 fps: 291, 270 after calm frames
+     * beside the other's calm 207, 48) */
+    if ((rule == TIP_RULE_OWN || rule == TIP_RULE_OWN_LIT) && own_goes_on(ev, chg, p, i, quiet))
+        return 0;
     const double e = chg[i];
     quiet = own_level(ev, p, i, quiet);
-    /* under the quiet level but over OWN_FLOOR_SHARE of it, while the other hand's own
-     * change on the same frame is calm (own_calm) and this one no leak of it (may_leak):
-     * the other lies still or its fingers settle, and what it may leak into this circle is
-     * less than changed there, so what changed is this hand: its last mm of descent, or its
-     * fingers settling on the card after the contact. Read so by the own change's rule;
-     * race_landing's second reading (TIP_RULE_OWN_PLAIN) keeps the quiet level alone, so
-     * the landing is put between the two with the span as error (race_20ms at 50 fps: B's
-     * last 10 mm of descent 666 and 1014, quiet 1200, A lying still beside it 99 and 93;
-     * read as quiet, B's landing came 45 ms early and the ruling went to B; now -4.5 ms on
-     * 25.6. Until the forty-sixth session the other's change had to be at most a fifth of
-     * this one: at 60 fps, B's last 10 mm 966 and 903 beside A's settling fingers, 321 and
-     * 441, were read as quiet, and the leak walk took the landing 45 ms early) */
-    const int o = 1 - p;
-    if ((rule == TIP_RULE_OWN || rule == TIP_RULE_OWN_LIT) && e > OWN_FLOOR_SHARE * quiet && ev->lpresent[o][i] &&
-        ev->lt[o][i] == ev->lt[p][i] && own_calm(ev, ev->lchg_own[o], o, i) && !may_leak(ev, p, i))
-        return 0;
     return e <= quiet || (rule != TIP_RULE_OWN_LIT && ev->lchg[p][i] <= quiet);
 }
 
