@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-# eval_signed.py - signed timing errors of matched touches, by kind, per frame rate.
+# eval_signed.py - signed timing errors of matched touches, by kind, per frame rate (each of
+# WORK's rate folders).
 # SPDX-License-Identifier: MIT
 #   tools/eval_signed.py WORK [PREFIX] [--press-shift MS]
 # WORK is an evaluation work directory of tools/eval_events.sh (WORK/FPS/NAME with the
@@ -31,7 +32,8 @@ def main():
     if len(args) not in (1, 2):
         sys.exit("usage: tools/eval_signed.py WORK [PREFIX] [--press-shift MS]")
     prefix = args[1] if len(args) == 2 else ""
-    for fps in (30, 60, 120):
+    rates = sorted(int(x) for x in os.listdir(args[0]) if x.isdigit() and os.path.isdir(os.path.join(args[0], x)))
+    for fps in rates:
         rows = {"sweep": [], "press": []}
         for d in sorted(glob.glob("%s/%d/*/" % (args[0], fps))):
             name = d.rstrip("/").split("/")[-1]
