@@ -3023,8 +3023,10 @@ static void race_blip_case(double b_blip, int64_t t[2], int64_t err[2])
     fake f;
     fake_start(&f, 64, 150000);
     for (int64_t tt = 0; tt < 1300000; tt += DT) {
-        double own[2] = {tt < 300000 ? 0 : tt < 500000 ? 60000 : tt < 650000 ? 6000 : 50,
-                         tt < 300000 ? 0 : tt < 520000 ? 60000 : tt < 717000 ? 8000 : llabs(tt - 767000) < DT / 2 ? b_blip : 50};
+        double b = tt < 300000 ? 0 : tt < 520000 ? 60000 : tt < 717000 ? 8000 : 50;
+        if (llabs(tt - 767000) < DT / 2)
+            b = b_blip;
+        double own[2] = {tt < 300000 ? 0 : tt < 500000 ? 60000 : tt < 650000 ? 6000 : 50, b};
         race_frame(&f, tt, own, tt < 300000 ? 0 : tt < 717000 ? 30000 : 50, 0.6);
     }
     race_touches(&f, t, err, NULL);
