@@ -2982,20 +2982,23 @@ static void test_race_struck_card_under_the_others_fingers(void)
 /* A race where the later hand's last mm of descent change its own picture by less than
  * the quiet level: A lies on the card from 650 ms, its own change a_lie a frame while B
  * comes down and 50 after, B comes down (8000 a frame) until 683 ms, then by b_last a frame
- * for two frames, and lies on it from 717 ms. Writes both touches. */
-static void race_slow_last_case(double b_last, double a_lie, int64_t t[2], int64_t err[2])
+ * for two frames, and lies on it from 717 ms, its own change 50 a frame but b_blip on the
+ * frame at 767 ms (0: none). Writes both touches. */
+static void race_slow_last_case(double b_last, double a_lie, double b_blip, int64_t t[2], int64_t err[2])
 {
     fake f;
     fake_start(&f, 64, 150000);
     for (int64_t tt = 0; tt < 1300000; tt += DT) {
         double own[2] = {tt < 300000 ? 0 : tt < 500000 ? 60000 : tt < 650000 ? 6000 : tt < 717000 ? a_lie : 50,
                          tt < 300000 ? 0 : tt < 520000 ? 60000 : tt < 683000 ? 8000 : tt < 717000 ? b_last : 50};
+        if (b_blip > 0 && llabs(tt - 767000) < DT / 2)
+            own[1] = b_blip;
         race_frame(&f, tt, own, tt < 300000 ? 0 : tt < 717000 ? 30000 : 50, 0.6);
     }
     race_touches(&f, t, err, NULL);
     if (getenv("KR_TEST_VERBOSE"))
-        printf("race slow last %.0f beside %.0f: A %lld +- %lld, B %lld +- %lld\n", b_last, a_lie, (long long)t[0],
-               (long long)err[0], (long long)t[1], (long long)err[1]);
+        printf("race slow last %.0f beside %.0f, blip %.0f: A %lld +- %lld, B %lld +- %lld\n", b_last, a_lie, b_blip,
+               (long long)t[0], (long long)err[0], (long long)t[1], (long long)err[1]);
     kr_event_destroy(f.ev);
 }
 
@@ -3009,31 +3012,11 @@ static void race_slow_last_case(double b_last, double a_lie, int64_t t[2], int64
 static void test_race_last_mm_beside_a_still_hand(void)
 {
     int64_t t[2], err[2];
-    race_slow_last_case(800, 50, t, err);
+    race_slow_last_case(800, 50, 0, t, err);
     CU_ASSERT_TRUE(t[1] > 690000 && llabs(t[1] - 717000) <= err[1]);
     CU_ASSERT_TRUE(llabs(t[0] - 650000) < 15000);
-    race_slow_last_case(400, 50, t, err);
+    race_slow_last_case(400, 50, 0, t, err);
     CU_ASSERT_TRUE(t[1] >= 0 && t[1] < 700000);
-}
-
-/* A race where the later hand lies on the card from 717 ms (its own change 50 a frame)
- * but for one frame of b_blip at 767 ms, A lying still beside it. Writes both touches. */
-static void race_blip_case(double b_blip, int64_t t[2], int64_t err[2])
-{
-    fake f;
-    fake_start(&f, 64, 150000);
-    for (int64_t tt = 0; tt < 1300000; tt += DT) {
-        double b = tt < 300000 ? 0 : tt < 520000 ? 60000 : tt < 717000 ? 8000 : 50;
-        if (llabs(tt - 767000) < DT / 2)
-            b = b_blip;
-        double own[2] = {tt < 300000 ? 0 : tt < 500000 ? 60000 : tt < 650000 ? 6000 : 50, b};
-        race_frame(&f, tt, own, tt < 300000 ? 0 : tt < 717000 ? 30000 : 50, 0.6);
-    }
-    race_touches(&f, t, err, NULL);
-    if (getenv("KR_TEST_VERBOSE"))
-        printf("race blip %.0f: A %lld +- %lld, B %lld +- %lld\n", b_blip, (long long)t[0], (long long)err[0],
-               (long long)t[1], (long long)err[1]);
-    kr_event_destroy(f.ev);
 }
 
 /* The same beside a hand whose fingers settle on the card: A's own change 400 a frame (under
@@ -3047,16 +3030,16 @@ static void race_blip_case(double b_blip, int64_t t[2], int64_t err[2])
 static void test_race_last_mm_beside_settling_fingers(void)
 {
     int64_t t[2], err[2];
-    race_slow_last_case(900, 400, t, err);
+    race_slow_last_case(900, 400, 0, t, err);
     CU_ASSERT_TRUE(t[1] > 705000 && llabs(t[1] - 717000) <= err[1]);
     CU_ASSERT_TRUE(llabs(t[0] - 650000) < 15000);
-    race_slow_last_case(900, 2000, t, err);
+    race_slow_last_case(900, 2000, 0, t, err);
     CU_ASSERT_TRUE(t[1] >= 0 && t[1] < 705000);
     /* a change over half the level after two calm frames of the hand lying on the card
      * (before the quiet run counts) is no descent going on: the landing stays at 717 ms
      * (bf0 both_fault at 120 fps: B's 291 after calm frames beside A's 207, taken for
      * motion, put B's press 50 ms later) */
-    race_blip_case(700, t, err);
+    race_slow_last_case(8000, 50, 700, t, err);
     CU_ASSERT_TRUE(llabs(t[1] - 717000) < 15000 && err[1] < 20000);
 }
 
