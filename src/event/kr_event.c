@@ -1254,11 +1254,10 @@ static int own_quiet(const kr_event_t *ev, const double *chg, tip_rule rule, int
      * leak walk took the landing 45 ms early. A change over the floor after a calm frame is
      * no descent going on (a hand lying on the card at 120 fps: 291, 270 after calm frames
      * beside the other's calm 207, 48) */
-    if ((rule == TIP_RULE_OWN || rule == TIP_RULE_OWN_LIT) && own_goes_on(ev, chg, p, i, quiet))
-        return 0;
-    const double e = chg[i];
-    quiet = own_level(ev, p, i, quiet);
-    return e <= quiet || (rule != TIP_RULE_OWN_LIT && ev->lchg[p][i] <= quiet);
+    const double level = own_level(ev, p, i, quiet);
+    if (chg[i] > level && (rule == TIP_RULE_OWN_LIT || ev->lchg[p][i] > level))
+        return 0; /* over the level: no walk back needed */
+    return !((rule == TIP_RULE_OWN || rule == TIP_RULE_OWN_LIT) && own_goes_on(ev, chg, p, i, quiet));
 }
 
 /* Player p changed its own picture by more than the quiet level, and not by what may be the
