@@ -12,21 +12,41 @@
 # does not report as touches) are counted apart. Prints the counts, then the touches beyond
 # their t_err (with --twice: beyond twice it), by how many t_err, worst first (--top, default 20).
 # --not: leave out the scenarios whose path holds SUBSTR (several: comma-separated; e.g. the
-# looks only one build has run).
+# looks only one build has run). --races: only the touches of a race (the other player's true
+# touch on the same card within 100 ms), and first their errors per rate (a render's FPS
+# folder; a set's name).
 import argparse
 import glob
 import os
+import statistics
 
 from eval_touch_diff import detected_touches, load, pair
 
 SETS = ("varied", "varied8", "varied4", "sealed3", "sealed10")
 
 
-def pairs(truth_dir, out_dir):
+def pairs(truth_dir, out_dir, races=False):
+    """each true touch (with races, only those of a race: the other player's true touch on the
+    same card within 100 ms) and its detected pair"""
     truth = [r for r in load(truth_dir + "/truth.jsonl") if r["type"] == "touch"]
     det = detected_touches(out_dir + "/events.jsonl")
     for t in truth:
+        if races and not any(u["player"] != t["player"] and u.get("card") == t.get("card") and
+                             abs(u["t_us"] - t["t_us"]) <= 100000 for u in truth):
+            continue
         yield t, pair(t, det)
+
+
+def by_rate(errs):
+    """per rate (a render's FPS folder, or a set's name): the paired touches' signed median,
+    |error| median and 95th percentile (ms), and how many lie beyond their t_err and twice it"""
+    for rate in sorted(errs, key=lambda r: (not r.isdigit(), int(r) if r.isdigit() else 0, r)):
+        v = errs[rate]
+        a = sorted(abs(e) for e, _ in v)
+        print("  %-8s %3d touches: signed median %+6.1f ms, |error| median %5.1f, p95 %5.1f; beyond t_err %d, "
+              "twice %d" % (rate, len(v), statistics.median(e for e, _ in v), statistics.median(a),
+                            a[min(len(a) - 1, int(0.95 * len(a)))], sum(abs(e) > te for e, te in v),
+                            sum(abs(e) > 2 * te for e, te in v)))
 
 
 def main():
@@ -35,6 +55,8 @@ def main():
     ap.add_argument("--top", type=int, default=20, help="how many to list (default 20)")
     ap.add_argument("--twice", action="store_true", help="beyond twice their t_err")
     ap.add_argument("--not", dest="skip", default="", help="SUBSTR[,SUBSTR...]: scenarios to leave out")
+    ap.add_argument("--races", action="store_true",
+                    help="the racing touches only, and their errors per rate before the list")
     a = ap.parse_args()
     top, twice = a.top, a.twice
     skip = [x for x in a.skip.split(",") if x]
@@ -58,20 +80,24 @@ def main():
         runs = [r for r in runs if not any(x in r[0] for x in skip)]
     matched = unpaired = 0
     beyond = []
+    rates = {}
     for truth_dir, out_dir in runs:
-        for t, d in pairs(truth_dir, out_dir):
+        for t, d in pairs(truth_dir, out_dir, a.races):
             if d is None:
                 unpaired += 1
                 continue
             matched += 1
             e = (d["t_us"] - t["t_us"]) / 1000.0
             te = max(d.get("t_err_us", 0), 1) / 1000.0
+            rates.setdefault(os.path.basename(os.path.dirname(truth_dir)), []).append((e, te))
             if abs(e) > (2 if twice else 1) * te:
                 beyond.append((abs(e) / te, truth_dir, t["player"], t.get("card"), e, te))
     beyond.sort(reverse=True)
     print("scenarios %d, true touches paired %d (none within 100 ms: %d); beyond %s t_err: %d (%d early, %d late)"
           % (len(runs), matched, unpaired, "twice their" if twice else "their", len(beyond),
              sum(1 for b in beyond if b[4] < 0), sum(1 for b in beyond if b[4] >= 0)))
+    if a.races:
+        by_rate(rates)
     for ratio, where, player, card, e, te in beyond[:top]:
         print("  %-50s %s card %3s %+7.1f ms on %5.1f (%.1fx)" % (where, player, card, e, te, ratio))
 
