@@ -1124,6 +1124,56 @@ static void test_bframes(void)
         codec_scn_refused(bad[k], "bframes");
 }
 
+/* The sensor's noise (look.noise, --noise: kr_synth_opts.noise): each channel of each pixel
+ * moved by a Gaussian of that sigma, in grey levels. rolling_scn's look has none; a frame
+ * made with --noise 10 differs from it by a deviation of 10 (the field is the same for
+ * both: the same look seed), and one made with --noise 0 is it byte for byte. */
+static double noise_sd(double noise, int *same)
+{
+    char path[128], err[600];
+    kr_synth_opts o;
+    kr_synth_opts_default(&o);
+    o.w = 320; o.h = 180; o.fps_num = 30;
+    kr_synth_t *clean = NULL, *noisy = NULL;
+    double sd = -1;
+    *same = 0;
+    CU_ASSERT_EQUAL(rolling_scn_make("noise0.json", "", &o, path, sizeof path, err, sizeof err, &clean), KR_OK);
+    o.noise = noise;
+    CU_ASSERT_EQUAL(rolling_scn_make("noise1.json", "", &o, path, sizeof path, err, sizeof err, &noisy), KR_OK);
+    kr_image_t a, b;
+    uint8_t *pa = malloc(320 * 180 * 3);
+    if (clean && noisy && pa && kr_synth_render_frame(clean, 3, &a) == KR_OK) {
+        for (int y = 0; y < a.h; y++)
+            memcpy(pa + (size_t)y * a.w * 3, a.px + (size_t)y * a.stride, (size_t)a.w * 3);
+        if (kr_synth_render_frame(noisy, 3, &b) == KR_OK) {
+            double ss = 0;
+            long n = 0, differ = 0;
+            for (int y = 0; y < b.h; y++)
+                for (int x = 0; x < b.w * 3; x++) {
+                    const double d = (double)b.px[(size_t)y * b.stride + x] - pa[(size_t)y * a.w * 3 + x];
+                    ss += d * d;
+                    differ += d != 0;
+                    n++;
+                }
+            sd = sqrt(ss / (double)n);
+            *same = differ == 0;
+        }
+    }
+    free(pa);
+    kr_synth_destroy(clean);
+    kr_synth_destroy(noisy);
+    return sd;
+}
+
+static void test_sensor_noise(void)
+{
+    int same;
+    CU_ASSERT_DOUBLE_EQUAL(noise_sd(10, &same), 10.0, 0.5);
+    CU_ASSERT_FALSE(same);
+    noise_sd(0, &same);
+    CU_ASSERT_TRUE(same);
+}
+
 static void test_bad_scenario(void)
 {
     char path[128], err[600];
@@ -1167,6 +1217,7 @@ int main(void)
     CU_add_test(s, "lamps_that_switch", test_lamps_that_switch); /* session 29 */
     CU_add_test(s, "keyframe_interval", test_keyframe_interval); /* session 42 */
     CU_add_test(s, "bframes", test_bframes); /* session 43 */
+    CU_add_test(s, "sensor_noise", test_sensor_noise); /* session 47 */
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned fails = CU_get_number_of_failures();

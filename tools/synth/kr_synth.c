@@ -22,6 +22,7 @@ void kr_synth_opts_default(kr_synth_opts *o)
     o->flicker_wave = -1;
     o->shutter = -1;
     o->bframes = -1;
+    o->noise = -1;
 }
 
 double kr_synth_period_at(const kr_synth_t *s, double t)

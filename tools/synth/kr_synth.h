@@ -62,6 +62,9 @@ typedef struct kr_synth_opts {
     int         bframes;       /* < 0: the scenario's bframes (default -1: the encoder preset's,
                                   3); 0..16: B-frames between the video's references (0 as
                                   most phones record: every picture coded as shown)         */
+    double      noise;         /* < 0: the look's noise (default 2.2); 0..40: the sensor's noise,
+                                  grey levels (1 sigma) per channel and pixel (a dim hall, a
+                                  small sensor pushed to a high gain)                       */
 } kr_synth_opts;
 void kr_synth_opts_default(kr_synth_opts *o);
 

@@ -52,6 +52,8 @@ static void usage(FILE *f)
             "  --bframes N          B-frames between the video's references, 0..16 (0 as most\n"
             "                       phones record; default: the scenario's bframes, else the\n"
             "                       encoder preset's, 3)\n"
+            "  --noise F            the sensor's noise, grey levels (0..40, 1 sigma per channel\n"
+            "                       and pixel; default: the look's noise, else 2.2)\n"
             "  --ramp FROM:TO:FPS[:EASE]\n"
             "                       a slow-motion ramp: frames at FPS (1..960) from FROM to TO\n"
             "                       seconds, the rate eased in and out over EASE s (default\n"
@@ -175,12 +177,13 @@ int main(int argc, char **argv)
             o.phase = f; i++;
         } else if (!strcmp(a, "--jitter") || !strcmp(a, "--drop") || !strcmp(a, "--readout") ||
                    !strcmp(a, "--flicker") || !strcmp(a, "--shutter") || !strcmp(a, "--flicker-hz") ||
-                   !strcmp(a, "--gop")) {
+                   !strcmp(a, "--gop") || !strcmp(a, "--noise")) {
             /* numbers: each option's field, its smallest and its largest value */
-            static const char *const name[7] = {"--jitter",  "--drop",    "--readout", "--flicker",
-                                                "--shutter", "--flicker-hz", "--gop"};
-            static const double bot[7] = {0, 0, 0, 0, 0.01, 1, 0.1}, top[7] = {0.45, 0.5, 1, 0.5, 1, 1000, 10};
-            double *field[7] = {&o.jitter, &o.drop, &o.readout, &o.flicker, &o.shutter, &o.flicker_hz, &o.gop_s};
+            static const char *const name[8] = {"--jitter",  "--drop",       "--readout", "--flicker",
+                                                "--shutter", "--flicker-hz", "--gop",     "--noise"};
+            static const double bot[8] = {0, 0, 0, 0, 0.01, 1, 0.1, 0}, top[8] = {0.45, 0.5, 1, 0.5, 1, 1000, 10, 40};
+            double *field[8] = {&o.jitter,  &o.drop,       &o.readout, &o.flicker,
+                                &o.shutter, &o.flicker_hz, &o.gop_s,   &o.noise};
             int k = 0;
             while (strcmp(a, name[k]))
                 k++;

@@ -485,7 +485,7 @@ kr_status kr_synth_scenario_parse(kr_synth_t *s, const char *path, const kr_synt
     kr_synth_look *lk = &s->look;
     const cJSON *jl = cJSON_GetObjectItemCaseSensitive(root, "look");
     lk->vignette = num(jl, "vignette", 0.28);
-    lk->noise = num(jl, "noise", 2.2);
+    lk->noise = o->noise >= 0 ? o->noise : num(jl, "noise", 2.2);
     lk->flicker = o->flicker >= 0 ? o->flicker : num(jl, "flicker", 0.012);
     lk->flicker_hz = o->flicker_hz > 0 ? o->flicker_hz : num(jl, "flicker_hz", 100);
     /* the lamps' waveform: "sine" (mains through a filament or a smoothed driver) or
