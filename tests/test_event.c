@@ -3842,6 +3842,28 @@ static void test_landing_residue_after_the_contact(void)
     }
 }
 
+/* ---- session 47 ---- */
+
+/* A descent slowing to the card at 24 fps, as the tracker saw it on a phone's render (look
+ * 7100, frame times jittered, reading_void A card 14): 111018, 103689, 64317 a frame, then
+ * 18426 over the last 11 mm, then 9519 over the interval of the contact (8.5 ms before its
+ * end), then 180: quiet. The 9519 is 0.15 of the largest change two frames back, and so was
+ * read as a residue (the picture catching up after the landing), the landing put after
+ * the 18426, 52.8 ms early on 16.1. A residue is small against the frame just before it as
+ * well (the tenth session's: 3021 after 26475, 1851 after 14352); the 9519 is half the
+ * 18426, the descent still slowing. And the drop to the 18426 then the 9519 is no rest after
+ * a drop (landing_drop): a rest is two readings or more after the drop's. */
+static void test_landing_slowing_at_24_fps_is_no_residue(void)
+{
+    const double chg[6] = {9519, 18426, 64317, 103689, 111018, 98733}, after[4] = {180, 678, 30, 0};
+    int64_t t_err;
+    const double e = landing_seq_case_dt(chg, 6, after, 4, 0.8, 41667, &t_err);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("landing slowing at 24 fps: error %.0f us, t_err %lld\n", e, (long long)t_err);
+    CU_ASSERT_TRUE(fabs(e) <= (double)t_err);
+    CU_ASSERT_TRUE(e > -0.75 * 41667);
+}
+
 /* ---- session 14: a lone change between quiet frames ---- */
 
 /* Single presses of the 60 fps renders under another look (tools/eval_events.sh --look-seed
@@ -4858,6 +4880,7 @@ int main(void)
                 test_point_on_a_card_out_of_the_field_is_no_rest_beside);
     CU_add_test(s, "race_last_mm_beside_a_still_hand", test_race_last_mm_beside_a_still_hand); /* session 31 */
     CU_add_test(s, "race_last_mm_beside_settling_fingers", test_race_last_mm_beside_settling_fingers); /* session 46 */
+    CU_add_test(s, "landing_slowing_at_24_fps_is_no_residue", test_landing_slowing_at_24_fps_is_no_residue); /* s47 */
     CU_add_test(s, "push_out_on_a_track_found_again_is_doubtful", /* session 33 */
                 test_push_out_on_a_track_found_again_is_doubtful);
     CU_add_test(s, "race_press_after_the_points_jumps_spans_its_stay", /* session 33 */
