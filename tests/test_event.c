@@ -3880,12 +3880,12 @@ static void test_landing_residue_after_the_contact(void)
 /* A descent slowing to the card at 24 fps, as the tracker saw it on a phone's render (look
  * 7100, frame times jittered, reading_void A card 14): 111018, 103689, 64317 a frame, then
  * 18426 over the last 11 mm, then 9519 over the interval of the contact (8.5 ms before its
- * end), then 180: quiet. The 9519 is 0.15 of the largest change two frames back, and so was
- * read as a residue (the picture catching up after the landing), the landing put after
- * the 18426, 52.8 ms early on 16.1. A residue is small against the frame just before it as
- * well (the tenth session's: 3021 after 26475, 1851 after 14352); the 9519 is half the
- * 18426, the descent still slowing. And the drop to the 18426 then the 9519 is no rest after
- * a drop (landing_drop): a rest is two readings or more after the drop's. */
+ * end), then 180: quiet. The 9519 is under 0.15 of the 64317 two frames (84 ms) back, and so
+ * was read as a residue (the picture catching up after the landing), the landing put after
+ * the 18426, 52.8 ms early on 16.1. A residue is read against the changes within 50 ms alone
+ * (here the 18426: the 9519 is half of it, the descent still slowing), and the drop to the
+ * 18426 then the 9519 is no rest after a drop (landing_drop): a rest is two readings or more
+ * after the drop's, so the landing is anywhere from the drop to the 9519's end (midway). */
 static void test_landing_slowing_at_24_fps_is_no_residue(void)
 {
     const double chg[6] = {9519, 18426, 64317, 103689, 111018, 98733}, after[4] = {180, 678, 30, 0};
