@@ -1218,18 +1218,18 @@ static int may_leak(const kr_event_t *ev, int p, int i)
     return ev->lpresent[1 - p][i] && ev->lchg_own[p][i] <= LEAK_SHARE * ev->lchg_own[1 - p][i];
 }
 
-/* Sample i of a racing hand's own change chg goes on from its descent (own_quiet): over
- * OWN_FLOOR_SHARE of the quiet level and no leak of the other hand's (may_leak), that hand
- * calm (own_calm), and every sample back from it over that share too, to one over the
- * quiet level that is no such leak. quiet: per 1/60 s, as own_level's. */
+/* Sample i of a racing hand's own change chg goes on from its descent (own_quiet): not calm
+ * (own_calm) and no leak of the other hand's (may_leak), that hand calm, and every sample
+ * back from it not calm either, to one over the quiet level that is no such leak. quiet:
+ * per 1/60 s, as own_level's (the callers' TIP_QUIET, own_calm's). */
 static int own_goes_on(const kr_event_t *ev, const double *chg, int p, int i, double quiet)
 {
     const int o = 1 - p;
-    if (chg[i] <= OWN_FLOOR_SHARE * own_level(ev, p, i, quiet) || may_leak(ev, p, i) || !ev->lpresent[o][i] ||
-        ev->lt[o][i] != ev->lt[p][i] || !own_calm(ev, ev->lchg_own[o], o, i))
+    if (own_calm(ev, chg, p, i) || may_leak(ev, p, i) || !ev->lpresent[o][i] || ev->lt[o][i] != ev->lt[p][i] ||
+        !own_calm(ev, ev->lchg_own[o], o, i))
         return 0;
     for (int k = i + 1; k + 1 < LHIST && ev->lpresent[p][k + 1]; k++) {
-        if (chg[k] <= OWN_FLOOR_SHARE * own_level(ev, p, k, quiet))
+        if (own_calm(ev, chg, p, k))
             return 0;
         if (chg[k] > own_level(ev, p, k, quiet) && !may_leak(ev, p, k))
             return 1;
