@@ -1474,6 +1474,81 @@ static void test_tip_change_beyond_the_pictures_noise(void)
     kr_track_destroy(t);
 }
 
+/* ---- forty-eighth session: the own change beyond the sensor's noise ---- */
+
+/* The scene of test_own_tip_change_masks_the_other_hand (A's hand still on the card, tip
+ * at 10, 45; B's arm beside it, its tip at (-60, by)) drawn with every pixel moved by up
+ * to +-amp levels per channel (add_codec_noise, on every frame) */
+static const kr_track_frame *noisy_pair(kr_track_t *t, int64_t *ts, double by, int amp)
+{
+    still_scene(frame, 1.0);
+    draw_arm(frame, 100, 10, 45, 8, -8, 1);
+    draw_arm_from(frame, -60, 420, -60, by, 8, -8, 1);
+    add_codec_noise(frame, amp);
+    const kr_track_frame *fr = feed(t, *ts);
+    *ts += 16667;
+    return fr;
+}
+
+/* A's hand arrives and lies still, B's arm hangs beside it, then comes down 15 mm a frame,
+ * all under a sensor's noise of +-amp levels from the first frame on: A's largest own
+ * change over the frames both lie still (*still_max, on *masked frames with B's pixels
+ * masked: share under 1) and B's least as it comes (*moving_min) */
+static void still_pair_under_noise(int amp, double *still_max, int *masked, double *moving_min)
+{
+    kr_track_t *t = make_tracker();
+    int64_t ts = 0;
+    for (int i = 0; i < 12; i++) { /* warm-up, then A arrives 20 mm a frame and lies still */
+        still_scene(frame, 1.0);
+        if (i >= 8)
+            draw_arm(frame, 100, 10, i < 11 ? -15 + 20 * (i - 8) : 45, 8, -8, 1);
+        add_codec_noise(frame, amp);
+        feed(t, ts);
+        ts += 16667;
+    }
+    *still_max = 0;
+    *masked = 0;
+    for (int i = 0; i < 6; i++) { /* B's arm beside it, still from the third frame on */
+        const kr_track_frame *fr = noisy_pair(t, &ts, 75, amp);
+        const kr_track_hand *a = &fr->hands[0];
+        CU_ASSERT_TRUE_FATAL(a->present && fr->hands[1].present);
+        CU_ASSERT_DOUBLE_EQUAL(a->lead_y_mm, 45, 10);
+        if (i >= 2) {
+            *still_max = fmax(*still_max, a->tip_change_own);
+            *masked += a->tip_own_share < 0.999;
+        }
+    }
+    *moving_min = 1e30;
+    for (int i = 1; i <= 3; i++) {
+        const kr_track_frame *fr = noisy_pair(t, &ts, 75 - 15 * i, amp);
+        CU_ASSERT_TRUE_FATAL(fr->hands[1].present);
+        *moving_min = fmin(*moving_min, fr->hands[1].tip_change_own);
+    }
+    kr_track_destroy(t);
+}
+
+/* Both hands lie still side by side under a sensor's noise of +-8 levels per channel (a
+ * dim hall, a phone's small sensor at a high gain): A's own change (tip_change_own, B's
+ * pixels masked) counts each pixel beyond the noise the whole mat's still picture shows
+ * (kr_track's noise_floor), so it stays within 1500 of the same still hand's without
+ * noise (the drawn scene's own few hundred), while B's coming down 15 mm a frame changes
+ * its own picture twenty times as much or more. Counted beyond the fixed 6 levels (before),
+ * A's own change was the noise's: 31515 here (noise 12 at 30 fps: 5898 to 9387 a frame
+ * for a hand lying still, against a quiet level of 2000). */
+static void test_own_tip_change_beyond_the_sensors_noise(void)
+{
+    double clean, noisy, moving;
+    int masked;
+    still_pair_under_noise(0, &clean, &masked, &moving);
+    still_pair_under_noise(8, &noisy, &masked, &moving);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("sensor noise: A still: own change up to %.0f, %.0f without noise (%d frames masked); B coming "
+               "down: at least %.0f\n", noisy, clean, masked, moving);
+    CU_ASSERT_TRUE(masked >= 3); /* the other hand near: the masked count, not tip_change's */
+    CU_ASSERT_TRUE(noisy < clean + 1500);
+    CU_ASSERT_TRUE(moving > 20 * noisy);
+}
+
 /* The light of frame f's row y: 1 + amp sin(2 pi 100 Hz t), t the frame's time plus, with a
  * rolling shutter, the row's offset over a readout of readout_s; square: lamps that switch,
  * 1 + amp while the sine is up, 1 - amp while it is down (a short exposure: sharp steps). */
@@ -1992,6 +2067,7 @@ int main(void)
                 test_own_tip_change_leaves_out_the_other_shadow);
     /* presses session 9 */
     CU_add_test(s, "tip_change_beyond_the_pictures_noise", test_tip_change_beyond_the_pictures_noise);
+    CU_add_test(s, "own_tip_change_beyond_the_sensors_noise", test_own_tip_change_beyond_the_sensors_noise); /* session 48 */
     CU_add_test(s, "out_over_counts_the_turn", test_out_over_counts_the_turn);
     CU_add_test(s, "still_hand_under_flickering_lamps", test_still_hand_under_flickering_lamps); /* session 28 */
     CU_add_test(s, "shade_over_some_bands_is_no_flicker", test_shade_over_some_bands_is_no_flicker); /* session 43 */

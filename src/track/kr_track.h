@@ -187,6 +187,10 @@ typedef struct kr_track_frame {
      * under 0.5 %; 1.5 and 1.1 % until the forty-third session) */
     double  light_swing;
     int     light_steadied;
+    /* added in the forty-eighth session: the sensor's noise, the per-pixel level (|dB| + |dG|
+     * + |dR| between frames) the hands' own tip changes count beyond: 6 on clean footage,
+     * more where the whole mat's still picture changes by more over the last frames */
+    int     noise_floor;
 } kr_track_frame;
 
 typedef struct kr_track kr_track_t; /* opaque */

@@ -58,6 +58,7 @@ typedef struct kr_track_src {
 } kr_track_src;
 
 #define KR_TRACK_LIGHT_BANDS 12 /* bands of camera rows the light's level is measured in */
+#define KR_TRACK_NOISE_N 9      /* frames whose still picture's noise noise_floor takes the median of */
 
 #define KR_TRACK_HV_N 16 /* hand velocities kept (kr_track.hv) */
 
@@ -151,6 +152,11 @@ struct kr_track {
                                  of B+G+R (0 unless compensating) */
     double   light_ref;
     double   light_swing;
+    /* added in the forty-eighth session: this frame's per-pixel noise level (frame_noise):
+     * TIP_CHANGE_NOISE, or more where the whole mat's still picture changes by more (a
+     * sensor's noise) */
+    int      noise_floor;
+    int      noise_q[KR_TRACK_NOISE_N], noise_head, noise_n;
     int      light_on;
     /* added in the thirty-sixth session: light sleeves (kr_track_cards.c, find_sleeves).
      * sleeve: n, 1 where card-like foreground reaches a player's entry band through card-like

@@ -10,9 +10,9 @@ kr_status kr_track_write_trace(FILE *f, const kr_track_frame *tf)
     if (!f || !tf)
         return KR_ERR_INVALID;
     fprintf(f, "{\"t_us\":%lld,\"ready\":%d,\"gap_us\":%lld,\"contact\":%d,\"gain\":%.4f,\"light_swing\":%.4f,"
-               "\"light_steadied\":%d,\"hands\":[",
+               "\"light_steadied\":%d,\"noise_floor\":%d,\"hands\":[",
             (long long)tf->t_us, tf->ready, (long long)tf->gap_us, tf->hand_contact, tf->gain, tf->light_swing,
-            tf->light_steadied);
+            tf->light_steadied, tf->noise_floor);
     for (int p = 0; p < 2; p++) {
         const kr_track_hand *h = &tf->hands[p];
         fprintf(f, "%s{\"player\":\"%c\",\"present\":%d", p ? "," : "", p ? 'B' : 'A', h->present);

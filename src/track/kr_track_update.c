@@ -36,6 +36,7 @@
 #define TIP_CHANGE_NOISE 6 /* |BGR| change between frames up to this is noise (tip_change) ... */
 #define TIP_NOISE_Q 0.9    /* ... or up to this quantile of the still picture's change around the tip (tip_noise) */
 #define TIP_NOISE_MIN_PX 40 /* ... measured on at least this many pixels */
+#define FRAME_NOISE_STEP 3  /* frame_noise reads every this many rows and columns */
 #ifndef TIP_OWN_MARGIN_MM
 #define TIP_OWN_MARGIN_MM 9.0 /* tip_change_own: the other hand masked with this margin */
 #endif
@@ -882,10 +883,65 @@ static inline int light_noise(const kr_track_t *t, const uint8_t *I)
     return t->light_codec > 0 ? (int)(t->light_codec * (I[0] + I[1] + I[2])) : 0;
 }
 
+/* The per-pixel level of the sensor's noise (t->noise_floor): the median over the last
+ * KR_TRACK_NOISE_N frames of the TIP_NOISE_Q quantile of |dB| + |dG| + |dR| since the
+ * frame before, over the mat's pixels that are background now and were unchanged
+ * (STILL_DIFF) from the frame before that (tip_noise's pixels, but over the whole mat, on a
+ * grid of every FRAME_NOISE_STEP rows and columns; a frame with fewer than TIP_NOISE_MIN_PX
+ * of them is not counted), or TIP_CHANGE_NOISE when that is more. A sensor's noise (a dim
+ * hall, a phone's small sensor at a high gain) is in every pixel of every frame, the
+ * hands' and the cards' as well as the mat's, so it is read over the whole mat and over
+ * frames; the codec's redraw of its blocks at a keyframe comes in one frame and in regions
+ * (tip_noise reads it where the tip is). Clean renders' still mat changes by 3 to 4 at that
+ * quantile (a keyframe's frame up to 15): the level stays TIP_CHANGE_NOISE; under a
+ * sensor's noise of 12 grey levels at 30 fps it is 14 to 20 (noise 12 at 30 fps: a hand
+ * lying still by another changed its own picture by 5898 to 9387 a frame counted beyond
+ * TIP_CHANGE_NOISE, against a quiet level of 2000; docs/results-events.md, forty-eighth
+ * session). */
+static void frame_noise(kr_track_t *t)
+{
+    if (t->frames > 0) {
+        int32_t hist[766];
+        memset(hist, 0, sizeof hist);
+        long n = 0;
+        for (int v = 0; v < t->h; v += FRAME_NOISE_STEP)
+            for (int u = 0; u < t->w; u += FRAME_NOISE_STEP) {
+                const int i = v * t->w + u;
+                if (t->cls[i] != KR_CLS_BG || t->still[i] == 0)
+                    continue;
+                const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
+                hist[abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2])]++;
+                n++;
+            }
+        if (n >= TIP_NOISE_MIN_PX) {
+            long want = (long)(TIP_NOISE_Q * (double)n), acc = 0;
+            int q = 0;
+            while (q < 765 && acc + hist[q] <= want)
+                acc += hist[q++];
+            t->noise_q[t->noise_head] = q;
+            t->noise_head = (t->noise_head + 1) % KR_TRACK_NOISE_N;
+            if (t->noise_n < KR_TRACK_NOISE_N)
+                t->noise_n++;
+        }
+    }
+    /* the median of the noise_n kept (the ring's first noise_n until it is full) */
+    int sorted[KR_TRACK_NOISE_N];
+    memcpy(sorted, t->noise_q, sizeof sorted);
+    for (int a = 1; a < t->noise_n; a++)
+        for (int b = a; b > 0 && sorted[b - 1] > sorted[b]; b--) {
+            const int x = sorted[b];
+            sorted[b] = sorted[b - 1];
+            sorted[b - 1] = x;
+        }
+    const int med = t->noise_n > 0 ? sorted[t->noise_n / 2] : 0;
+    t->noise_floor = med > TIP_CHANGE_NOISE ? med : TIP_CHANGE_NOISE;
+}
+
 /* The change between frames that is noise around the leading point (lu, lv; mat px), within
- * r px of it (tip_change's per-pixel level): TIP_CHANGE_NOISE, or more where the still
- * picture there changed (the codec redrawing its blocks at a keyframe or a step of its rate
- * control, sensor noise, a flicker of the light): the TIP_NOISE_Q quantile of |dB| + |dG| +
+ * r px of it (tip_change's per-pixel level): the sensor's (t->noise_floor, frame_noise: at
+ * least TIP_CHANGE_NOISE), or more where the still picture there changed (the codec
+ * redrawing its blocks at a keyframe or a step of its rate control, a flicker of the
+ * light): the TIP_NOISE_Q quantile of |dB| + |dG| +
  * |dR| since the last frame over the pixels that are background now and were unchanged
  * (STILL_DIFF) from the frame before to the last (no hand, shadow or card in motion, nor
  * where one just left), when there are TIP_NOISE_MIN_PX of them. The codec's noise comes
@@ -911,12 +967,12 @@ static int tip_noise(const kr_track_t *t, double lu, double lv, int r)
             n++;
         }
     if (n < TIP_NOISE_MIN_PX)
-        return TIP_CHANGE_NOISE;
+        return t->noise_floor;
     long want = (long)(TIP_NOISE_Q * (double)n), acc = 0;
     int q = 0;
     while (q < 765 && acc + hist[q] <= want)
         acc += hist[q++];
-    return q > TIP_CHANGE_NOISE ? q : TIP_CHANGE_NOISE;
+    return q > t->noise_floor ? q : t->noise_floor;
 }
 
 /* The light's fast swing taken out of the mat image. Lamps on mains power pulse at 100 or
@@ -1255,6 +1311,7 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
         const double st = t->frames > cfg->warmup_frames && t->g_prev > 0 ? g / t->g_prev : 1.0;
         t->light_step_q = (unsigned)lround(4096.0 * (st < 0.5 ? 0.5 : st > 2.0 ? 2.0 : st));
     }
+    frame_noise(t);
     for (int p = 0; p < 2; p++)
         hand_from_pixels(t, p, dt_s);
     for (int p = 0; p < 2; p++) {
@@ -1287,6 +1344,7 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
     t->fr.gain = g_raw;
     t->fr.light_swing = sqrt(t->light_swing);
     t->fr.light_steadied = t->light_on;
+    t->fr.noise_floor = t->noise_floor;
     t->g_prev = g;
     t->prev_hand[0] = t->fr.hands[0];
     t->prev_hand[1] = t->fr.hands[1];
@@ -1822,14 +1880,16 @@ static void near_area(kr_track_t *t, int p)
  * it, so a pixel nearer the other hand is left out too (race_60ms at 60 fps: after A lay
  * still, all of the change left in its circle, 850 and 500 on two frames, was on pixels
  * nearer B's hand, still coming down, and on its shadow). What is left is p's own outline,
- * its own shadow and the card around its fingers. Each pixel counts beyond the fixed
- * TIP_CHANGE_NOISE, not beyond tip_change's tip_noise (with the other hand far off, own is
- * tip_change itself): race_landing's quiet levels were set on this count. So on a noisy
- * frame the own change can exceed tip_change (look 7023 match_b at 30 fps, B's card 56 with
- * A's hand by it: own 1161 and 8037 on its second and third frames down, tip_change 96 and
- * 1449; its touch came +46 ms on 47, not checked to be from this). Counted beyond tip_noise
- * instead (tried in the twenty-sixth session), race_20ms at 60 and 120 fps put B's landing
- * 83 and 75 ms early and ruled A's take B's, unflagged; why was not looked into. Distances:
+ * its own shadow and the card around its fingers. Each pixel counts beyond the sensor's
+ * noise (t->noise_floor, frame_noise: TIP_CHANGE_NOISE on clean footage), not beyond
+ * tip_change's tip_noise (with the other hand far off, own is tip_change itself):
+ * race_landing's quiet levels were set on the count beyond TIP_CHANGE_NOISE. So on a frame
+ * whose codec redrew its blocks the own change can exceed tip_change (look 7023 match_b at
+ * 30 fps, B's card 56 with A's hand by it: own 1161 and 8037 on its second and third frames
+ * down, tip_change 96 and 1449; its touch came +46 ms on 47, not checked to be from this).
+ * Counted beyond tip_noise instead (tried in the twenty-sixth session, and again in the
+ * forty-eighth), race_20ms at 60 and 120 fps put B's landing 83 and 75 ms early and ruled
+ * A's take B's, unflagged (the forty-eighth: race_60ms A at 120 fps -72.3 ms on 33.7). Distances:
  * chessboard distance transforms over a box twice the circle's size, in t->parent (free
  * once split_contacts is done). */
 static void tip_change_own(kr_track_t *t, int p)
@@ -1909,8 +1969,8 @@ static void tip_change_own(kr_track_t *t, int p)
                 continue;
             kept++;
             const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
-            const int e_lit = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) - TIP_CHANGE_NOISE;
-            const int e = px_change(t, I, P) - TIP_CHANGE_NOISE - light_noise(t, I);
+            const int e_lit = abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) - t->noise_floor;
+            const int e = px_change(t, I, P) - t->noise_floor - light_noise(t, I);
             if (e > 0)
                 chg += e;
             if (e_lit > 0)
