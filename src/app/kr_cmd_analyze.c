@@ -519,6 +519,10 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
     if (ps->light_steadied > 0)
         kr_log(KR_LOG_WARN, "%s: the light flickers (up to %.1f %% RMS): the picture was steadied on %lld frames; "
                "presses there are timed less surely", video, 100 * ps->light_swing_max, (long long)ps->light_steadied);
+    if (ps->noisy_frames > 0)
+        kr_log(KR_LOG_WARN, "%s: the picture is noisy (the still mat changes by up to %d levels between frames, %d "
+               "on clean footage): the hands' changes were counted beyond it on %lld frames; presses there are "
+               "timed less surely", video, ps->noise_max, KR_TRACK_NOISE_CLEAN, (long long)ps->noisy_frames);
 
     /* ---- summary ---- */
     snprintf(path, sizeof path, "%s/summary.json", out_dir);
@@ -553,6 +557,8 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
             kr_calib_a_side_str(calib->a_side), (long long)calib->readout_us, readout_from);
     fprintf(sf, "  \"light\": {\"flicker_rms\": %.4f, \"steadied_frames\": %lld},\n", ps->light_swing_max,
             (long long)ps->light_steadied);
+    fprintf(sf, "  \"noise\": {\"level_max\": %d, \"noisy_frames\": %lld},\n", ps->noise_max,
+            (long long)ps->noisy_frames);
     if (broke[0]) {
         fprintf(sf, "  \"complete\": false,\n  \"error\": \"");
         for (const char *c = broke; *c; c++)

@@ -756,6 +756,7 @@ typedef struct live {
     int              n_gaps;       /* frames missing from a running source (gap_us > 0) */
     double           gap_ms;       /* their total time */
     int              steadied;     /* the tracker is steadying a flickering light (said as it starts, ends) */
+    int              noisy;        /* the picture was found noisy (said once) */
     kr_calib_flicker_t *flk;       /* the readout being measured on the first frames (owned), else NULL */
     int64_t          flk_t0;       /* ... from this frame's time (INT64_MIN before the first) */
     const char      *readout_from; /* "option", "calibration", "flicker" or "none" (static) */
@@ -1358,6 +1359,8 @@ static bool write_summary(live *L, const char *ended)
             L->readout_from ? L->readout_from : "none");
     fprintf(f, "  \"light\": {\"flicker_rms\": %.4f, \"steadied_frames\": %lld},\n", ps->light_swing_max,
             (long long)ps->light_steadied);
+    fprintf(f, "  \"noise\": {\"level_max\": %d, \"noisy_frames\": %lld},\n", ps->noise_max,
+            (long long)ps->noisy_frames);
     if (ps->have_end && ps->end.winner != KR_SIDE_NONE)
         fprintf(f, "  \"winner\": \"%s\",\n", ps->end.winner == KR_SIDE_A ? "A" : "B");
     else
@@ -1672,6 +1675,12 @@ int kr_cmd_live(int argc, char **argv)
                            "timed less surely", 100 * tf->light_swing, f.t_us / 1e6);
                 else
                     notice(L, false, "the light is steady again from %.3f s", f.t_us / 1e6);
+            }
+            if (tf && tf->noise_floor > KR_TRACK_NOISE_CLEAN && !L->noisy) { /* a sensor's noise: said once */
+                L->noisy = 1;
+                notice(L, true, "the picture is noisy from %.3f s (the still mat changes by %d levels between frames, "
+                       "%d on clean footage): presses are timed less surely", f.t_us / 1e6, tf->noise_floor,
+                       KR_TRACK_NOISE_CLEAN);
             }
             if (f.gap_us > 0) { /* frames missing: the camera, or the queue's oldest dropped */
                 L->n_gaps++;

@@ -515,6 +515,9 @@ static kr_status frame_in(kr_pipe_t *p, const kr_image_t *bgr, const kr_yuv_t *y
     if (tf->light_swing > p->stats.light_swing_max)
         p->stats.light_swing_max = tf->light_swing;
     p->stats.light_steadied += tf->light_steadied;
+    if (tf->noise_floor > p->stats.noise_max)
+        p->stats.noise_max = tf->noise_floor;
+    p->stats.noisy_frames += tf->noise_floor > KR_TRACK_NOISE_CLEAN;
     p->stats.frame_obs = 0;
     p->stats.frame_settle_t_us = -1;
     if (tf->ready && !p->checked_layout) {

@@ -152,6 +152,8 @@ typedef struct kr_pipe_stats {
     int64_t max_gap_us;        /* largest gap_us fed */
     double  light_swing_max;   /* the lamps' largest flicker seen (kr_track_frame.light_swing) */
     int64_t light_steadied;    /* frames whose picture was steadied against it */
+    int     noise_max;         /* the sensor's largest noise seen (kr_track_frame.noise_floor) */
+    int64_t noisy_frames;      /* frames whose noise_floor was over KR_TRACK_NOISE_CLEAN */
     int64_t released_t_us;     /* latest t_us released to the sink (INT64_MIN: none) */
     size_t  pending;           /* records queued, not yet released */
     int     frame_obs;         /* observations the last kr_pipe_frame got from the detector (0 for

@@ -676,14 +676,14 @@ static void card_title(FILE *o, const cJSON *ru)
 
 /* What the analysis said about the footage (summary.json, kr_serve_review_load_summary),
  * in words for the judge: a video that broke off, a poor calibration, frames missing, an
- * interlaced camera, a rolling shutter timed by rows, lamps flickering. Nothing to say: no
- * section. */
+ * interlaced camera, a rolling shutter timed by rows, lamps flickering, a noisy picture.
+ * Nothing to say: no section. */
 static void footage_notes(FILE *o, const cJSON *su)
 {
     if (!su)
         return;
     int n = 0;
-    const cJSON *cal = jget(su, "calibration"), *light = jget(su, "light");
+    const cJSON *cal = jget(su, "calibration"), *light = jget(su, "light"), *noise = jget(su, "noise");
 #define NOTE_START() fputs(n++ ? "<li>" : "<section id=\"footage\"><h2>About the footage</h2><ul class=\"notes\"><li>", o)
     if (cJSON_IsFalse(jget(su, "complete"))) {
         NOTE_START();
@@ -721,6 +721,12 @@ static void footage_notes(FILE *o, const cJSON *su)
         fprintf(o, "The light flickers (up to %.1f %% RMS): the picture was steadied against it on %.0f frames. "
                    "Presses there are timed less surely.</li>",
                 100 * jnum(light, "flicker_rms", 0), jnum(light, "steadied_frames", 0));
+    }
+    if (noise && jnum(noise, "noisy_frames", 0) > 0) {
+        NOTE_START();
+        fprintf(o, "The picture is noisy (the still mat changes by up to %.0f levels between frames): the hands' "
+                   "changes were counted beyond it on %.0f frames. Presses there are timed less surely.</li>",
+                jnum(noise, "level_max", 0), jnum(noise, "noisy_frames", 0));
     }
 #undef NOTE_START
     if (n)

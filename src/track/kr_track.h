@@ -29,6 +29,7 @@ extern "C" {
 #define KR_TRACK_CARD_W_MM 52.0        /* card width along x (portrait) */
 #define KR_TRACK_CARD_H_MM 73.0        /* card depth along y */
 #define KR_TRACK_MAX_CARDS 128
+#define KR_TRACK_NOISE_CLEAN 6         /* kr_track_frame.noise_floor on clean footage */
 
 /* How far (mm) a card's whole outline lies beyond the field lines: centre (x_mm, y_mm),
  * turned angle_deg; > 0 when every corner is past the nearest line's far side (the card is
@@ -188,8 +189,9 @@ typedef struct kr_track_frame {
     double  light_swing;
     int     light_steadied;
     /* added in the forty-eighth session: the sensor's noise, the per-pixel level (|dB| + |dG|
-     * + |dR| between frames) the hands' own tip changes count beyond: 6 on clean footage,
-     * more where the whole mat's still picture changes by more over the last frames */
+     * + |dR| between frames) the hands' own tip changes count beyond: KR_TRACK_NOISE_CLEAN
+     * on clean footage, more where the whole mat's still picture changes by more over the
+     * last frames */
     int     noise_floor;
 } kr_track_frame;
 

@@ -33,7 +33,7 @@
 #define SKIN_NEARER 2.0    /* ... a pixel going to the hand this many times nearer in colour */
 #define CUT_ARM_SHARE 0.3   /* an arm cut off from its edge: this share of its last hand in the other's component */
 #define TIP_CHANGE_MM 60.0 /* tip_change is summed within this of the leading point */
-#define TIP_CHANGE_NOISE 6 /* |BGR| change between frames up to this is noise (tip_change) ... */
+#define TIP_CHANGE_NOISE KR_TRACK_NOISE_CLEAN /* |BGR| change between frames up to this is noise (tip_change) ... */
 #define TIP_NOISE_Q 0.9    /* ... or up to this quantile of the still picture's change around the tip (tip_noise) */
 #define TIP_NOISE_MIN_PX 40 /* ... measured on at least this many pixels */
 #define FRAME_NOISE_STEP 3  /* frame_noise reads every this many rows and columns */
