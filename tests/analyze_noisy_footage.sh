@@ -32,7 +32,7 @@ def take(path):
     return r[0] if r else None
 for run, scen, want in (("noisy", "sn", True), ("o", "s", False)):
     noise = json.load(open(tmp + "/%s/summary.json" % run))["noise"]
-    if (noise["noisy_frames"] > 0) != want:
+    if noise["noisy"] != want:
         sys.exit("FAIL: %s: noise %s" % (run, noise))
     truth = press(tmp + "/%s/truth.jsonl" % scen)["t_us"]
     got = press(tmp + "/%s/events.jsonl" % run)

@@ -519,10 +519,11 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
     if (ps->light_steadied > 0)
         kr_log(KR_LOG_WARN, "%s: the light flickers (up to %.1f %% RMS): the picture was steadied on %lld frames; "
                "presses there are timed less surely", video, 100 * ps->light_swing_max, (long long)ps->light_steadied);
-    if (ps->noisy_frames > 0)
+    if (kr_pipe_noisy(ps))
         kr_log(KR_LOG_WARN, "%s: the picture is noisy (the still mat changes by up to %d levels between frames, %d "
-               "on clean footage): the hands' changes were counted beyond it on %lld frames; presses there are "
-               "timed less surely", video, ps->noise_max, KR_TRACK_NOISE_CLEAN, (long long)ps->noisy_frames);
+               "on clean footage): the hands' changes were counted beyond it on %lld of %lld frames; presses there "
+               "are timed less surely", video, ps->noise_max, KR_TRACK_NOISE_CLEAN, (long long)ps->noisy_frames,
+               (long long)frames);
 
     /* ---- summary ---- */
     snprintf(path, sizeof path, "%s/summary.json", out_dir);
@@ -557,8 +558,8 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
             kr_calib_a_side_str(calib->a_side), (long long)calib->readout_us, readout_from);
     fprintf(sf, "  \"light\": {\"flicker_rms\": %.4f, \"steadied_frames\": %lld},\n", ps->light_swing_max,
             (long long)ps->light_steadied);
-    fprintf(sf, "  \"noise\": {\"level_max\": %d, \"noisy_frames\": %lld},\n", ps->noise_max,
-            (long long)ps->noisy_frames);
+    fprintf(sf, "  \"noise\": {\"noisy\": %s, \"level_max\": %d, \"noisy_frames\": %lld},\n",
+            kr_pipe_noisy(ps) ? "true" : "false", ps->noise_max, (long long)ps->noisy_frames);
     if (broke[0]) {
         fprintf(sf, "  \"complete\": false,\n  \"error\": \"");
         for (const char *c = broke; *c; c++)

@@ -1359,8 +1359,8 @@ static bool write_summary(live *L, const char *ended)
             L->readout_from ? L->readout_from : "none");
     fprintf(f, "  \"light\": {\"flicker_rms\": %.4f, \"steadied_frames\": %lld},\n", ps->light_swing_max,
             (long long)ps->light_steadied);
-    fprintf(f, "  \"noise\": {\"level_max\": %d, \"noisy_frames\": %lld},\n", ps->noise_max,
-            (long long)ps->noisy_frames);
+    fprintf(f, "  \"noise\": {\"noisy\": %s, \"level_max\": %d, \"noisy_frames\": %lld},\n",
+            kr_pipe_noisy(ps) ? "true" : "false", ps->noise_max, (long long)ps->noisy_frames);
     if (ps->have_end && ps->end.winner != KR_SIDE_NONE)
         fprintf(f, "  \"winner\": \"%s\",\n", ps->end.winner == KR_SIDE_A ? "A" : "B");
     else
@@ -1636,6 +1636,13 @@ int kr_cmd_live(int argc, char **argv)
             }
             live_flicker(L, &f);
             const kr_pipe_stats *ps = kr_pipe_get_stats(L->pipe);
+            /* a sensor's noise: said once, after a second of frames */
+            if (!L->noisy && f.t_us - L->first_t_us >= 1000000 && kr_pipe_noisy(ps)) {
+                L->noisy = 1;
+                notice(L, true, "the picture is noisy (the still mat changes by up to %d levels between frames, %d "
+                       "on clean footage, on %lld of %lld frames so far): presses are timed less surely",
+                       ps->noise_max, KR_TRACK_NOISE_CLEAN, (long long)ps->noisy_frames, (long long)ps->frames);
+            }
             if (ps->frame_obs > 0 && L->srv) { /* something was seen: the ruling as it stands now */
                 L->cur_settle_t = ps->frame_settle_t_us;
                 kr_pipe_provisional(L->pipe, live_provisional, L);
@@ -1675,12 +1682,6 @@ int kr_cmd_live(int argc, char **argv)
                            "timed less surely", 100 * tf->light_swing, f.t_us / 1e6);
                 else
                     notice(L, false, "the light is steady again from %.3f s", f.t_us / 1e6);
-            }
-            if (tf && tf->noise_floor > KR_TRACK_NOISE_CLEAN && !L->noisy) { /* a sensor's noise: said once */
-                L->noisy = 1;
-                notice(L, true, "the picture is noisy from %.3f s (the still mat changes by %d levels between frames, "
-                       "%d on clean footage): presses are timed less surely", f.t_us / 1e6, tf->noise_floor,
-                       KR_TRACK_NOISE_CLEAN);
             }
             if (f.gap_us > 0) { /* frames missing: the camera, or the queue's oldest dropped */
                 L->n_gaps++;

@@ -658,6 +658,11 @@ void kr_pipe_provisional(kr_pipe_t *p, void (*out)(void *ctx, const kr_rules_out
 
 const kr_pipe_stats *kr_pipe_get_stats(const kr_pipe_t *p) { return p ? &p->stats : NULL; }
 
+bool kr_pipe_noisy(const kr_pipe_stats *ps)
+{
+    return ps && ps->frames > 0 && (double)ps->noisy_frames >= KR_PIPE_NOISY_SHARE * (double)ps->frames;
+}
+
 int32_t kr_pipe_count(const kr_pipe_t *p, kr_rules_side side) { return p ? kr_rules_count(p->st, side) : 0; }
 
 kr_track_t *kr_pipe_tracker(kr_pipe_t *p) { return p ? p->trk : NULL; }

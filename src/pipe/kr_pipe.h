@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: MIT                                                       */
 #ifndef KR_PIPE_H
 #define KR_PIPE_H
+#include <stdbool.h>
+
 #include "kr_calib.h" /* kr_calib_t */
 #include "kr_core.h"  /* kr_status, kr_image_t */
 #include "kr_event.h" /* kr_event_obs */
@@ -173,6 +175,13 @@ typedef struct kr_pipe_stats {
                                   sides the other way round, or another match's layout */
 } kr_pipe_stats;
 const kr_pipe_stats *kr_pipe_get_stats(const kr_pipe_t *p);
+
+/* The picture is noisy (said to the user): at least KR_PIPE_NOISY_SHARE of the frames fed had
+ * a sensor's noise over the clean footage's (kr_pipe_stats.noisy_frames). The measure's median
+ * over frames stays over it for a few frames here and there on clean renders (9 of the demo's
+ * 773 at 30 fps, 13 of full_match's 5908); under a sensor's noise of 12 levels, on every frame. */
+#define KR_PIPE_NOISY_SHARE 0.1
+bool kr_pipe_noisy(const kr_pipe_stats *ps);
 
 /* Side counts from the engine (cards in A's / B's territory so far). */
 int32_t kr_pipe_count(const kr_pipe_t *p, kr_rules_side side);

@@ -722,7 +722,7 @@ static void footage_notes(FILE *o, const cJSON *su)
                    "Presses there are timed less surely.</li>",
                 100 * jnum(light, "flicker_rms", 0), jnum(light, "steadied_frames", 0));
     }
-    if (noise && jnum(noise, "noisy_frames", 0) > 0) {
+    if (noise && jtrue(noise, "noisy")) {
         NOTE_START();
         fprintf(o, "The picture is noisy (the still mat changes by up to %.0f levels between frames): the hands' "
                    "changes were counted beyond it on %.0f frames. Presses there are timed less surely.</li>",

@@ -38,7 +38,7 @@ for seq in $(python3 -c 'import json,sys; print(" ".join(str(json.loads(l)["seq"
   grep -q "data-ruling-seq=\"$seq\"" "$tmp/o3/index.html" || { echo "FAIL: ruling $seq not on the page"; fails=$((fails + 1)); }
 done
 # with a summary, what it says of the footage is on the page; a broken one is named with its line
-printf '{"fps": 60, "light": {"flicker_rms": 0.03, "steadied_frames": 12}, "noise": {"level_max": 17, "noisy_frames": 40}}\n' > "$tmp/o3/summary.json"
+printf '{"fps": 60, "light": {"flicker_rms": 0.03, "steadied_frames": 12}, "noise": {"noisy": true, "level_max": 17, "noisy_frames": 40}}\n' > "$tmp/o3/summary.json"
 "$bin" review --page-only --out "$tmp/o3" && grep -q 'id="footage"' "$tmp/o3/index.html" &&
   grep -q 'The picture is noisy (the still mat changes by up to 17 levels' "$tmp/o3/index.html" ||
   { echo "FAIL: --page-only does not say what summary.json found"; fails=$((fails + 1)); }
