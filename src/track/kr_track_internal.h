@@ -152,9 +152,10 @@ struct kr_track {
                                  of B+G+R (0 unless compensating) */
     double   light_ref;
     double   light_swing;
-    /* added in the forty-eighth session: this frame's per-pixel noise level (frame_noise):
-     * TIP_CHANGE_NOISE, or more where the whole mat's still picture changes by more (a
-     * sensor's noise) */
+    /* added in the forty-eighth session: the sensor's per-pixel noise level (frame_noise):
+     * TIP_CHANGE_NOISE, or more where the whole mat's still picture changes by more over
+     * the last frames; noise_q: those frames' quantiles, noise_n of them, a ring whose next
+     * slot is noise_head */
     int      noise_floor;
     int      noise_q[KR_TRACK_NOISE_N], noise_head, noise_n;
     int      light_on;

@@ -883,6 +883,16 @@ static inline int light_noise(const kr_track_t *t, const uint8_t *I)
     return t->light_codec > 0 ? (int)(t->light_codec * (I[0] + I[1] + I[2])) : 0;
 }
 
+/* The TIP_NOISE_Q quantile of the n changes counted in hist (|dB| + |dG| + |dR|: 0 .. 765) */
+static int noise_quantile(const int32_t *hist, long n)
+{
+    long want = (long)(TIP_NOISE_Q * (double)n), acc = 0;
+    int q = 0;
+    while (q < 765 && acc + hist[q] <= want)
+        acc += hist[q++];
+    return q;
+}
+
 /* The per-pixel level of the sensor's noise (t->noise_floor): the median over the last
  * KR_TRACK_NOISE_N frames of the TIP_NOISE_Q quantile of |dB| + |dG| + |dR| since the
  * frame before, over the mat's pixels that are background now and were unchanged
@@ -893,11 +903,11 @@ static inline int light_noise(const kr_track_t *t, const uint8_t *I)
  * hands' and the cards' as well as the mat's, so it is read over the whole mat and over
  * frames; the codec's redraw of its blocks at a keyframe comes in one frame and in regions
  * (tip_noise reads it where the tip is). Clean renders' still mat changes by 3 to 4 at that
- * quantile (a keyframe's frame up to 15): the level stays TIP_CHANGE_NOISE; under a
- * sensor's noise of 12 grey levels at 30 fps it is 14 to 20 (noise 12 at 30 fps: a hand
- * lying still by another changed its own picture by 5898 to 9387 a frame counted beyond
- * TIP_CHANGE_NOISE, against a quiet level of 2000; docs/results-events.md, forty-eighth
- * session). */
+ * quantile (a keyframe's frame up to 15): the level stays TIP_CHANGE_NOISE but on a few
+ * frames (9 of the demo's 773 at 30 fps, at 9); under a sensor's noise of 12 grey levels at
+ * 30 fps it is 16.6 on average, up to 20 (there a hand lying still by another changed its
+ * own picture by 5898 to 9387 a frame counted beyond TIP_CHANGE_NOISE, against a quiet
+ * level of 2000; docs/results-events.md, forty-eighth session). */
 static void frame_noise(kr_track_t *t)
 {
     if (t->frames > 0) {
@@ -914,11 +924,7 @@ static void frame_noise(kr_track_t *t)
                 n++;
             }
         if (n >= TIP_NOISE_MIN_PX) {
-            long want = (long)(TIP_NOISE_Q * (double)n), acc = 0;
-            int q = 0;
-            while (q < 765 && acc + hist[q] <= want)
-                acc += hist[q++];
-            t->noise_q[t->noise_head] = q;
+            t->noise_q[t->noise_head] = noise_quantile(hist, n);
             t->noise_head = (t->noise_head + 1) % KR_TRACK_NOISE_N;
             if (t->noise_n < KR_TRACK_NOISE_N)
                 t->noise_n++;
@@ -941,8 +947,8 @@ static void frame_noise(kr_track_t *t)
  * r px of it (tip_change's per-pixel level): the sensor's (t->noise_floor, frame_noise: at
  * least TIP_CHANGE_NOISE), or more where the still picture there changed (the codec
  * redrawing its blocks at a keyframe or a step of its rate control, a flicker of the
- * light): the TIP_NOISE_Q quantile of |dB| + |dG| +
- * |dR| since the last frame over the pixels that are background now and were unchanged
+ * light): the TIP_NOISE_Q quantile of |dB| + |dG| + |dR| since the last frame over the
+ * pixels that are background now and were unchanged
  * (STILL_DIFF) from the frame before to the last (no hand, shadow or card in motion, nor
  * where one just left), when there are TIP_NOISE_MIN_PX of them. The codec's noise comes
  * in regions of blocks (a still hand on a card changing by 1000-12000 over its circle at
@@ -968,10 +974,7 @@ static int tip_noise(const kr_track_t *t, double lu, double lv, int r)
         }
     if (n < TIP_NOISE_MIN_PX)
         return t->noise_floor;
-    long want = (long)(TIP_NOISE_Q * (double)n), acc = 0;
-    int q = 0;
-    while (q < 765 && acc + hist[q] <= want)
-        acc += hist[q++];
+    const int q = noise_quantile(hist, n);
     return q > t->noise_floor ? q : t->noise_floor;
 }
 
