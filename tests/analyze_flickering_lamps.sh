@@ -13,19 +13,14 @@ kr=$1
 synth=$2
 . "$(dirname "$0")/synth_analyze.sh"
 fail() { echo "FAIL: $*"; exit 1; }
-synth_analyze samples/scenarios/dead_fault.json --fps 60 --flicker 0.05 --duration 3
-grep -q "video.mp4: the light flickers" "$tmp/err" || fail "the lamps' flicker is not said: $(cat "$tmp/err")"
-mv "$tmp/o" "$tmp/flicker"
-mv "$tmp/s" "$tmp/sf"
-synth_analyze samples/scenarios/dead_fault.json --fps 60 --duration 3
-! grep -q "the light flickers" "$tmp/err" || fail "the usual lamps were taken for flickering: $(cat "$tmp/err")"
+synth_said "the light flickers" flicker samples/scenarios/dead_fault.json "--fps 60 --duration 3" --flicker 0.05
 python3 - "$tmp" <<'E' || exit 1
 import json, sys
 tmp = sys.argv[1]
 def touch(path):
     t = [e for e in map(json.loads, open(path)) if e.get("type") == "touch" and e["player"] == "A" and e["card"] == 5]
     return t[0] if t else None
-truth = touch(tmp + "/sf/truth.jsonl")["t_us"]
+truth = touch(tmp + "/s_flicker/truth.jsonl")["t_us"]
 half = 1e6 / 60 / 2
 for run, want in (("flicker", True), ("o", False)):
     light = json.load(open(tmp + "/%s/summary.json" % run))["light"]
@@ -40,7 +35,7 @@ E
 # live (the same footage played by GStreamer) steadies it too, and says so
 if gst-inspect-1.0 avdec_h264 >/dev/null 2>&1; then
   export LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")" && pwd)/browser/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-  "$kr" live --source "filesrc location=$tmp/sf/video.mp4 ! decodebin" --match "$tmp/sf/match.jsonl" --out "$tmp/live" \
+  "$kr" live --source "filesrc location=$tmp/s_flicker/video.mp4 ! decodebin" --match "$tmp/s_flicker/match.jsonl" --out "$tmp/live" \
     --exit-on-eof --no-sync 2>"$tmp/lerr" || { cat "$tmp/lerr"; fail "live failed"; }
   grep -q "live: the light flickers" "$tmp/lerr" || fail "live does not say the light flickers: $(cat "$tmp/lerr")"
   grep -q '"steadied_frames": [1-9]' "$tmp/live/summary.json" || fail "live's summary.json does not say the frames steadied"
