@@ -1533,7 +1533,7 @@ static void still_pair_under_noise(int amp, double *still_max, int *masked, doub
  * (kr_track's noise_floor), so it stays within 1500 of the same still hand's without
  * noise (the drawn scene's own few hundred), while B's coming down 15 mm a frame changes
  * its own picture twenty times as much or more. Counted beyond the fixed 6 levels (before),
- * A's own change was the noise's: 31515 here (noise 12 at 30 fps: 5898 to 9387 a frame
+ * A's own change was the noise's: 30942 here (noise 12 at 30 fps: 5898 to 9387 a frame
  * for a hand lying still, against a quiet level of 2000). */
 static void test_own_tip_change_beyond_the_sensors_noise(void)
 {
