@@ -5,6 +5,8 @@
 #ifndef KR_APP_H
 #define KR_APP_H
 
+#include <stdio.h>
+
 #include "kr_core.h"
 
 int kr_cmd_rule(int argc, char **argv);
@@ -64,5 +66,11 @@ struct kr_image;
 struct kr_calib_flicker *kr_app_flicker_create(int w, int h);
 int kr_app_flicker_feed(struct kr_calib_flicker *fl, int64_t *t0, const struct kr_image *img, int64_t t_us,
                         struct kr_calib_readout *ro);
+
+/* The summary.json members analyze and live write alike about the footage, each a line
+ * ending in a comma: "light" (the lamps' flicker, the frames steadied) and "noise" (the
+ * sensor's, kr_pipe_noisy). ps borrowed. */
+struct kr_pipe_stats;
+void kr_app_summary_footage(FILE *f, const struct kr_pipe_stats *ps);
 
 #endif /* KR_APP_H */

@@ -556,10 +556,7 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
             "\"readout_us\": %lld, \"readout_from\": \"%s\"},\n",
             calib_path ? "file" : "video", calib->rms_mm, calib->ok ? "true" : "false",
             kr_calib_a_side_str(calib->a_side), (long long)calib->readout_us, readout_from);
-    fprintf(sf, "  \"light\": {\"flicker_rms\": %.4f, \"steadied_frames\": %lld},\n", ps->light_swing_max,
-            (long long)ps->light_steadied);
-    fprintf(sf, "  \"noise\": {\"noisy\": %s, \"level_max\": %d, \"noisy_frames\": %lld},\n",
-            kr_pipe_noisy(ps) ? "true" : "false", ps->noise_max, (long long)ps->noisy_frames);
+    kr_app_summary_footage(sf, ps);
     if (broke[0]) {
         fprintf(sf, "  \"complete\": false,\n  \"error\": \"");
         for (const char *c = broke; *c; c++)

@@ -1357,10 +1357,7 @@ static bool write_summary(live *L, const char *ended)
             kr_pipe_count(L->pipe, KR_SIDE_B));
     fprintf(f, "  \"readout_us\": %lld,\n  \"readout_from\": \"%s\",\n", L->calib ? (long long)L->calib->readout_us : 0LL,
             L->readout_from ? L->readout_from : "none");
-    fprintf(f, "  \"light\": {\"flicker_rms\": %.4f, \"steadied_frames\": %lld},\n", ps->light_swing_max,
-            (long long)ps->light_steadied);
-    fprintf(f, "  \"noise\": {\"noisy\": %s, \"level_max\": %d, \"noisy_frames\": %lld},\n",
-            kr_pipe_noisy(ps) ? "true" : "false", ps->noise_max, (long long)ps->noisy_frames);
+    kr_app_summary_footage(f, ps);
     if (ps->have_end && ps->end.winner != KR_SIDE_NONE)
         fprintf(f, "  \"winner\": \"%s\",\n", ps->end.winner == KR_SIDE_A ? "A" : "B");
     else
