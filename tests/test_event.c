@@ -2927,6 +2927,38 @@ static void test_race_leak_widens_the_error(void)
     CU_ASSERT_TRUE(llabs(t[1] - 710000) < 15000);
 }
 
+/* A racing hand still moving on its own after its last changing frame is no leak. The
+ * 120 fps race_20ms at 60 fps (the levels twice theirs): B's own change is 6000 a frame
+ * coming down, then 1200, 1200 beside A's 3300, 3300 (a share the leak rule takes), then
+ * 414, 678, 414, 480 under the quiet level while A's falls to 1100, 636, 66, 126 as it
+ * lies still, then noise from B's contact at 725 ms. The 678 after A's 636 and the 414 and
+ * 480 after A's 66 and 126 are none of A's leak: B moved on after the 1200s, which were
+ * its own too, and its landing is not put back among them (race_20ms: B's 630, 567
+ * beside A's 1656, 1671, then 207, 339, 207, 240, read 2.041 +- 28.9 before A's 2.044,
+ * contact 2.070). */
+static void test_race_hand_moving_on_is_no_leak(void)
+{
+    static const double tail[2][8] = {{6000, 3300, 3300, 1100, 636, 66, 126, 50},
+                                      {6000, 1200, 1200, 414, 678, 414, 480, 50}};
+    fake f;
+    fake_start(&f, 64, 150000);
+    for (int64_t tt = 0; tt < 1300000; tt += DT) {
+        double own[2];
+        const int i = tt < 37 * DT ? 0 : (int)(tt / DT) - 37; /* 633 ms: 1 */
+        for (int p = 0; p < 2; p++)
+            own[p] = tt < 300000 ? 0 : tt < (p ? 520000 : 500000) ? 60000 : tail[p][i < 7 ? i : 7];
+        race_frame(&f, tt, own, tt < 300000 ? 0 : tt < 725000 ? 30000 : 50, 0.6);
+    }
+    int64_t t[2], err[2];
+    race_touches(&f, t, err, NULL);
+    kr_event_destroy(f.ev);
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("race moving on: A %lld +- %lld, B %lld +- %lld\n", (long long)t[0], (long long)err[0],
+               (long long)t[1], (long long)err[1]);
+    CU_ASSERT_TRUE(t[1] > t[0] && llabs(t[1] - 725000) <= 2 * err[1]);
+    CU_ASSERT_TRUE(err[1] < 40000); /* before: 658 +- 48.6 ms, before A's 664 */
+}
+
 /* A lies still on the card from 650 ms (its own change at noise for two frames and more),
  * then B's shadow, which the mask leaves, crosses A's circle (A's own change 2500 a frame
  * at 680-710 ms, under half of B's own and over what the leak rule takes) and A's quiet
@@ -4862,6 +4894,7 @@ int main(void)
     CU_add_test(s, "late_own_sweep_stays_weak_when_dated", test_late_own_sweep_stays_weak_when_dated);
     CU_add_test(s, "race_presses_timed_from_own_landing", test_race_presses_timed_from_own_landing); /* race session 8 */
     CU_add_test(s, "race_leak_widens_the_error", test_race_leak_widens_the_error); /* race session 8 */
+    CU_add_test(s, "race_hand_moving_on_is_no_leak", test_race_hand_moving_on_is_no_leak);
     CU_add_test(s, "send_found_late_is_put_at_the_hands_rest", test_send_found_late_is_put_at_the_hands_rest); /* session 22 */
     CU_add_test(s, "send_seen_at_rest_late_spans_its_putting_down", test_send_seen_at_rest_late_spans_its_putting_down);
     CU_add_test(s, "card_put_beyond_the_line_is_no_rearrangement", test_card_put_beyond_the_line_is_no_rearrangement); /* session 23 */

@@ -1675,6 +1675,27 @@ static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_
     touch_hidden(ev, k, p, t, err, conf, cue, fr->cards[k].occluded);
 }
 
+/* Player p's hand changed its own picture after reading L (its last changing one): a
+ * reading newer than L, before the first calm run lasting SETTLED_US, neither calm
+ * (own_calm) nor the other hand's leak (may_leak) */
+static int own_moved_after(const kr_event_t *ev, int p, int L, int64_t dt)
+{
+    int calm = -1; /* the oldest reading of the calm run */
+    for (int i = L - 1; i >= 0 && ev->lpresent[p][i]; i--) {
+        if (own_calm(ev, ev->lchg_own[p], p, i)) {
+            if (calm < 0)
+                calm = i;
+            else if (run_us(ev, p, i, calm, dt) >= SETTLED_US)
+                return 0;
+            continue;
+        }
+        calm = -1;
+        if (!may_leak(ev, p, i))
+            return 1;
+    }
+    return 0;
+}
+
 /* A racing press's landing (the other player's hand near the card): the change around
  * either tip holds both descents, so both went quiet only at the later landing. Read from
  * this hand's own change instead (the tracker's tip_change_own: the other hand's pixels of
@@ -1722,8 +1743,15 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
         return -1;
     if (L < 0)
         return -1; /* no descent seen: the mask may have hidden it */
+    /* The leak rules below are not taken when the hand changed its own picture after L
+     * (own_moved_after): it was still coming down, and its changes at L and before were its
+     * own too (120 fps race_20ms: B's own change 630, 567 beside A's 1656, 1671, then 207,
+     * 339, 207, 240 while A's fell to 558, 318, 33, 63, then 0 from B's contact at 2.070;
+     * taken for A's leak, B's landing was put back to 2.025: 2.041 +- 28.9, before A's
+     * 2.044, and the take went to B) */
+    const int moved_on = own_moved_after(ev, p, L, dt);
     int k = L;
-    while (k + 1 < LHIST && ev->lpresent[p][k + 1] && ev->lpresent[o][k] && ev->lt[p][k] > start &&
+    while (!moved_on && k + 1 < LHIST && ev->lpresent[p][k + 1] && ev->lpresent[o][k] && ev->lt[p][k] > start &&
            ev->lchg_own[p][k] <= LEAK_SHARE * ev->lchg_own[o][k] &&
            (ev->lchg_own[p][k] <= LEAK_MAX * TIP_QUIET * (double)(ev->lt[p][k] - ev->lt[p][k + 1]) / 16667.0 ||
             ev->lchg_own[p][k] <= LEAK_BIG_SHARE * ev->lchg_own[o][k]))
@@ -1732,7 +1760,8 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
      * a descent whose change was, over its last two frames, 1 / LEAK_DROP_SHARE times the
      * run's largest or more (a hand that struck the card, lying under the other's fingers) */
     double run = 0;
-    for (int m = L; m + 2 < LHIST && ev->lpresent[p][m + 1] && ev->lpresent[o][m] && ev->lt[p][m] > start; m++) {
+    for (int m = L; !moved_on && m + 2 < LHIST && ev->lpresent[p][m + 1] && ev->lpresent[o][m] && ev->lt[p][m] > start;
+         m++) {
         if (m > L && fmin(ev->lchg_own[p][m], ev->lchg_own[p][m + 1]) * LEAK_DROP_SHARE >= run) {
             if (m > k)
                 k = m;
