@@ -1675,25 +1675,23 @@ static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_
     touch_hidden(ev, k, p, t, err, conf, cue, fr->cards[k].occluded);
 }
 
-/* Player p's hand changed its own picture after reading L (its last changing one): a
- * reading newer than L, before the first calm run lasting SETTLED_US, neither calm
- * (own_calm) nor the other hand's leak (may_leak) */
-static int own_moved_after(const kr_event_t *ev, int p, int L, int64_t dt)
+/* The newest of player p's readings after reading L (newer: lower indices) that changed its
+ * hand's own picture: neither calm (own_calm) nor the other hand's leak (may_leak), before
+ * the first run of calm or leak readings lasting SETTLED_US; -1: none (race_landing) */
+static int own_last_motion(const kr_event_t *ev, int p, int L, int64_t dt)
 {
-    int calm = -1; /* the oldest reading of the calm run */
+    int last = -1, calm = -1; /* calm: the oldest reading of the calm run */
     for (int i = L - 1; i >= 0 && ev->lpresent[p][i]; i--) {
-        if (own_calm(ev, ev->lchg_own[p], p, i)) {
-            if (calm < 0)
-                calm = i;
-            else if (run_us(ev, p, i, calm, dt) >= SETTLED_US)
-                return 0;
-            continue;
+        if (!own_calm(ev, ev->lchg_own[p], p, i) && !may_leak(ev, p, i)) {
+            calm = -1;
+            last = i;
+        } else if (calm < 0) {
+            calm = i;
+        } else if (run_us(ev, p, i, calm, dt) >= SETTLED_US) {
+            break;
         }
-        calm = -1;
-        if (!may_leak(ev, p, i))
-            return 1;
     }
-    return 0;
+    return last;
 }
 
 /* A racing press's landing (the other player's hand near the card): the change around
@@ -1744,12 +1742,12 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
     if (L < 0)
         return -1; /* no descent seen: the mask may have hidden it */
     /* The leak rules below are not taken when the hand changed its own picture after L
-     * (own_moved_after): it was still coming down, and its changes at L and before were its
+     * (own_last_motion): it was still coming down, and its changes at L and before were its
      * own too (120 fps race_20ms: B's own change 630, 567 beside A's 1656, 1671, then 207,
      * 339, 207, 240 while A's fell to 558, 318, 33, 63, then 0 from B's contact at 2.070;
      * taken for A's leak, B's landing was put back to 2.025: 2.041 +- 28.9, before A's
      * 2.044, and the take went to B) */
-    const int moved_on = own_moved_after(ev, p, L, dt);
+    const int moved_on = own_last_motion(ev, p, L, dt) >= 0;
     int k = L;
     while (!moved_on && k + 1 < LHIST && ev->lpresent[p][k + 1] && ev->lpresent[o][k] && ev->lt[p][k] > start &&
            ev->lchg_own[p][k] <= LEAK_SHARE * ev->lchg_own[o][k] &&
@@ -1859,18 +1857,9 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
      * 174, 132, 273, 477 and 234, 54 ... at a level of 600, contact 2.055; read at 2.000
      * +- 10.6, before A's 2.048: B's take, not flagged) */
     if (ev->lt[p][L] <= start0) {
-        int calm = -1; /* the oldest reading of the calm run */
-        for (int i = L - 1; i >= 0 && ev->lpresent[p][i]; i--) {
-            if (!own_calm(ev, ev->lchg_own[p], p, i) && !may_leak(ev, p, i)) {
-                calm = -1;
-                if (ev->lt[p][i] > hi)
-                    hi = ev->lt[p][i];
-            } else if (calm < 0) {
-                calm = i;
-            } else if (run_us(ev, p, i, calm, dt) >= SETTLED_US) {
-                break;
-            }
-        }
+        const int m = own_last_motion(ev, p, L, dt);
+        if (m >= 0 && ev->lt[p][m] > hi)
+            hi = ev->lt[p][m];
     } else if (ev->lt[p][L] <= stop) {
         /* ... or at or before the hand's stop (the caller's: the later of its fits, now and
          * at the first look): likewise, but only the frames over the calm level from the
