@@ -2938,6 +2938,7 @@ static void test_race_leak_widens_the_error(void)
  * contact 2.070). */
 static void test_race_hand_moving_on_is_no_leak(void)
 {
+    /* each hand's own change on the frames from 617 ms (A's, B's), then the last on */
     static const double tail[2][8] = {{6000, 3300, 3300, 1100, 636, 66, 126, 50},
                                       {6000, 1200, 1200, 414, 678, 414, 480, 50}};
     fake f;
