@@ -16,7 +16,7 @@ import re
 import subprocess
 import tempfile
 
-PRESS = re.compile(r"press of card (\d+) by (\w): rest (-?\d+) stop (-?\d+) .*?-> (-?\d+) \+- (\d+); other (\d) near (\d) merged (\d)")
+PRESS = re.compile(r"press of card (\d+) by (\w): rest -?\d+ stop (-?\d+) .*?-> (-?\d+) \+- (\d+);.*? merged (\d)")
 
 
 def presses(binary, d):
@@ -25,7 +25,7 @@ def presses(binary, d):
                               "--out", out], env=dict(os.environ, KR_DEBUG="1"), capture_output=True, text=True)
     truth = [json.loads(line) for line in open(os.path.join(d, "truth.jsonl"))]
     for m in PRESS.finditer(run.stderr):
-        card, player, rest, stop, t, err, other, near, merged = m.groups()
+        card, player, stop, t, err, merged = m.groups()
         errs = [int(t) - r["t_us"] for r in truth if r.get("type") == "touch" and r.get("card") == int(card)
                 and r.get("player") == player]
         true = min(errs, key=abs) if errs else None

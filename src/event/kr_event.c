@@ -1747,9 +1747,9 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
      * 339, 207, 240 while A's fell to 558, 318, 33, 63, then 0 from B's contact at 2.070;
      * taken for A's leak, B's landing was put back to 2.025: 2.041 +- 28.9, before A's
      * 2.044, and the take went to B) */
-    const int moved_on = own_last_motion(ev, p, L, dt) >= 0;
+    const int last_motion = own_last_motion(ev, p, L, dt); /* (read again below, with hi) */
     int k = L;
-    while (!moved_on && k + 1 < LHIST && ev->lpresent[p][k + 1] && ev->lpresent[o][k] && ev->lt[p][k] > start &&
+    while (last_motion < 0 && k + 1 < LHIST && ev->lpresent[p][k + 1] && ev->lpresent[o][k] && ev->lt[p][k] > start &&
            ev->lchg_own[p][k] <= LEAK_SHARE * ev->lchg_own[o][k] &&
            (ev->lchg_own[p][k] <= LEAK_MAX * TIP_QUIET * (double)(ev->lt[p][k] - ev->lt[p][k + 1]) / 16667.0 ||
             ev->lchg_own[p][k] <= LEAK_BIG_SHARE * ev->lchg_own[o][k]))
@@ -1758,8 +1758,8 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
      * a descent whose change was, over its last two frames, 1 / LEAK_DROP_SHARE times the
      * run's largest or more (a hand that struck the card, lying under the other's fingers) */
     double run = 0;
-    for (int m = L; !moved_on && m + 2 < LHIST && ev->lpresent[p][m + 1] && ev->lpresent[o][m] && ev->lt[p][m] > start;
-         m++) {
+    for (int m = L; last_motion < 0 && m + 2 < LHIST && ev->lpresent[p][m + 1] && ev->lpresent[o][m] &&
+                    ev->lt[p][m] > start; m++) {
         if (m > L && fmin(ev->lchg_own[p][m], ev->lchg_own[p][m + 1]) * LEAK_DROP_SHARE >= run) {
             if (m > k)
                 k = m;
@@ -1857,9 +1857,8 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
      * 174, 132, 273, 477 and 234, 54 ... at a level of 600, contact 2.055; read at 2.000
      * +- 10.6, before A's 2.048: B's take, not flagged) */
     if (ev->lt[p][L] <= start0) {
-        const int m = own_last_motion(ev, p, L, dt);
-        if (m >= 0 && ev->lt[p][m] > hi)
-            hi = ev->lt[p][m];
+        if (last_motion >= 0 && ev->lt[p][last_motion] > hi)
+            hi = ev->lt[p][last_motion];
     } else if (ev->lt[p][L] <= stop) {
         /* ... or at or before the hand's stop (the caller's: the later of its fits, now and
          * at the first look): likewise, but only the frames over the calm level from the
