@@ -2209,10 +2209,10 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * race_20ms at 100 fps, a light from nearly straight above: B's own change 11376 at
      * 2.000 s, then 309, 120, 147, 231, 255, 111 as its tip came down its last 26 mm, under
      * the quiet level of 600; read at 1.992 +- 12.4, its stop 2.035, its contact 2.070,
-     * before A's 2.035 +- 15.2 (contact 2.050): B's take, not flagged). Unmerged, a landing
-     * read that far before the stop was as a rule right (the renders' single presses and
-     * races: 32 of 252 within twice their error, 4 of 6 beyond, forty-ninth and fiftieth
-     * sessions) */
+     * before A's 2.035 +- 15.2 (contact 2.050): B's take, not flagged). Not on every landing
+     * read before the stop: that is common and as a rule right (the two-hand renders of 17
+     * looks: 32 of the 252 presses within twice their error were read so, and 4 of the 6
+     * beyond; with the blobs one, 5 and 1: docs/results-events.md, fiftieth session) */
     if (near && measured > 0 && cps->rest_merged && race_stop - tp > ep)
         ep = race_stop - tp;
     /* came to rest while drawing back towards its own line (the way home after play):
