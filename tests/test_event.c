@@ -2999,10 +2999,11 @@ static void test_race_merged_reading_before_the_stop(void)
                    (long long)err[0], (long long)t[1], (long long)err[1]);
         CU_ASSERT_TRUE(t[0] >= 0 && llabs(t[0] - 650000) < 20000);
         CU_ASSERT_TRUE(t[1] >= 0);
-        if (merged)
+        if (merged) {
             CU_ASSERT_TRUE(llabs(t[1] - 610000) <= 2 * err[1]);
-        else
+        } else {
             CU_ASSERT_TRUE(err[1] < DT);
+        }
     }
 }
 
