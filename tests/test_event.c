@@ -4216,6 +4216,8 @@ static void test_retreat_pause_is_no_press(void)
  * of card 5 and no hand lost deep in the field (before: a touch of card 5 at confidence
  * 0.5, v_mix_30 card 7 at 13.6 s, a fault of A's; and HAND_UNSEEN, reading_void at 30 fps).
  * shrink 0: the blob keeps its area, a hand lying there in diffuse light: both as before.
+ * shrink 2: as 1, the point hopping 14 mm on the last frame within the shrinking blob (what
+ * is left of the arm breaking up: look 7107 both_fault at 30 fps, HAND_UNSEEN before).
  * Returns the touches of card 5; *flags the reading's flags. */
 static int withdrawn_touches(int shrink, unsigned *flags)
 {
@@ -4230,11 +4232,20 @@ static int withdrawn_touches(int shrink, unsigned *flags)
         {1000000, -100, -51.5, 1}, {1200000, -100, -51.5, 1},                       /* left on 5 */
         {1200001, 1e9, 0, 0},
     };
+    /* shrink 2: the point hops 14 mm on the last frame (1.183 s) within what is left */
+    static const key_pt hop[] = {
+        {250000, -100, -330, 0}, {500000, -100, 51.5, 0}, {800000, -100, 51.5, 1},
+        {1000000, -100, -51.5, 1}, {1170000, -100, -51.5, 1}, {1170001, -100, -37.5, 1}, {1200000, -100, -37.5, 1},
+        {1200001, 1e9, 0, 0},
+    };
     for (int64_t t = 0; t < 2400000; t += DT) {
         double area = 20000;
         if (shrink && t > 1000000)
             area = 20000 - 14000 * (double)(t - 1000000) / 200000.0;
-        fake_frame_area(&f, t, path, (int)(sizeof path / sizeof path[0]), 0, area);
+        if (shrink == 2)
+            fake_frame_area(&f, t, hop, (int)(sizeof hop / sizeof hop[0]), 0, area);
+        else
+            fake_frame_area(&f, t, path, (int)(sizeof path / sizeof path[0]), 0, area);
     }
     int n = fake_touches(&f, 5);
     *flags = kr_event_reading_flags(f.ev, 1);
@@ -4250,6 +4261,8 @@ static void test_arm_drawing_back_is_no_press_nor_lost(void)
 {
     unsigned fl;
     CU_ASSERT_EQUAL(withdrawn_touches(1, &fl), 0);
+    CU_ASSERT_FALSE(fl & KR_EVENT_FLAG_HAND_UNSEEN);
+    CU_ASSERT_EQUAL(withdrawn_touches(2, &fl), 0);
     CU_ASSERT_FALSE(fl & KR_EVENT_FLAG_HAND_UNSEEN);
     CU_ASSERT_EQUAL(withdrawn_touches(0, &fl), 1);
     CU_ASSERT_TRUE(fl & KR_EVENT_FLAG_HAND_UNSEEN);
