@@ -203,6 +203,16 @@ typedef struct sweep_pend {  /* a sweep's touch held until the card's first fram
     double  ds[SWEEP_SAMPLES];
 } sweep_pend;
 
+/* A card's push-out as seen on the frame it left the field (push_out_emit) */
+typedef struct push_seen {
+    int64_t t, err;  /* its time and t_err; t -1: none */
+    int64_t seen_t;  /* the frame it was seen out on */
+    double  conf;    /* its confidence */
+    double  margin;  /* how far past the line it was seen (mm; NAN: lost) */
+    double  x, y;    /* where it was last seen */
+    int     rejoined;
+} push_seen;
+
 typedef struct card_state {
     int     id, territory;   /* 0 A, 1 B */
     int     was_moving, was_out, was_lost;
@@ -230,6 +240,8 @@ typedef struct card_state {
     int64_t push_seen_t;     /* ... within PUSH_FOLLOW_US of the frame it was first seen out */
     int64_t unblamed_t;      /* seen starting to move in play with no hand on it (then); -1 none */
     int64_t unblamed_lo;     /* ... the window's start (last still, at most SWEEP_BACK_US before) */
+    push_seen push_held;     /* its push-out seen while unblamed, no hand to name: held for the
+                                blame (t -1: none) */
     double  px, py, pa;      /* previous centre, angle (degrees) */
     int64_t pt;
     double  seen_x, seen_y;  /* centre on the last frame it was seen where it was: at rest and
@@ -546,6 +558,34 @@ static kr_event_obs *emit(kr_event_t *ev, kr_rules_rec_type type, int64_t t_us)
     if (type != KR_REC_SETTLE)
         snprintf(o->rec.id, sizeof o->rec.id, "v%d", ev->next_id++);
     return o;
+}
+
+/* Card k's push-out ps by player p: emitted, with the card's record of it (out_push,
+ * push_id and what follows it past the line) */
+static void push_out_emit(kr_event_t *ev, int k, int p, const push_seen *ps)
+{
+    card_state *cs = &ev->cards[k];
+    kr_event_obs *o = emit(ev, KR_REC_PUSH_OUT, ps->t);
+    if (!o)
+        return;
+    cs->out_push = (int)(o - ev->out);
+    o->rec.player = p ? KR_SIDE_B : KR_SIDE_A;
+    o->rec.card = cs->id;
+    o->rec.territory = cs->territory ? KR_SIDE_B : KR_SIDE_A;
+    o->rec.confidence = ps->conf;
+    o->rejoined = ps->rejoined;
+    o->rec.t_err_us = ps->err;
+    o->line_margin_mm = ps->margin;
+    snprintf(cs->push_id, sizeof cs->push_id, "%s", o->rec.id);
+    cs->push_over = ps->margin;
+    cs->push_follow = !isnan(ps->margin);
+    cs->push_seen_t = ps->seen_t;
+    o->x_mm = ps->x; /* where it was last seen */
+    o->y_mm = ps->y;
+    cs->pushed = 1;
+    if (!ev->played)
+        ev->first_play_t = ps->t;
+    ev->played = 1;
 }
 
 /* A send inferred from the hand only (see kr_event_update), at its pending time. */
@@ -2485,6 +2525,8 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
             }
             if (cs->unblamed_t >= 0) /* a late blame's touch: the middle of its window */
                 tb = min64(tb, cs->unblamed_lo + (cs->unblamed_t - cs->unblamed_lo) / 2);
+            if (cs->push_held.t >= 0) /* ... and the push-out held for it */
+                tb = min64(tb, cs->push_held.t);
             /* a sweep's touch needs a player not in contact with the card already */
             if (!cs->was_moving && !cs->was_out && (!cs->cp[0].contact || !cs->cp[1].contact)) {
                 /* no path entry: the middle of (still_t, seen moving), that window at most
@@ -2570,6 +2612,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             cs->obscured_by = -1;
             cs->mover = -1;
             cs->unblamed_t = -1;
+            cs->push_held.t = -1;
             cs->lost_t = -1;
             cs->put_t = -1;
             cs->px = fr->cards[k].x_mm;
@@ -2927,6 +2970,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     wide = hi2 - lo2 > 50000;
                     conf = wide ? 0.8 : 0.95;
                 }
+                if (cs->push_held.t >= 0 && conf < cs->push_held.conf)
+                    cs->push_held.conf = conf; /* (the blame's doubt is the push-out's too) */
                 ev->cand[ev->n_cand++] = (sweep_cand){k, bp, bt, (int64_t)((hi2 - lo2) / sqrt(12.0)) + 1000, conf,
                                                       cs->bare_t > hi2 - SWEEP_BACK_US ? cs->bare_t : hi2 - SWEEP_BACK_US,
                                                       hi2, INT64_MIN,
@@ -3055,7 +3100,13 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                      (long long)t, (long long)e, ghost ? " (another card's track in the same place)" : "",
                      rejoined ? " (found again after frames unseen)" : "");
             int p = cs->last_toucher, guessed = p < 0;
-            if (p < 0) {
+            /* no hand to name while the card is unblamed (no hand seen on it as it set off,
+             * one may be blamed within UNBLAMED_WAIT_US): held for that blame (look 7107
+             * early_entry at 30 fps under a sensor's noise of 6: A's hand lost to its blur
+             * on the frame card 55 was swept out of the field, found on the next and blamed
+             * for the sweep; the push-out, with no hand in view, was dropped) */
+            const int hold = p < 0 && cs->unblamed_t >= 0;
+            if (p < 0 && !hold) {
                 double best = 1e9;
                 for (int q = 0; q < 2; q++)
                     if (fr->hands[q].present && cs->cp[q].sd[0] < best) {
@@ -3063,30 +3114,21 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                         p = q;
                     }
             }
-            if (ev->in_play && p >= 0) {
-                kr_event_obs *o = emit(ev, KR_REC_PUSH_OUT, t);
-                if (o) {
-                    cs->out_push = (int)(o - ev->out);
-                    o->rec.player = p ? KR_SIDE_B : KR_SIDE_A;
-                    o->rec.card = c->id;
-                    o->rec.territory = cs->territory ? KR_SIDE_B : KR_SIDE_A;
-                    /* no hand was blamed for its motion: the nearest one is a guess */
-                    o->rec.confidence = ghost ? 0.6 : c->out_of_field && !guessed && !rejoined ? 0.95 : 0.7;
-                    o->rejoined = rejoined;
-                    o->rec.t_err_us = e;
-                    o->line_margin_mm = c->lost && !c->found ? NAN : over;
-                    snprintf(cs->push_id, sizeof cs->push_id, "%s", o->rec.id);
-                    cs->push_over = o->line_margin_mm;
-                    cs->push_follow = !isnan(o->line_margin_mm);
-                    cs->push_seen_t = fr->t_us;
-                    o->x_mm = c->x_mm; /* where it was last seen */
-                    o->y_mm = c->y_mm;
-                    cs->pushed = 1;
-                    if (!ev->played)
-                        ev->first_play_t = t;
-                    ev->played = 1;
-                }
-            }
+            /* no hand was blamed for its motion: the nearest one is a guess */
+            const push_seen ps = {t, e, fr->t_us,
+                                  ghost ? 0.6 : c->out_of_field && (!guessed || hold) && !rejoined ? 0.95 : 0.7,
+                                  c->lost && !c->found ? NAN : over, c->x_mm, c->y_mm, rejoined};
+            if (ev->in_play && hold)
+                cs->push_held = ps;
+            else if (ev->in_play && p >= 0)
+                push_out_emit(ev, k, p, &ps);
+        }
+        /* a push-out held for a blame: out with the hand blamed (cand, above), or dropped
+         * when none was (UNBLAMED) */
+        if (cs->push_held.t >= 0 && cs->unblamed_t < 0) {
+            if (cs->last_toucher >= 0 && ev->in_play)
+                push_out_emit(ev, k, cs->last_toucher, &cs->push_held);
+            cs->push_held.t = -1;
         }
         /* a card seen just past the line on its first frame out slides on: the farthest it
          * is seen past the line in the motion that took it out tells how surely it left (look
