@@ -576,7 +576,7 @@ static void push_out_emit(kr_event_t *ev, int k, int p, const push_seen *ps)
     o->rejoined = ps->rejoined;
     o->rec.t_err_us = ps->err;
     o->line_margin_mm = ps->margin;
-    snprintf(cs->push_id, sizeof cs->push_id, "%s", o->rec.id);
+    memcpy(cs->push_id, o->rec.id, sizeof cs->push_id); /* (the same size, NUL-terminated) */
     cs->push_over = ps->margin;
     cs->push_follow = !isnan(ps->margin);
     cs->push_seen_t = ps->seen_t;
