@@ -1092,7 +1092,9 @@ static void run_frame88(run *r, int64_t t_us, int arm, double tx, double ty, dou
  * place on the next frame. The hand near the card just before was not seen on that frame,
  * and the card was out of the field on it: no hand was looked for after it (opp_take_send
  * and push_out at 30 fps had no touch); now the hand seen on it is blamed, a touch of
- * confidence 0.95 (B's hand never in view; 0.6 before flags session 8), besides the push-out. */
+ * confidence 0.95 (B's hand never in view; 0.6 before flags session 8), besides the push-out.
+ * sweep_out_in_one_frame: the scene into r (started here, ended by the caller), the hand at
+ * 2 m/s reaching the card's edge (y = 181) at te, the card set off at vc mm/s 5 ms later. */
 static void sweep_out_in_one_frame(int64_t te, double vc, run *r)
 {
     const int64_t dt = 33333, tc = te + 5000;
