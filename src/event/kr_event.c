@@ -1093,9 +1093,10 @@ static void withdrawing(kr_event_t *ev, int p, const kr_track_hand *h)
      * both_fault at 30 fps under a sensor's noise of 6: B's point left on a print at 125 mm,
      * the blob 13572, 9936, 5895 mm^2, then 1062 with the point 14 mm on, then gone: taken
      * for a hand lost deep in the field, the ruling flagged) */
-    if ((!h->present || !ph->present ||
-         sqrt(sqr(h->lead_x_mm - ph->lead_x_mm) + sqr(h->lead_y_mm - ph->lead_y_mm)) > STILL_MM) &&
-        !(ev->withdrawing[p] && h->present && ph->present && h->area_mm2 < ph->area_mm2))
+    const int moved = !h->present || !ph->present ||
+                      sqrt(sqr(h->lead_x_mm - ph->lead_x_mm) + sqr(h->lead_y_mm - ph->lead_y_mm)) > STILL_MM;
+    const int shrinking = ev->withdrawing[p] && h->present && ph->present && h->area_mm2 < ph->area_mm2;
+    if (moved && !shrinking)
         ev->still_area[p] = 0;
     if (h->present && h->area_mm2 > ev->still_area[p])
         ev->still_area[p] = h->area_mm2;
@@ -3099,7 +3100,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                      fr->t_us / 1e6, c->id, c->out_of_field, c->lost, c->found, (long long)c->last_seen_us,
                      (long long)t, (long long)e, ghost ? " (another card's track in the same place)" : "",
                      rejoined ? " (found again after frames unseen)" : "");
-            int p = cs->last_toucher, guessed = p < 0;
+            int p = cs->last_toucher, guessed = 0;
             /* no hand to name while the card is unblamed (no hand seen on it as it set off,
              * one may be blamed within UNBLAMED_WAIT_US): held for that blame (look 7107
              * early_entry at 30 fps under a sensor's noise of 6: A's hand lost to its blur
@@ -3107,6 +3108,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * for the sweep; the push-out, with no hand in view, was dropped) */
             const int hold = p < 0 && cs->unblamed_t >= 0;
             if (p < 0 && !hold) {
+                guessed = 1; /* no hand was blamed for its motion: the nearest one is a guess */
                 double best = 1e9;
                 for (int q = 0; q < 2; q++)
                     if (fr->hands[q].present && cs->cp[q].sd[0] < best) {
@@ -3114,9 +3116,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                         p = q;
                     }
             }
-            /* no hand was blamed for its motion: the nearest one is a guess */
-            const push_seen ps = {t, e, fr->t_us,
-                                  ghost ? 0.6 : c->out_of_field && (!guessed || hold) && !rejoined ? 0.95 : 0.7,
+            const push_seen ps = {t, e, fr->t_us, ghost ? 0.6 : c->out_of_field && !guessed && !rejoined ? 0.95 : 0.7,
                                   c->lost && !c->found ? NAN : over, c->x_mm, c->y_mm, rejoined};
             if (ev->in_play && hold)
                 cs->push_held = ps;
