@@ -3260,15 +3260,23 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
     }
     ev->n_cand = 0;
     /* held sweeps: the card's followed centre on its first frames of motion; timed and let
-     * out once SWEEP_SAMPLES frames are in, or it was lost or came to rest,
-     * or SWEEP_WAIT_US (and two frames) passed */
+     * out once SWEEP_SAMPLES frames are in, or it was lost or came to rest, or SWEEP_WAIT_US
+     * (and two frames) passed; one not yet shifted waits longer (below) */
     for (int i = 0; i < ev->n_spend;) {
         sweep_pend *sp = &ev->spend[i];
         const kr_track_card *c = sp->k < fr->n_cards ? &fr->cards[sp->k] : NULL;
-        /* (one flying out is still seen; one beyond the warped area by its leading edge) */
-        int gone = !c || (c->lost && !c->edge_ok) || (!c->displaced && !c->moving);
-        int whole = c && !c->lost && c->found && c->whole_ok;
+        /* (one flying out is still seen; one beyond the warped area by its leading edge).
+         * A card seen at rest before it ever left its footprint is not gone: the shift of a
+         * card the hand pushed may show a frame or two after the change the hand made on it.
+         * Let out then as unmoved (sweep_emit ends the hand's contact with it), the shift was
+         * taken for a second sweep of the same card (look 7111 send_back at 100 fps: B's
+         * sweep of card 33 at 1.800 s, the card "moving" under the hand at 1.800-1.810, at
+         * rest at 1.820, shifted from 1.830: two touches, the first, at confidence 0.5,
+         * deciding the take). It waits for the shift as long as its samples may come,
+         * SWEEP_FIT_SPAN_US (and two frames). */
         sp->left |= !c || c->displaced || c->lost || c->out_of_field;
+        int gone = !c || (c->lost && !c->edge_ok) || (sp->left && !c->displaced && !c->moving);
+        int whole = c && !c->lost && c->found && c->whole_ok;
         if (c && c->displaced && (whole || c->edge_ok) && sp->n < SWEEP_SAMPLES && fr->t_us - sp->hi <= SWEEP_FIT_SPAN_US &&
             (sp->n == 0 || fr->t_us > sp->ts[sp->n - 1])) {
             double x = whole ? c->whole_x_mm : c->edge_x_mm, y = whole ? c->whole_y_mm : c->edge_y_mm;
@@ -3276,7 +3284,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             sp->ds[sp->n] = sqrt(sqr(x - c->rest_x_mm) + sqr(y - c->rest_y_mm));
             sp->n++;
         }
-        if (gone || sp->n >= SWEEP_SAMPLES || (fr->t_us - sp->hi >= SWEEP_WAIT_US && sp->frames >= 2)) {
+        if (gone || sp->n >= SWEEP_SAMPLES ||
+            (fr->t_us - sp->hi >= (sp->left ? SWEEP_WAIT_US : SWEEP_FIT_SPAN_US) && sp->frames >= 2)) {
             sweep_emit(ev, sp);
             ev->spend[i] = ev->spend[--ev->n_spend];
         } else {
