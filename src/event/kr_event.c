@@ -1741,6 +1741,29 @@ static int own_last_motion(const kr_event_t *ev, int p, int L, int64_t dt)
     return last;
 }
 
+/* A racing hand's own motion after time t, where race_landing could read no landing: the
+ * newest of player p's readings after t that changed its hand's own picture
+ * (own_last_motion), the mask leaving TIP_OWN_MIN_SHARE of the circle or more there, and
+ * a run of calm or leak readings lasting SETTLED_US (two readings or more) after it, the
+ * hand lying still. Its index (1 or more), or -1: none. */
+static int own_motion_after(const kr_event_t *ev, int p, int64_t t, int64_t dt)
+{
+    int i0 = -1; /* the newest reading at or before t */
+    for (int j = 0; j < LHIST && ev->lpresent[p][j] && i0 < 0; j++)
+        if (ev->lt[p][j] <= t)
+            i0 = j;
+    const int m = i0 >= 1 ? own_last_motion(ev, p, i0, dt) : -1;
+    if (m < 1 || ev->lshare[p][m] < TIP_OWN_MIN_SHARE)
+        return -1;
+    for (int i = m - 1; i >= 0; i--) {
+        if (!own_calm(ev, ev->lchg_own[p], p, i) && !may_leak(ev, p, i))
+            return -1;
+        if (i < m - 1 && run_us(ev, p, i, m - 1, dt) >= SETTLED_US)
+            return m;
+    }
+    return -1;
+}
+
 /* A racing press's landing (the other player's hand near the card): the change around
  * either tip holds both descents, so both went quiet only at the later landing. Read from
  * this hand's own change instead (the tracker's tip_change_own: the other hand's pixels of
@@ -2217,6 +2240,27 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     if (measured > 0) {
         tp = t_land;
         ep = e_land;
+    }
+    /* ... a racing press whose landing race_landing did not read (no quiet run of its own
+     * yet as the wait ran out, or one only where the other hand's mask left too little of
+     * the circle: -1), while its own change, where the mask left it readable, showed the
+     * hand still moving after the modelled descent and lying still after that, the other
+     * hand's leak aside (own_motion_after): the hand came down then, read as landing reads
+     * it (a tail after the motion last seen, not after the first still reading; OWN_ERR_US
+     * in quadrature). The confidence stays the model's (look 7110 match_b at 25 fps, a
+     * phone's footage: B's hand over A's card 9 from 35.199 s, coming down its last 36 mm
+     * until its contact at 35.291, own change 44373, 74127, then 3336, 1215 while A's arm
+     * came on at 100000 a frame and covered the circle from 35.443; modelled at 35.213 +-
+     * 35.7, now read at 35.289 +- 17.4) */
+    if (near && measured <= 0 && !through) {
+        const int m = own_motion_after(ev, p, tp, dt);
+        if (m >= 1) {
+            const int64_t per = m + 1 < LHIST && ev->lpresent[p][m + 1] ? ev->lt[p][m] - ev->lt[p][m + 1] : dt;
+            tp = motion_end(ev, ev->lchg_own[p], p, m) + LANDING_TAIL_US;
+            if (tp > ev->lt[p][m - 1])
+                tp = ev->lt[p][m - 1];
+            ep = (int64_t)sqrt(sqr(per / 3.0) + sqr(LANDING_TAIL_ERR_US) + sqr(OWN_ERR_US)) + 1000;
+        }
     }
     /* not before the rest's start, or a measured landing not before the frame before it: a
      * hand striking the card stops as it lands, and its rest starts on the frame that saw
