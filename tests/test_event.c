@@ -3096,12 +3096,14 @@ static void test_race_merged_reading_before_the_stop(void)
 }
 
 /* B stops over the card at 520 ms and comes down slowly, its own change 6000 a frame until
- * its contact at 640 ms, calm for a frame, then A's hand, lifting off its own landing (600
+ * its contact at 640 ms, calm for a frame; then A's hand, lifting off its own landing (600
  * ms), comes over B's circle and lies still on it: from 673 ms the mask leaves 5 % of it,
- * B's own change there 3000 (A's motion, 40000 a frame) and from 706 ms 50. No landing of B's own can be read where
- * the mask lies (race_landing: -1), but the frames before it show B moving until 640 ms and
- * lying still after: B's press is read there, not modelled on its stop (before: 570 +-
- * 29 ms, 70 ms early; look 7110 match_b at 25 fps, B on A's card 9). */
+ * B's own change there 3000 (A's motion, 40000 a frame), from 706 ms 50. No quiet run of
+ * B's own is read before its wait runs out (race_landing: 0), but the frames the mask left
+ * readable show B moving until 640 ms and lying still after, A's leak aside: B's press is
+ * read there, not modelled on its stop (before: 570 +- 29 ms, 70 ms early; look 7110
+ * match_b at 25 fps, B on A's card 9, where the quiet run was read only under the mask:
+ * -1). */
 static void test_race_landing_hidden_after_it_is_read_before(void)
 {
     fake f;
