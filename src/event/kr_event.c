@@ -1524,6 +1524,13 @@ static int64_t run_us(const kr_event_t *ev, int p, int newer, int older, int64_t
  * TIP_RULE_ALL, or ev->lchg_own[p] with TIP_RULE_OWN (tip_still). */
 static void put_midway(int64_t lo, int64_t *t, int64_t *err);
 
+/* landing's error for a last changing frame ending a period of per: a third of the period
+ * (where in it the motion ended) and the tail's spread, in quadrature */
+static int64_t landing_err_us(int64_t per)
+{
+    return (int64_t)sqrt(sqr(per / 3.0) + sqr(LANDING_TAIL_ERR_US)) + 1000;
+}
+
 /* The end of the motion seen in reading i of chg (landing's model: the picture changes at a
  * steady rate until the motion stops, so it moved for the share chg[i] / chg[i + 1], at
  * most 1, of the interval that ends at i); the reading's own time when the frame before it
@@ -1600,7 +1607,7 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
     if (tc > ev->lt[p][j])
         tc = ev->lt[p][j];
     *t = tc;
-    *err = (int64_t)sqrt(sqr(per / 3.0) + sqr(LANDING_TAIL_ERR_US)) + 1000;
+    *err = landing_err_us(per);
     /* the last change on an intra-coded frame after a changing one: the codec drew the
      * whole picture anew there (the hand and card it lies on change by thousands with
      * nothing moving), so the descent may have ended on the frame before. Which cannot be
@@ -1724,20 +1731,25 @@ static void touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, int64_
 
 /* The newest of player p's readings after reading L (newer: lower indices) that changed its
  * hand's own picture: neither calm (own_calm) nor the other hand's leak (may_leak), before
- * the first run of calm or leak readings lasting SETTLED_US; -1: none (race_landing) */
-static int own_last_motion(const kr_event_t *ev, int p, int L, int64_t dt)
+ * the first run of calm or leak readings lasting SETTLED_US; -1: none (race_landing).
+ * *settled (if not NULL): 1 when that run was seen (two readings or more), 0 when the
+ * readings ended first. */
+static int own_last_motion(const kr_event_t *ev, int p, int L, int64_t dt, int *settled)
 {
     int last = -1, calm = -1; /* calm: the oldest reading of the calm run */
-    for (int i = L - 1; i >= 0 && ev->lpresent[p][i]; i--) {
+    int run = 0;
+    for (int i = L - 1; i >= 0 && ev->lpresent[p][i] && !run; i--) {
         if (!own_calm(ev, ev->lchg_own[p], p, i) && !may_leak(ev, p, i)) {
             calm = -1;
             last = i;
         } else if (calm < 0) {
             calm = i;
-        } else if (run_us(ev, p, i, calm, dt) >= SETTLED_US) {
-            break;
+        } else {
+            run = run_us(ev, p, i, calm, dt) >= SETTLED_US;
         }
     }
+    if (settled)
+        *settled = run;
     return last;
 }
 
@@ -1752,16 +1764,9 @@ static int own_motion_after(const kr_event_t *ev, int p, int64_t t, int64_t dt)
     for (int j = 0; j < LHIST && ev->lpresent[p][j] && i0 < 0; j++)
         if (ev->lt[p][j] <= t)
             i0 = j;
-    const int m = i0 >= 1 ? own_last_motion(ev, p, i0, dt) : -1;
-    if (m < 1 || ev->lshare[p][m] < TIP_OWN_MIN_SHARE)
-        return -1;
-    for (int i = m - 1; i >= 0; i--) {
-        if (!own_calm(ev, ev->lchg_own[p], p, i) && !may_leak(ev, p, i))
-            return -1;
-        if (i < m - 1 && run_us(ev, p, i, m - 1, dt) >= SETTLED_US)
-            return m;
-    }
-    return -1;
+    int settled = 0;
+    const int m = i0 >= 1 ? own_last_motion(ev, p, i0, dt, &settled) : -1;
+    return m >= 1 && settled && ev->lshare[p][m] >= TIP_OWN_MIN_SHARE ? m : -1;
 }
 
 /* A racing press's landing (the other player's hand near the card): the change around
@@ -1817,7 +1822,7 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
      * 339, 207, 240 while A's fell to 558, 318, 33, 63, then 0 from B's contact at 2.070;
      * taken for A's leak, B's landing was put back to 2.025: 2.041 +- 28.9, before A's
      * 2.044, and the take went to B) */
-    const int last_motion = own_last_motion(ev, p, L, dt); /* (read again below, with hi) */
+    const int last_motion = own_last_motion(ev, p, L, dt, NULL); /* (read again below, with hi) */
     int k = L;
     while (last_motion < 0 && k + 1 < LHIST && ev->lpresent[p][k + 1] && ev->lpresent[o][k] && ev->lt[p][k] > start &&
            ev->lchg_own[p][k] <= LEAK_SHARE * ev->lchg_own[o][k] &&
@@ -2251,7 +2256,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * phone's footage: B's hand over A's card 9 from 35.199 s, coming down its last 36 mm
      * until its contact at 35.291, own change 44373, 74127, then 3336, 1215 while A's arm
      * came on at 100000 a frame and covered the circle from 35.443; modelled at 35.213 +-
-     * 35.7, now read at 35.289 +- 17.4) */
+     * 35.7, now read at 35.289 +- 17.3) */
     if (near && measured <= 0 && !through) {
         const int m = own_motion_after(ev, p, tp, dt);
         if (m >= 1) {
@@ -2259,7 +2264,7 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
             tp = motion_end(ev, ev->lchg_own[p], p, m) + LANDING_TAIL_US;
             if (tp > ev->lt[p][m - 1])
                 tp = ev->lt[p][m - 1];
-            ep = (int64_t)sqrt(sqr(per / 3.0) + sqr(LANDING_TAIL_ERR_US) + sqr(OWN_ERR_US)) + 1000;
+            ep = (int64_t)sqrt(sqr((double)landing_err_us(per)) + sqr(OWN_ERR_US)); /* (race_landing's) */
         }
     }
     /* not before the rest's start, or a measured landing not before the frame before it: a
