@@ -1244,11 +1244,27 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
  * whose other lies still (below: race_landing's second reading); TIP_RULE_OWN_LIT is the
  * own change's for the lit change, without the whole change's clause. */
 typedef enum { TIP_RULE_ALL, TIP_RULE_OWN, TIP_RULE_OWN_PLAIN, TIP_RULE_OWN_LIT } tip_rule;
-/* The own change's quiet level at player p's sample i: quiet per 1/60 s, times the period */
-static double own_level(const kr_event_t *ev, int p, int i, double quiet)
+/* The quiet level of a change over the whole circle at player p's sample i: quiet per 1/60
+ * s, times the period */
+static double period_level(const kr_event_t *ev, int p, int i, double quiet)
 {
     int64_t per = i + 1 < LHIST && ev->lpresent[p][i + 1] ? ev->lt[p][i] - ev->lt[p][i + 1] : 16667;
     return quiet * (double)per / 16667.0;
+}
+
+/* The own change's quiet level at player p's sample i: period_level's, times the share of
+ * the circle the other hand's mask leaves (tip_own_share, at least TIP_OWN_MIN_SHARE, under
+ * which race_landing reads nothing). The own change is summed over that share alone, so a
+ * hand's motion, spread over its circle, changes it by that share of what it would change
+ * the whole circle, and the level is taken so. (Until the fifty-second session the level
+ * was the whole circle's: look 7115 race_5ms at 50 fps, B's last 10 mm of descent changed
+ * its own picture by 1161 at a share of 0.46, under the whole circle's level of 1200 beside
+ * A's own 5796; read as quiet, and the frames after it as A's leak, B's landing was put 47
+ * ms early on an error of 12, before A's: B's take, not flagged.) */
+static double own_level(const kr_event_t *ev, int p, int i, double quiet)
+{
+    const double share = ev->lshare[p][i];
+    return period_level(ev, p, i, quiet) * (share < TIP_OWN_MIN_SHARE ? TIP_OWN_MIN_SHARE : share > 1 ? 1 : share);
 }
 
 /* Sample i of chg is calm: at most OWN_FLOOR_SHARE of the own change's quiet level (a
@@ -1302,8 +1318,8 @@ static int own_quiet(const kr_event_t *ev, const double *chg, tip_rule rule, int
      * no descent going on (a hand lying on the card at 120 fps: 291, 270 after calm frames
      * beside the other's calm 207, 48) */
     const double level = own_level(ev, p, i, quiet);
-    if (chg[i] > level && (rule == TIP_RULE_OWN_LIT || ev->lchg[p][i] > level))
-        return 0; /* over the level: no walk back needed */
+    if (chg[i] > level && (rule == TIP_RULE_OWN_LIT || ev->lchg[p][i] > period_level(ev, p, i, quiet)))
+        return 0; /* over the level (the whole change: the whole circle's): no walk back needed */
     return !((rule == TIP_RULE_OWN || rule == TIP_RULE_OWN_LIT) && own_goes_on(ev, chg, p, i, quiet));
 }
 
@@ -1826,7 +1842,7 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
     int k = L;
     while (last_motion < 0 && k + 1 < LHIST && ev->lpresent[p][k + 1] && ev->lpresent[o][k] && ev->lt[p][k] > start &&
            ev->lchg_own[p][k] <= LEAK_SHARE * ev->lchg_own[o][k] &&
-           (ev->lchg_own[p][k] <= LEAK_MAX * TIP_QUIET * (double)(ev->lt[p][k] - ev->lt[p][k + 1]) / 16667.0 ||
+           (ev->lchg_own[p][k] <= LEAK_MAX * period_level(ev, p, k, TIP_QUIET) ||
             ev->lchg_own[p][k] <= LEAK_BIG_SHARE * ev->lchg_own[o][k]))
         k++;
     /* ... or a run of such frames, each at most LEAK_SHARE of the other's own change, after
