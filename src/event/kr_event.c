@@ -1244,12 +1244,18 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
  * whose other lies still (below: race_landing's second reading); TIP_RULE_OWN_LIT is the
  * own change's for the lit change, without the whole change's clause. */
 typedef enum { TIP_RULE_ALL, TIP_RULE_OWN, TIP_RULE_OWN_PLAIN, TIP_RULE_OWN_LIT } tip_rule;
+/* The interval that player p's sample i covers (each is the change over the interval that
+ * ends at it): from the sample before, or `unknown` when that one is not kept */
+static int64_t reading_period(const kr_event_t *ev, int p, int i, int64_t unknown)
+{
+    return i + 1 < LHIST && ev->lpresent[p][i + 1] ? ev->lt[p][i] - ev->lt[p][i + 1] : unknown;
+}
+
 /* The quiet level of a change over the whole circle at player p's sample i: quiet per 1/60
  * s, times the period */
 static double period_level(const kr_event_t *ev, int p, int i, double quiet)
 {
-    int64_t per = i + 1 < LHIST && ev->lpresent[p][i + 1] ? ev->lt[p][i] - ev->lt[p][i + 1] : 16667;
-    return quiet * (double)per / 16667.0;
+    return quiet * (double)reading_period(ev, p, i, 16667) / 16667.0;
 }
 
 /* The own change's quiet level at player p's sample i: period_level's, times the share of
@@ -1263,8 +1269,7 @@ static double period_level(const kr_event_t *ev, int p, int i, double quiet)
  * ms early on an error of 12, before A's: B's take, not flagged.) */
 static double own_level(const kr_event_t *ev, int p, int i, double quiet)
 {
-    const double share = ev->lshare[p][i];
-    return period_level(ev, p, i, quiet) * (share < TIP_OWN_MIN_SHARE ? TIP_OWN_MIN_SHARE : share > 1 ? 1 : share);
+    return period_level(ev, p, i, quiet) * fmax(ev->lshare[p][i], TIP_OWN_MIN_SHARE);
 }
 
 /* Sample i of chg is calm: at most OWN_FLOOR_SHARE of the own change's quiet level (a
@@ -1494,8 +1499,7 @@ static int landing_step(const kr_event_t *ev, const double *chg, tip_rule rule, 
  * 33 ms, 2 readings at 60 fps, and 40, 4 at 100.) */
 static int64_t run_us(const kr_event_t *ev, int p, int newer, int older, int64_t dt)
 {
-    int64_t from = older + 1 < LHIST && ev->lpresent[p][older + 1] ? ev->lt[p][older + 1] : ev->lt[p][older] - dt;
-    return ev->lt[p][newer] - from;
+    return ev->lt[p][newer] - ev->lt[p][older] + reading_period(ev, p, older, dt);
 }
 
 /* Press contact, measured: seen from above a hand stops over the card and then comes down
@@ -1605,7 +1609,7 @@ static int landing(const kr_event_t *ev, const double *chg, tip_rule rule, int p
     }
     int L = j + 1; /* the last changing frame */
     *last = L;
-    int64_t per = ev->lt[p][L] - (L + 1 < LHIST && ev->lpresent[p][L + 1] ? ev->lt[p][L + 1] : ev->lt[p][L] - dt);
+    int64_t per = reading_period(ev, p, L, dt);
     int64_t end = motion_end(ev, chg, p, L); /* the motion last seen */
     double strike = ((double)(end - start) - LANDING_STRIKE_US) / (LANDING_PLACED_US - LANDING_STRIKE_US);
     strike = strike < 0 ? 0 : strike > 1 ? 1 : strike; /* 0: struck, 1: placed (see LANDING_STRIKE_US) */
@@ -2276,11 +2280,10 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     if (near && measured <= 0 && !through) {
         const int m = own_motion_after(ev, p, tp, dt);
         if (m >= 1) {
-            const int64_t per = m + 1 < LHIST && ev->lpresent[p][m + 1] ? ev->lt[p][m] - ev->lt[p][m + 1] : dt;
             tp = motion_end(ev, ev->lchg_own[p], p, m) + LANDING_TAIL_US;
             if (tp > ev->lt[p][m - 1])
                 tp = ev->lt[p][m - 1];
-            ep = (int64_t)sqrt(sqr((double)landing_err_us(per)) + sqr(OWN_ERR_US)); /* (race_landing's) */
+            ep = (int64_t)sqrt(sqr((double)landing_err_us(reading_period(ev, p, m, dt))) + sqr(OWN_ERR_US)); /* (race_landing's) */
         }
     }
     /* not before the rest's start, or a measured landing not before the frame before it: a
