@@ -1200,6 +1200,64 @@ static void test_blamed_sweep_error_is_honest(void)
         }
 }
 
+/* 24 fps, a long exposure: A's hand comes at card 64 at 2.5 m/s and is seen last 25 ms
+ * before it touches (y = -47.5 at 375 ms); on every frame after, the blur leaves the tracker
+ * no hand (way 0), or only a stub of the arm 350 mm away (way 1: its leading point jumped),
+ * never a hand on the card; the card slides off at 2.5 m/s (look 7117 early_entry,
+ * fault_way_back, send_back: the sweep's touch was missed, the card moved unblamed). The
+ * path, carried on from its last sighting, enters the card: A's touch, within twice its
+ * error (under a period), sure (B's hand never in view), no UNBLAMED. Way 2: the same hand
+ * 200 mm to the card's side, lost alike: its path passes the card by, no touch, UNBLAMED. */
+static void test_sweep_lost_on_its_way_is_carried_on(void)
+{
+    const int64_t dt = 41667, tc = 400000, seen_to = 380000; /* (frames at 41667 k) */
+    for (int way = 0; way < 3; way++) {
+        run r;
+        run_start(&r);
+        const double v = 2500, vc = 2500;
+        for (int64_t t = 0; t < 1200000; t += dt) {
+            shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
+            double dtc = (t - tc) / 1e6;
+            if (t > 250000 && t <= seen_to) {
+                s.arm = 1;
+                s.tx = way == 2 ? 100 : -100;
+                s.ty = 15 + v * dtc;
+                s.sx = 4;
+                s.sy = -4;
+            } else if (t > seen_to && way == 1) {
+                s.arm = 1;
+                s.tx = -350;
+                s.ty = -300;
+                s.sx = 4;
+                s.sy = -4;
+            }
+            if (dtc > 0)
+                s.c64y = 51.5 + vc * dtc;
+            run_frame(&r, t, &s);
+        }
+        const kr_event_obs *o = first(&r, KR_REC_TOUCH);
+        if (getenv("KR_TEST_VERBOSE") && o)
+            printf("sweep lost on its way %d: err %lld t_err %lld conf %.2f\n", way, (long long)(o->rec.t_us - tc),
+                   (long long)o->rec.t_err_us, o->rec.confidence);
+        if (way < 2) {
+            CU_ASSERT_EQUAL(count(&r, KR_REC_TOUCH), 1);
+            CU_ASSERT_PTR_NOT_NULL(o);
+            if (o) {
+                CU_ASSERT_EQUAL(o->rec.card, 64);
+                CU_ASSERT_EQUAL(o->rec.player, KR_SIDE_A);
+                CU_ASSERT_TRUE(o->rec.confidence >= 0.9);
+                CU_ASSERT_TRUE(o->rec.t_err_us < dt);
+                CU_ASSERT_TRUE(llabs(o->rec.t_us - tc) <= 2 * o->rec.t_err_us);
+            }
+            CU_ASSERT_FALSE(kr_event_reading_flags(r.ev, 1) & KR_EVENT_FLAG_UNBLAMED);
+        } else {
+            CU_ASSERT_EQUAL(count(&r, KR_REC_TOUCH), 0);
+            CU_ASSERT_TRUE(kr_event_reading_flags(r.ev, 1) & KR_EVENT_FLAG_UNBLAMED);
+        }
+        run_end(&r);
+    }
+}
+
 /* 60 fps: A's hand comes onto card 64; on the frame the card starts moving the tracker's
  * leading point is thrown 300 mm back along the arm (faster than a hand moves: the blob on
  * another part of the arm, early_entry at 60 fps), then is seen on the card again. The hand
@@ -5081,6 +5139,7 @@ int main(void)
     CU_add_test(s, "push_out_with_the_hand_lost_waits_for_the_blame", test_push_out_with_the_hand_lost_waits_for_the_blame);
     CU_add_test(s, "blamed_sweep_error_is_honest", test_blamed_sweep_error_is_honest); /* sweep session 6 */
     CU_add_test(s, "sweep_with_lead_jump_is_blamed", test_sweep_with_lead_jump_is_blamed); /* sweep session 6 */
+    CU_add_test(s, "sweep_lost_on_its_way_is_carried_on", test_sweep_lost_on_its_way_is_carried_on);
     CU_add_test(s, "press_needs_its_shadow_to_meet_it", test_press_needs_its_shadow_to_meet_it);
     CU_add_test(s, "hand_beside_the_field_has_not_let_go", test_hand_beside_the_field_has_not_let_go);
     CU_add_test(s, "still_blob_left_behind_is_not_the_hand", test_still_blob_left_behind_is_not_the_hand);

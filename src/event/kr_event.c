@@ -37,6 +37,9 @@
                                 is inside its outline, a change of 5 % passes): its last still frame
                                 bounds contact from below within this travel */
 #define UNMOVED_SWEEP_CONF 0.5 /* a sweep's touch whose card never left its footprint (sweep_emit) */
+#define LOST_PATH_PERIODS 2 /* a sweeping hand lost from view: its path carried on this many periods at most */
+#define LOST_PATH_MIN_V 1000.0 /* ... when it came at least this fast (mm/s) */
+#define LOST_PATH_ERR 0.3    /* ... its contact's error grown by this share of the time carried */
 #define UNBLAMED_WAIT_US 70000 /* a card moving with no hand near: a hand seen on it this soon is blamed */
 #define PUSH_BACK_MAX_US 400000 /* a lost card's push-out: at most this long before the frame it was given up */
 #define PUSH_FOLLOW_US 500000 /* a push-out's line margin: the farthest out within this of the first frame out */
@@ -796,18 +799,21 @@ static int lead_jumped(const kr_event_t *ev, int p, int64_t t_from)
     return 0;
 }
 
-/* Player p's leading point's speed up to t_end (mm/s; -1 unknown): least-squares slope of
- * x(t) and y(t) over its samples in the SPEED_SPAN_US up to t_end (at least SPEED_MIN_N,
- * all present), so more frames mean less noise rather than a shorter baseline. *win_t:
- * the oldest sample used (t_end when none). */
-static double speed_upto(const kr_event_t *ev, int p, int64_t t_end, int64_t *win_t)
+/* Player p's leading point's velocity up to t_end (mm/s into *vx, *vy; 0 when unknown):
+ * least-squares slope of x(t) and y(t) over its samples in the SPEED_SPAN_US up to t_end (at
+ * least SPEED_MIN_N, all present: the run of sightings up to t_end), so more frames mean
+ * less noise rather than a shorter baseline. *win_t: the oldest sample used (t_end when none). 1 when known. */
+static int velocity_upto(const kr_event_t *ev, int p, int64_t t_end, double *vx, double *vy, int64_t *win_t)
 {
     double st = 0, sx = 0, sy = 0, stt = 0, stx = 0, sty = 0;
     int n = 0;
     *win_t = t_end;
-    for (int k = 0; k < LHIST && ev->lpresent[p][k]; k++) {
+    *vx = *vy = 0;
+    for (int k = 0; k < LHIST; k++) {
         if (ev->lt[p][k] > t_end)
             continue;
+        if (!ev->lpresent[p][k])
+            break;
         if (n >= SPEED_MIN_N && t_end - ev->lt[p][k] > SPEED_SPAN_US)
             break;
         double t = (ev->lt[p][k] - t_end) / 1e6;
@@ -822,9 +828,17 @@ static double speed_upto(const kr_event_t *ev, int p, int64_t t_end, int64_t *wi
     }
     double den = n * stt - st * st;
     if (n < SPEED_MIN_N || den <= 0)
-        return -1;
-    double vx = (n * stx - st * sx) / den, vy = (n * sty - st * sy) / den;
-    return sqrt(vx * vx + vy * vy);
+        return 0;
+    *vx = (n * stx - st * sx) / den;
+    *vy = (n * sty - st * sy) / den;
+    return 1;
+}
+
+/* Player p's leading point's speed up to t_end (mm/s; -1 unknown): velocity_upto's. */
+static double speed_upto(const kr_event_t *ev, int p, int64_t t_end, int64_t *win_t)
+{
+    double vx, vy;
+    return velocity_upto(ev, p, t_end, &vx, &vy, win_t) ? sqrt(vx * vx + vy * vy) : -1;
 }
 
 /* Player p's hand speed as it came onto a card (mm/s; 0 unknown), up to t_end: before the
@@ -835,6 +849,48 @@ static double approach_speed(const kr_event_t *ev, int p, int64_t t_end)
     int64_t w;
     double v = speed_upto(ev, p, t_end, &w);
     return v < 0 ? 0 : v;
+}
+
+/* A sweep too fast for the tracker: player p's leading point, seen on its way, then lost or
+ * jumped onto another part of the arm (a hand blurred across the mat by a long exposure is
+ * no hand's colour; at 24 fps a 2.5 m/s sweep crosses 100 mm a frame). Its path is carried
+ * on from its last sighting before that break, at the velocity of its sightings up to it
+ * (velocity_upto, at least LOST_PATH_MIN_V), for at most LOST_PATH_PERIODS periods dt and
+ * not past hi: where it enters the card's rest outline grown by margin, at or after t_min,
+ * is the contact. Its error: a sweep's path entry's, plus LOST_PATH_ERR of the time it was
+ * carried (the hand may brake or turn unseen). -1: no such break, or the carried path
+ * misses the card. *seg_t0: the last sighting (the contact is not before it). */
+static int64_t lost_path_entry(const kr_event_t *ev, int p, const kr_track_card *c, double margin, int64_t t_min,
+                               int64_t hi, int64_t dt, int64_t *err, int64_t *seg_t0)
+{
+    int k0 = -1;
+    for (int k = 0; k + 1 < LHIST && ev->lt[p][k + 1] >= hi - LOST_PATH_PERIODS * dt; k++)
+        if (ev->lpresent[p][k + 1] &&
+            (!ev->lpresent[p][k] || is_jump(&ev->cfg, ev->lx[p][k], ev->ly[p][k], ev->lx[p][k + 1],
+                                            ev->ly[p][k + 1], ev->lt[p][k] - ev->lt[p][k + 1]))) {
+            k0 = k + 1;
+            break;
+        }
+    if (k0 < 0 || ev->lt[p][k0] > hi)
+        return -1;
+    double vx, vy;
+    int64_t w;
+    if (!velocity_upto(ev, p, ev->lt[p][k0], &vx, &vy, &w) || sqrt(vx * vx + vy * vy) < LOST_PATH_MIN_V)
+        return -1;
+    int64_t t0 = ev->lt[p][k0], span = LOST_PATH_PERIODS * dt;
+    if (t0 + span > hi)
+        span = hi - t0;
+    double x0 = ev->lx[p][k0], y0 = ev->ly[p][k0];
+    double u = seg_entry(x0, y0, x0 + vx * span / 1e6, y0 + vy * span / 1e6, c->rest_x_mm, c->rest_y_mm,
+                         KR_TRACK_CARD_W_MM / 2 + margin, KR_TRACK_CARD_H_MM / 2 + margin);
+    if (u < 0)
+        return -1;
+    int64_t t = t0 + (int64_t)(u * span);
+    if (t < t_min)
+        return -1;
+    *err = (int64_t)sqrt(sqr(dt * 0.15 + 1500 + LOST_PATH_ERR * (t - t0)) + sqr(SWEEP_AIR_US));
+    *seg_t0 = t0;
+    return t;
 }
 
 /* A sweep's contact time from the card's own motion. A swept card starts moving at the
@@ -2927,7 +2983,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * the outline (interpolated crossing = contact), or it already covered it. Two
              * candidates (a hover above a sweep): the faster hand pushes. */
             int64_t lo = cs->still_t, hi = fr->t_us;
-            int bp = -1, ncand = 0, bdirect = 0;
+            int bp = -1, ncand = 0, bdirect = 0, blost = 0;
             int64_t bt = -1, berr = 0, bpath = INT64_MIN;
             double bscore = -1e30, bv = 0;
             for (int p = 0; p < 2; p++) {
@@ -2948,7 +3004,19 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                             h->bbox_mm[2] + 30 > c->rest_x_mm - KR_TRACK_CARD_W_MM / 2 &&
                             h->bbox_mm[1] - 30 < c->rest_y_mm + KR_TRACK_CARD_H_MM / 2 &&
                             h->bbox_mm[3] + 30 > c->rest_y_mm - KR_TRACK_CARD_H_MM / 2;
-                if (!near && !boxed && !(h->present && c->hand_cover[p] > 0.05))
+                int lost = 0, covers = h->present && c->hand_cover[p] > 0.05;
+                if (!(tc >= t_min && tc <= hi) && !covers) {
+                    /* its path not seen entering it: a sweep the tracker lost on its way? */
+                    int64_t lerr = 0, lseg = INT64_MIN,
+                            tl = lost_path_entry(ev, p, c, cfg->touch_margin_mm, t_min, hi, dt, &lerr, &lseg);
+                    if (tl >= 0) {
+                        tc = tl;
+                        err = lerr;
+                        seg0 = lseg;
+                        lost = 1;
+                    }
+                }
+                if (!near && !boxed && !covers && !lost)
                     continue;
                 ncand++;
                 double speed = sqrt(sqr(h->vx_mm_s) + sqr(h->vy_mm_s));
@@ -2958,6 +3026,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 if (score > bscore) {
                     bscore = score;
                     bp = p;
+                    blost = lost;
                     bdirect = (tc >= t_min && tc <= hi) || c->hand_cover[p] > 0.05 ||
                               (s->n > 0 && s->sd[s->n > 1 ? 1 : 0] <= cfg->touch_margin_mm);
                     bv = approach_speed(ev, p, tc >= t_min && tc <= hi ? tc : cs->bare_t);
@@ -2985,6 +3054,10 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 conf = 0.8;
                 wide = 1;
             }
+            /* a hand lost on its way: blamed as surely only with the other's kept off the card
+             * (hand_clear), as for a hand found on it late (below) */
+            if (blost && !hand_clear(ev, fr, 1 - bp, k, lo - dt))
+                conf = 0.6;
             /* moved with no hand on it (its path never entered, nothing covers it): knocked
              * by another card; the hand that sent that card is blamed for a push-out only */
             if (bp >= 0 && !cs->cp[bp].contact && bdirect && ev->n_cand < KR_TRACK_MAX_CARDS) {
