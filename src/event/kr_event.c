@@ -3004,9 +3004,12 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                             h->bbox_mm[2] + 30 > c->rest_x_mm - KR_TRACK_CARD_W_MM / 2 &&
                             h->bbox_mm[1] - 30 < c->rest_y_mm + KR_TRACK_CARD_H_MM / 2 &&
                             h->bbox_mm[3] + 30 > c->rest_y_mm - KR_TRACK_CARD_H_MM / 2;
+                /* seen on it: covering it, or its leading point within the margin a frame before */
+                const int on_it = c->hand_cover[p] > 0.05 || (s->n > 0 && s->sd[s->n > 1 ? 1 : 0] <= cfg->touch_margin_mm);
                 int lost = 0, covers = h->present && c->hand_cover[p] > 0.05;
-                if (!(tc >= t_min && tc <= hi) && !covers) {
-                    /* its path not seen entering it: a sweep the tracker lost on its way? */
+                if (!(tc >= t_min && tc <= hi) && !on_it) {
+                    /* its path not seen entering it, nor the hand on it: a sweep the tracker
+                     * lost on its way? */
                     int64_t lerr = 0, lseg = INT64_MIN,
                             tl = lost_path_entry(ev, p, c, cfg->touch_margin_mm, t_min, hi, dt, &lerr, &lseg);
                     if (tl >= 0) {
@@ -3027,8 +3030,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     bscore = score;
                     bp = p;
                     blost = lost;
-                    bdirect = (tc >= t_min && tc <= hi) || c->hand_cover[p] > 0.05 ||
-                              (s->n > 0 && s->sd[s->n > 1 ? 1 : 0] <= cfg->touch_margin_mm);
+                    bdirect = (tc >= t_min && tc <= hi) || on_it;
                     bv = approach_speed(ev, p, tc >= t_min && tc <= hi ? tc : cs->bare_t);
                     bpath = INT64_MIN;
                     if (tc >= t_min && tc <= hi) {
