@@ -799,10 +799,11 @@ static int lead_jumped(const kr_event_t *ev, int p, int64_t t_from)
     return 0;
 }
 
-/* Player p's leading point's velocity up to t_end (mm/s into *vx, *vy; 0 when unknown):
- * least-squares slope of x(t) and y(t) over its samples in the SPEED_SPAN_US up to t_end (at
- * least SPEED_MIN_N, all present: the run of sightings up to t_end), so more frames mean
- * less noise rather than a shorter baseline. *win_t: the oldest sample used (t_end when none). 1 when known. */
+/* Player p's leading point's velocity up to t_end (mm/s into *vx, *vy; 1 when known, else
+ * 0 and they are 0): least-squares slope of x(t) and y(t) over its samples in the
+ * SPEED_SPAN_US up to t_end (at least SPEED_MIN_N, all present: the run of sightings up to
+ * t_end), so more frames mean less noise rather than a shorter baseline. *win_t: the oldest
+ * sample used (t_end when none). */
 static int velocity_upto(const kr_event_t *ev, int p, int64_t t_end, double *vx, double *vy, int64_t *win_t)
 {
     double st = 0, sx = 0, sy = 0, stt = 0, stx = 0, sty = 0;
@@ -854,24 +855,28 @@ static double approach_speed(const kr_event_t *ev, int p, int64_t t_end)
 /* A sweep too fast for the tracker: player p's leading point, seen on its way, then lost or
  * jumped onto another part of the arm (a hand blurred across the mat by a long exposure is
  * no hand's colour; at 24 fps a 2.5 m/s sweep crosses 100 mm a frame). Its path is carried
- * on from its last sighting before that break, at the velocity of its sightings up to it
- * (velocity_upto, at least LOST_PATH_MIN_V), for at most LOST_PATH_PERIODS periods dt and
- * not past hi: where it enters the card's rest outline grown by margin, at or after t_min,
- * is the contact. Its error: a sweep's path entry's, plus LOST_PATH_ERR of the time it was
- * carried (the hand may brake or turn unseen). -1: no such break, or the carried path
- * misses the card. *seg_t0: the last sighting (the contact is not before it). */
+ * on from its last sighting before the newest break (what the tracker followed after it
+ * came from no hand's path), at the velocity of its sightings up to it (velocity_upto, at
+ * least LOST_PATH_MIN_V), for at most LOST_PATH_PERIODS periods dt and not past hi: where it
+ * enters the card's rest outline grown by margin, at or after t_min, is the contact (a
+ * break more than those periods before t_min can reach no contact in the window; a card
+ * may show its motion a frame or two after the hand was lost: look 7121 send_back at 60
+ * fps, lost at 11.100 s, the card seen still at 11.117 and moved at 11.133). Its error: a
+ * sweep's path entry's, plus LOST_PATH_ERR of the time it was carried (the hand may brake
+ * or turn unseen). -1: no such break, or the carried path misses the card. *seg_t0: the
+ * last sighting (the contact is not before it). */
 static int64_t lost_path_entry(const kr_event_t *ev, int p, const kr_track_card *c, double margin, int64_t t_min,
                                int64_t hi, int64_t dt, int64_t *err, int64_t *seg_t0)
 {
     int k0 = -1;
-    for (int k = 0; k + 1 < LHIST && ev->lt[p][k + 1] >= hi - LOST_PATH_PERIODS * dt; k++)
+    for (int k = 0; k + 1 < LHIST && ev->lt[p][k + 1] >= t_min - LOST_PATH_PERIODS * dt; k++)
         if (ev->lpresent[p][k + 1] &&
             (!ev->lpresent[p][k] || is_jump(&ev->cfg, ev->lx[p][k], ev->ly[p][k], ev->lx[p][k + 1],
                                             ev->ly[p][k + 1], ev->lt[p][k] - ev->lt[p][k + 1]))) {
             k0 = k + 1;
             break;
         }
-    if (k0 < 0 || ev->lt[p][k0] > hi)
+    if (k0 < 0)
         return -1;
     double vx, vy;
     int64_t w;
@@ -3005,7 +3010,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                             h->bbox_mm[1] - 30 < c->rest_y_mm + KR_TRACK_CARD_H_MM / 2 &&
                             h->bbox_mm[3] + 30 > c->rest_y_mm - KR_TRACK_CARD_H_MM / 2;
                 /* seen on it: covering it, or its leading point within the margin a frame before */
-                const int on_it = c->hand_cover[p] > 0.05 || (s->n > 0 && s->sd[s->n > 1 ? 1 : 0] <= cfg->touch_margin_mm);
+                const int on_it =
+                    c->hand_cover[p] > 0.05 || (s->n > 0 && s->sd[s->n > 1 ? 1 : 0] <= cfg->touch_margin_mm);
                 int lost = 0, covers = h->present && c->hand_cover[p] > 0.05;
                 if (!(tc >= t_min && tc <= hi) && !on_it) {
                     /* its path not seen entering it, nor the hand on it: a sweep the tracker
