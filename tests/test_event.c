@@ -263,6 +263,35 @@ static void test_sweep_is_timed_between_frames(void)
     CU_ASSERT_TRUE(worst < DT / 3.0);
 }
 
+/* A's arm with its fingertip at (tx, ty), its shadow 4 mm off; card 64 at rest */
+static shot arm_at(double tx, double ty)
+{
+    shot s = {1, tx, ty, 4, -4, -100, 51.5, 0};
+    return s;
+}
+
+/* The verdict on a sweep of card 64 whose hand the tracker lost: blamed, one touch, card 64
+ * by A at confidence 0.9 or more, and no UNBLAMED reason; else no touch and that reason.
+ * Returns the touch (NULL if none). */
+static const kr_event_obs *lost_sweep_verdict(const run *r, int blamed)
+{
+    const kr_event_obs *o = first(r, KR_REC_TOUCH);
+    if (blamed) {
+        CU_ASSERT_EQUAL(count(r, KR_REC_TOUCH), 1);
+        CU_ASSERT_PTR_NOT_NULL(o);
+        if (o) {
+            CU_ASSERT_EQUAL(o->rec.card, 64);
+            CU_ASSERT_EQUAL(o->rec.player, KR_SIDE_A);
+            CU_ASSERT_TRUE(o->rec.confidence >= 0.9);
+        }
+        CU_ASSERT_FALSE(kr_event_reading_flags(r->ev, 1) & KR_EVENT_FLAG_UNBLAMED);
+    } else {
+        CU_ASSERT_EQUAL(count(r, KR_REC_TOUCH), 0);
+        CU_ASSERT_TRUE(kr_event_reading_flags(r->ev, 1) & KR_EVENT_FLAG_UNBLAMED);
+    }
+    return o;
+}
+
 /* The same sweep with the hand lost by the tracker on the frames the card starts moving
  * (a fast sweep blurred at 30 fps, early_entry): the hand seen on the card right after is
  * blamed (confidence 0.95: B's hand never in view, see late_blame_sure_when_the_other_hand_is_off;
@@ -278,33 +307,15 @@ static void test_sweep_with_hand_lost_is_blamed(void)
         for (int64_t t = 0; t < 900000; t += DT) {
             shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
             double dtc = (t - tc) / 1e6;
-            if (t > 250000 && with_hand && (t < tc - DT || t > tc + DT)) {
-                double y = 15 + v * dtc;
-                s.arm = 1;
-                s.tx = -100;
-                s.ty = y > 60 ? 60 : y;
-                s.sx = 4;
-                s.sy = -4;
-            }
+            if (t > 250000 && with_hand && (t < tc - DT || t > tc + DT))
+                s = arm_at(-100, fmin(15 + v * dtc, 60));
             if (dtc > 0)
                 s.c64y = 51.5 + vc * dtc;
             run_frame(&r, t, &s);
         }
-        const kr_event_obs *o = first(&r, KR_REC_TOUCH);
-        if (with_hand) {
-            CU_ASSERT_EQUAL(count(&r, KR_REC_TOUCH), 1);
-            CU_ASSERT_PTR_NOT_NULL(o);
-            if (o) {
-                CU_ASSERT_EQUAL(o->rec.card, 64);
-                CU_ASSERT_EQUAL(o->rec.player, KR_SIDE_A);
-                CU_ASSERT_TRUE(o->rec.confidence >= 0.9);
-                CU_ASSERT_TRUE(fabs((double)(o->rec.t_us - tc)) <= 2.0 * (double)o->rec.t_err_us + DT);
-            }
-            CU_ASSERT_FALSE(kr_event_reading_flags(r.ev, 1) & KR_EVENT_FLAG_UNBLAMED);
-        } else {
-            CU_ASSERT_EQUAL(count(&r, KR_REC_TOUCH), 0);
-            CU_ASSERT_TRUE(kr_event_reading_flags(r.ev, 1) & KR_EVENT_FLAG_UNBLAMED);
-        }
+        const kr_event_obs *o = lost_sweep_verdict(&r, with_hand);
+        if (o)
+            CU_ASSERT_TRUE(fabs((double)(o->rec.t_us - tc)) <= 2.0 * (double)o->rec.t_err_us + DT);
         run_end(&r);
     }
 }
@@ -1222,41 +1233,21 @@ static void test_sweep_lost_on_its_way_is_carried_on(void)
         for (int64_t t = 0; t < 1200000; t += dt) {
             shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
             double dtc = (t - tc) / 1e6;
-            if (t > 250000 && t <= seen_to) {
-                s.arm = 1;
-                s.tx = way == 2 ? 100 : -100;
-                s.ty = 15 + v * dtc;
-                s.sx = 4;
-                s.sy = -4;
-            } else if (t > seen_to && way == 1) {
-                s.arm = 1;
-                s.tx = -350;
-                s.ty = -300;
-                s.sx = 4;
-                s.sy = -4;
-            }
+            if (t > 250000 && t <= seen_to)
+                s = arm_at(way == 2 ? 100 : -100, 15 + v * dtc);
+            else if (t > seen_to && way == 1)
+                s = arm_at(-350, -300);
             if (dtc > 0)
                 s.c64y = 51.5 + vc * dtc;
             run_frame(&r, t, &s);
         }
-        const kr_event_obs *o = first(&r, KR_REC_TOUCH);
+        const kr_event_obs *o = lost_sweep_verdict(&r, way != 2);
         if (getenv("KR_TEST_VERBOSE") && o)
             printf("sweep lost on its way %d: err %lld t_err %lld conf %.2f\n", way, (long long)(o->rec.t_us - tc),
                    (long long)o->rec.t_err_us, o->rec.confidence);
-        if (way != 2) {
-            CU_ASSERT_EQUAL(count(&r, KR_REC_TOUCH), 1);
-            CU_ASSERT_PTR_NOT_NULL(o);
-            if (o) {
-                CU_ASSERT_EQUAL(o->rec.card, 64);
-                CU_ASSERT_EQUAL(o->rec.player, KR_SIDE_A);
-                CU_ASSERT_TRUE(o->rec.confidence >= 0.9);
-                CU_ASSERT_TRUE(o->rec.t_err_us < dt);
-                CU_ASSERT_TRUE(llabs(o->rec.t_us - tc) <= 2 * o->rec.t_err_us);
-            }
-            CU_ASSERT_FALSE(kr_event_reading_flags(r.ev, 1) & KR_EVENT_FLAG_UNBLAMED);
-        } else {
-            CU_ASSERT_EQUAL(count(&r, KR_REC_TOUCH), 0);
-            CU_ASSERT_TRUE(kr_event_reading_flags(r.ev, 1) & KR_EVENT_FLAG_UNBLAMED);
+        if (o) {
+            CU_ASSERT_TRUE(o->rec.t_err_us < dt);
+            CU_ASSERT_TRUE(llabs(o->rec.t_us - tc) <= 2 * o->rec.t_err_us);
         }
         run_end(&r);
     }
