@@ -744,6 +744,23 @@ static double seg_entry(double ax, double ay, double bx, double by, double cx, d
     return u0;
 }
 
+/* Where the segment (ax, ay) -> (bx, by) enters card c's rest outline grown by margin
+ * (seg_entry's parameter, 0..1; -1 if it does not) */
+static double card_entry(const kr_track_card *c, double margin, double ax, double ay, double bx, double by)
+{
+    return seg_entry(ax, ay, bx, by, c->rest_x_mm, c->rest_y_mm, KR_TRACK_CARD_W_MM / 2 + margin,
+                     KR_TRACK_CARD_H_MM / 2 + margin);
+}
+
+/* A sweep's path entry's error (us) on a segment between sightings dt apart, the entry
+ * `carried` past the last sighting (lost_path_entry; 0 for a path seen entering): the
+ * crossing's place on the segment, the fingertip still in the air (SWEEP_AIR_US), and
+ * LOST_PATH_ERR of the time carried unseen */
+static int64_t path_err_us(int64_t dt, int64_t carried)
+{
+    return (int64_t)sqrt(sqr(dt * 0.15 + 1500 + LOST_PATH_ERR * (double)carried) + sqr(SWEEP_AIR_US));
+}
+
 /* Earliest time at or after t_min that player p's leading-point path (straight between
  * frames) entered the card's rest outline grown by margin; -1 if none in the history.
  * *seg_t0: the frame before that entry (the leading point still outside: a hand moving
@@ -751,28 +768,24 @@ static double seg_entry(double ax, double ay, double bx, double by, double cx, d
 static int64_t path_entry(const kr_event_t *ev, int p, const kr_track_card *c, double margin, int64_t t_min,
                           int64_t *err, int64_t *seg_t0)
 {
-    int64_t best = -1;
-    double hx = KR_TRACK_CARD_W_MM / 2 + margin, hy = KR_TRACK_CARD_H_MM / 2 + margin;
     int kmax = 0; /* segments k (sample k+1 -> k) searched: the last PATH_SPAN_US, >= PATH_MIN_N - 1 */
     while (kmax + 1 < LHIST && (kmax < PATH_MIN_N - 1 || ev->lt[p][kmax] >= ev->lt[p][0] - PATH_SPAN_US))
         kmax++;
     for (int k = kmax - 1; k >= 0; k--) {
         if (!ev->lpresent[p][k] || !ev->lpresent[p][k + 1] || ev->lt[p][k] < t_min)
             continue;
-        double u = seg_entry(ev->lx[p][k + 1], ev->ly[p][k + 1], ev->lx[p][k], ev->ly[p][k], c->rest_x_mm,
-                             c->rest_y_mm, hx, hy);
+        double u = card_entry(c, margin, ev->lx[p][k + 1], ev->ly[p][k + 1], ev->lx[p][k], ev->ly[p][k]);
         if (u < 0)
             continue;
         int64_t dt = ev->lt[p][k] - ev->lt[p][k + 1];
         int64_t t = ev->lt[p][k + 1] + (int64_t)(u * dt);
         if (t >= t_min) {
-            *err = (int64_t)sqrt(sqr(dt * 0.15 + 1500) + sqr(SWEEP_AIR_US));
+            *err = path_err_us(dt, 0);
             *seg_t0 = ev->lt[p][k + 1]; /* the last frame it was seen outside */
             return t;
         }
-        (void)best;
     }
-    return best;
+    return -1;
 }
 
 
@@ -886,14 +899,13 @@ static int64_t lost_path_entry(const kr_event_t *ev, int p, const kr_track_card 
     if (t0 + span > hi)
         span = hi - t0;
     double x0 = ev->lx[p][k0], y0 = ev->ly[p][k0];
-    double u = seg_entry(x0, y0, x0 + vx * span / 1e6, y0 + vy * span / 1e6, c->rest_x_mm, c->rest_y_mm,
-                         KR_TRACK_CARD_W_MM / 2 + margin, KR_TRACK_CARD_H_MM / 2 + margin);
+    double u = card_entry(c, margin, x0, y0, x0 + vx * span / 1e6, y0 + vy * span / 1e6);
     if (u < 0)
         return -1;
     int64_t t = t0 + (int64_t)(u * span);
     if (t < t_min)
         return -1;
-    *err = (int64_t)sqrt(sqr(dt * 0.15 + 1500 + LOST_PATH_ERR * (t - t0)) + sqr(SWEEP_AIR_US));
+    *err = path_err_us(dt, t - t0);
     *seg_t0 = t0;
     return t;
 }
@@ -2344,7 +2356,8 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
             tp = motion_end(ev, ev->lchg_own[p], p, m) + LANDING_TAIL_US;
             if (tp > ev->lt[p][m - 1])
                 tp = ev->lt[p][m - 1];
-            ep = (int64_t)sqrt(sqr((double)landing_err_us(reading_period(ev, p, m, dt))) + sqr(OWN_ERR_US)); /* (race_landing's) */
+            /* (race_landing's error) */
+            ep = (int64_t)sqrt(sqr((double)landing_err_us(reading_period(ev, p, m, dt))) + sqr(OWN_ERR_US));
         }
     }
     /* not before the rest's start, or a measured landing not before the frame before it: a
