@@ -129,7 +129,8 @@ static inline void scene_to_yuv(int full, int bt709, uint8_t *yuv_y, uint8_t *yu
 /* An arm entering at (ax, ay) mm (a player's edge: y = -420 A, +420 B) with its fingertip at
  * (tx, ty), its shadow drawn first offset by (sx, sy); with_arm 0 shadow only, 2 a light
  * sleeve over the first 60 % of it, 3 that sleeve and pale skin beyond it (BGR 140, 212,
- * 252: over the pale tatami of draw_mat_colour(106, 207, 251) its colour is 0.087 off). */
+ * 252: over the pale tatami of draw_mat_colour(106, 207, 251) its colour is 0.087 off), 4
+ * dark skin, 5 the plain arm with its tapered end (the fingers) shaded darker. */
 static inline void draw_arm_from(uint8_t *img, double ax, double ay, double tx, double ty, double sx, double sy,
                                  int with_arm)
 {
@@ -152,6 +153,8 @@ static inline void draw_arm_from(uint8_t *img, double ax, double ay, double tx, 
                 uint8_t *p = img + ((size_t)y * FW + x) * 3;
                 if (pass == 0)
                     put(img, x, y, p[0] * 0.62, p[1] * 0.62, p[2] * 0.62);
+                else if (with_arm == 5 && s > 0.88) /* fingers shaded 15 darker (settling onto a card) */
+                    put(img, x, y, 105 + 5 * (rnd() - 0.5), 125 + 5 * (rnd() - 0.5), 200 + 5 * (rnd() - 0.5));
                 else if (with_arm == 4) /* dark skin, bare arm */
                     put(img, x, y, 45 + 4 * (rnd() - 0.5), 62 + 4 * (rnd() - 0.5), 98 + 4 * (rnd() - 0.5));
                 else if (with_arm >= 2 && s < 0.6)

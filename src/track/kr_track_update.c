@@ -26,7 +26,7 @@
 #define DETACHED_STILL 6.0  /* a detached piece unchanged this long on average is not a hand */
 #define STILL_HAND_MM2 4000.0 /* ... unless a hand lies still as it: at least this big (a fist from above) */
 #define DETACHED_HAND_US 1000000 /* ... kept, cut off from its arm, at most this long after the arm was last seen, */
-#define STILL_HAND_SHARE 0.75 /* ... with this share of it unchanged since it was that hand, */
+#define STILL_HAND_SHARE 0.6  /* ... with this share of it unchanged since it was that hand, */
 #define CUT_STEP_MM 4.0      /* ... its centroid this near the one of the piece kept on the last frame */
 #define SKIN_MIN_PX 30     /* a hand's colour is learned from at least this many of its pixels near the tip ... */
 #define SKIN_APART 120.0   /* ... and splits a contact where the two hands' differ by this much (|B|+|G|+|R|) ... */
@@ -1283,7 +1283,12 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
          * hand dropped and the fault missed). Not a hand moving on cut off: its inner pixels
          * may be unchanged frame to frame, but it moves (varied8 v8_strike_b_120, B's hand
          * at 1 m/s, 8-12 mm a frame: kept by the share alone in the thirty-ninth session, it
-         * then took A's sweeping fingers when the blobs met) */
+         * then took A's sweeping fingers when the blobs met); the centroid's step holds that
+         * off, not the share (a hand sliding 8 mm a frame keeps 0.89 of its picture). A hand
+         * still braking onto the card changes a third of its picture a frame (look 7121
+         * fault_way_back at 60 fps: A's hand cut off from its dark sleeve 50 ms before its
+         * press on card 27, 0.68 of it unchanged on the frame after its frame of grace;
+         * dropped there under a share of 0.75, the fault was missed) */
         double cu = cp->sum_u / cp->area, cv = cp->sum_v / cp->area;
         int grace = kept >= 0 && t->attached_last[kept];
         if (kept >= 0 && !grace && !attached[kept] && t->cut_last[kept] && t->attached_t[kept] >= t_us - DETACHED_HAND_US &&
