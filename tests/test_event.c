@@ -1221,11 +1221,15 @@ static void test_blamed_sweep_error_is_honest(void)
  * 200 mm to the card's side, lost alike: its path passes the card by, no touch, UNBLAMED.
  * Way 3, at 60 fps: the hand seen last 33 ms before it touches, lost on the two frames
  * before the card is seen moving (look 7121 send_back, a 60 fps exposure of a whole period):
- * A's touch as in ways 0 and 1. */
+ * A's touch as in ways 0 and 1. Way 4: as way 1, and on the frame before the last sighting
+ * the leading point is on the arm, 250 mm off the hand's way towards A's edge (look 7120
+ * fault_way_back at 25 fps: A's point on the hand, the arm, the hand, then a stub): that
+ * frame is the excursion, not the last sighting (before: the last sighting, between two
+ * frames on the arm, was taken for it and the sweep was not carried on). */
 static void test_sweep_lost_on_its_way_is_carried_on(void)
 {
     const int64_t tc = 400000;
-    for (int way = 0; way < 4; way++) {
+    for (int way = 0; way < 5; way++) {
         const int64_t dt = way == 3 ? 16667 : 41667, seen_to = way == 3 ? 370000 : 380000; /* (frames at dt k) */
         run r;
         run_start(&r);
@@ -1233,9 +1237,11 @@ static void test_sweep_lost_on_its_way_is_carried_on(void)
         for (int64_t t = 0; t < 1200000; t += dt) {
             shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
             double dtc = (t - tc) / 1e6;
-            if (t > 250000 && t <= seen_to)
+            if (way == 4 && t > 300000 && t < 350000)
+                s = arm_at(-330, -250);
+            else if (t > 250000 && t <= seen_to)
                 s = arm_at(way == 2 ? 100 : -100, 15 + v * dtc);
-            else if (t > seen_to && way == 1)
+            else if (t > seen_to && (way == 1 || way == 4))
                 s = arm_at(-350, -300);
             if (dtc > 0)
                 s.c64y = 51.5 + vc * dtc;
