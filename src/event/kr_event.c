@@ -1293,10 +1293,7 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
 
 /* Sample i of player p's tip change chg (ev->lchg[p], or ev->lchg_own[p]) is still (see
  * landing): at most the quiet level, or at most TIP_SETTLE_SHARE of the largest change over
- * the TIP_SETTLE_SPAN_US before it (at least one sample: two at 24 fps reach 83 ms back,
- * into the descent; look 7117 at 24 fps, demo A card 5: 9567 over the last 21 mm, 0.4 of
- * the 24108 before it but under a tenth of the 107565 before that, read as the hand
- * settling, the landing put 75 ms early on 15.8; +6.7 ms on 15.8 now), or a lone change after a quiet
+ * the TIP_SETTLE_SPAN_US before it (at least two samples), or a lone change after a quiet
  * sample at most twice that share (the hand settling after its picture stopped moving), or
  * a lone change followed by a quiet sample at most TIP_RESIDUE_SHARE of it (the picture
  * catching up for a frame once the hand lies still: the coder refining the blocks it left,
@@ -1494,7 +1491,7 @@ static int tip_still(const kr_event_t *ev, const double *chg, tip_rule rule, int
     if (e <= quiet)
         return 1;
     const double prev = settle_peak(ev, chg, p, i, 2);
-    if (e <= TIP_SETTLE_SHARE * settle_peak(ev, chg, p, i, 1))
+    if (e <= TIP_SETTLE_SHARE * prev)
         return 1;
     /* a residue: the picture catching up for a frame after the landing (tenth session: 3021
      * after 26475 within 50 ms at 120 fps), against the changes within TIP_SETTLE_SPAN_US
