@@ -734,8 +734,8 @@ static int cut_to_the_edge_case(double step_mm, int settle, int *kept, int *late
         *kept += i < 50 && h->present && fabs(h->lead_y_mm + 45) < 10 && fabs(h->lead_x_mm - x) < 25; /* 0.83 s */
         *late += i >= 65 && h->present; /* after 1.08 s */
         if (getenv("KR_TEST_VERBOSE") && i % 10 == 0)
-            printf("cut to the edge, %.0f mm a frame, settling %d, %d: present %d lead %.0f %.0f\n", step_mm, settle, i, h->present,
-                   h->lead_x_mm, h->lead_y_mm);
+            printf("cut to the edge, %.0f mm a frame, settling %d, %d: present %d lead %.0f %.0f\n", step_mm, settle,
+                   i, h->present, h->lead_x_mm, h->lead_y_mm);
     }
     kr_track_destroy(t);
     return in;

@@ -130,7 +130,7 @@ static inline void scene_to_yuv(int full, int bt709, uint8_t *yuv_y, uint8_t *yu
  * (tx, ty), its shadow drawn first offset by (sx, sy); with_arm 0 shadow only, 2 a light
  * sleeve over the first 60 % of it, 3 that sleeve and pale skin beyond it (BGR 140, 212,
  * 252: over the pale tatami of draw_mat_colour(106, 207, 251) its colour is 0.087 off), 4
- * dark skin, 5 the plain arm with its tapered end (the fingers) shaded darker. */
+ * dark skin, 5 the plain arm with its last 12 % (the fingers) 15 levels darker. */
 static inline void draw_arm_from(uint8_t *img, double ax, double ay, double tx, double ty, double sx, double sy,
                                  int with_arm)
 {

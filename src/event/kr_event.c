@@ -1134,8 +1134,8 @@ static void sweep_emit(kr_event_t *ev, sweep_pend *sp)
  * previous sample is put midway between its neighbours, so speeds, rests and a press's
  * approach are not thrown by one bad frame. Nor is one off the way between its neighbours
  * by more than they lie apart, while the hand moves on (the blob on the arm for a frame
- * of a sweep: look 7120 fault_way_back at 25 fps, A's point on the hand at 1.683 s, 230 mm
- * back on its arm at 1.721, on the hand again 290 mm on at 1.759; the hand at 1.759, then
+ * of a sweep: look 7120 fault_way_back at 25 fps, A's point on the hand at 1.683 s, 190 mm
+ * back on its arm at 1.721, on the hand again 330 mm on at 1.759; the hand at 1.759, then
  * lost, was taken for the excursion, and its sweep was not carried on): that sample is
  * put where the way between them is at its time. Seen one frame late (it needs the next). */
 static void despike(kr_event_t *ev, int p)
