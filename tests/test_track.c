@@ -2043,8 +2043,9 @@ static void test_card_found_again_is_the_one_lost_last(void)
 
 int main(void)
 {
-
     draw_mat();
+    if (getenv("KR_TEST_VERBOSE"))
+        kr_log_set_level(KR_LOG_DEBUG);
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 1;
     CU_pSuite s = CU_add_suite("track", NULL, NULL);

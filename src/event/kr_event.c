@@ -1158,7 +1158,11 @@ static void despike(kr_event_t *ev, int p)
                          : 0.5;
     const double wx = ev->lx[p][2] + f * (ev->lx[p][0] - ev->lx[p][2]);
     const double wy = ev->ly[p][2] + f * (ev->ly[p][0] - ev->ly[p][2]);
-    if (sqrt(sqr(ev->lx[p][1] - wx) + sqr(ev->ly[p][1] - wy)) > d02) {
+    const double off = sqrt(sqr(ev->lx[p][1] - wx) + sqr(ev->ly[p][1] - wy));
+    if (off > d02) {
+        KR_DEBUG("event %.3f: %c's leading point at %.3f s (%.0f, %.0f) %.0f mm off the way between its neighbours, "
+                 "%.0f mm apart: put at (%.0f, %.0f)", ev->lt[p][0] / 1e6, p ? 'B' : 'A', ev->lt[p][1] / 1e6,
+                 ev->lx[p][1], ev->ly[p][1], off, d02, wx, wy);
         ev->lx[p][1] = wx;
         ev->ly[p][1] = wy;
     }
@@ -3042,8 +3046,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 /* seen on it: covering it, or its leading point within the margin a frame before */
                 const int on_it =
                     c->hand_cover[p] > 0.05 || (s->n > 0 && s->sd[s->n > 1 ? 1 : 0] <= cfg->touch_margin_mm);
-                int lost = 0, covers = h->present && c->hand_cover[p] > 0.05;
-                if (!(tc >= t_min && tc <= hi) && !on_it) {
+                int lost = 0, covers = h->present && c->hand_cover[p] > 0.05, in_window = tc >= t_min && tc <= hi;
+                if (!in_window && !on_it) {
                     /* its path not seen entering it, nor the hand on it: a sweep the tracker
                      * lost on its way? */
                     int64_t lerr = 0, lseg = INT64_MIN,
@@ -3053,6 +3057,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                         err = lerr;
                         seg0 = lseg;
                         lost = 1;
+                        in_window = 1; /* (lost_path_entry's contact lies in it) */
                     }
                 }
                 if (!near && !boxed && !covers && !lost)
@@ -3066,10 +3071,10 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     bscore = score;
                     bp = p;
                     blost = lost;
-                    bdirect = (tc >= t_min && tc <= hi) || on_it;
-                    bv = approach_speed(ev, p, tc >= t_min && tc <= hi ? tc : cs->bare_t);
+                    bdirect = in_window || on_it;
+                    bv = approach_speed(ev, p, in_window ? tc : cs->bare_t);
                     bpath = INT64_MIN;
-                    if (tc >= t_min && tc <= hi) {
+                    if (in_window) {
                         bt = tc; /* still_t may lag: a small shift does not show */
                         berr = err;
                         bpath = seg0; /* contact is not before the leading point was last seen outside */

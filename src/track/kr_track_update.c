@@ -1291,10 +1291,13 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
          * dropped there under a share of 0.75, the fault was missed) */
         double cu = cp->sum_u / cp->area, cv = cp->sum_v / cp->area;
         int grace = kept >= 0 && t->attached_last[kept];
-        if (kept >= 0 && !grace && !attached[kept] && t->cut_last[kept] && t->attached_t[kept] >= t_us - DETACHED_HAND_US &&
-            sqrt(sqr(cu - t->cut_u[kept]) + sqr(cv - t->cut_v[kept])) * cfg->mm_per_px <= CUT_STEP_MM &&
-            kept_share > STILL_HAND_SHARE)
-            grace = 1;
+        if (kept >= 0 && !grace && !attached[kept] && t->cut_last[kept]) {
+            const double step_mm = sqrt(sqr(cu - t->cut_u[kept]) + sqr(cv - t->cut_v[kept])) * cfg->mm_per_px;
+            grace = t->attached_t[kept] >= t_us - DETACHED_HAND_US && step_mm <= CUT_STEP_MM &&
+                    kept_share > STILL_HAND_SHARE;
+            KR_DEBUG("track %.3f: %c's hand cut off from its arm: %.2f of it unchanged, its centroid %.1f mm from the "
+                     "last frame's: %s", t_us / 1e6, kept ? 'B' : 'A', kept_share, step_mm, grace ? "kept" : "dropped");
+        }
         if ((cp->owner == 0 || cp->owner == 1) && ((!attached[cp->owner] && !grace) ||
                                                     (kept < 0 && cp->still_sum > DETACHED_STILL / t->fscale * cp->area)))
             cp->owner = -1;
