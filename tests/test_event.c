@@ -2904,6 +2904,7 @@ static void test_late_own_sweep_stays_weak_when_dated(void)
  * once the later hand lies still), own[p]: each hand's own change (tip_change_own), share
  * what the other hand's mask left of the circle. */
 static const double *race_lit; /* each hand's tip_change_own_lit for race_frame (NULL: own) */
+static const double *race_whole; /* each hand's tip_change for race_frame (NULL: chg) */
 static double  race_share_a;     /* > 0: A's tip_own_share for race_frame (else share) */
 static int64_t race_wobble_a;    /* > 0: A's point put 20 mm further in on every other 67 ms until then */
 static int64_t race_merged_a;    /* > 0: the two blobs one from 500 ms until then, A's point 60 mm further in */
@@ -2965,7 +2966,7 @@ static void race_frame(fake *f, int64_t t, const double own[2], double chg, doub
         h->in_field = fabs(y) <= KR_TRACK_FIELD_HALF_H_MM;
         h->shadow_px = 20;
         h->shadow_dist_mm = 5;
-        h->tip_change = chg;
+        h->tip_change = race_whole ? race_whole[p] : chg;
         h->tip_change_own = own[p];
         h->tip_change_own_lit = race_lit ? race_lit[p] : own[p];
         h->tip_own_share = !p && race_share_a > 0 ? race_share_a : share;
@@ -3339,6 +3340,67 @@ static void test_race_level_follows_the_share(void)
     CU_ASSERT_TRUE(t[1] >= 0 && llabs(t[1] - 595000) <= 2 * err[1]);
     const double e0 = (double)err[0], e1 = (double)err[1];
     CU_ASSERT_TRUE(t[1] >= t[0] || (double)(t[0] - t[1]) <= 2 * sqrt(e0 * e0 + e1 * e1));
+}
+
+/* A race at 60 fps whose last frames are given: from 533 ms (the frame after both hands
+ * stopped) each hand's own change own[p][i] and the change around its whole circle
+ * whole[p][i] (tip_change), for n frames, then noise; the mask leaves A share_a of its
+ * circle and B share_b. Writes each player's touch time and error (race_read). */
+static void race_whole_case(const double own_seq[2][7], const double whole_seq[2][7], double share_a, double share_b,
+                            const char *what, int64_t t[2], int64_t err[2])
+{
+    const int64_t per = 16667, from = 32 * per;
+    fake f;
+    fake_start(&f, 64, 150000);
+    race_share_a = share_a;
+    for (int64_t tt = 0; tt < 1300000; tt += per) {
+        const int i = (int)((tt - from) / per);
+        double own[2], whole[2];
+        for (int p = 0; p < 2; p++) {
+            own[p] = tt < 300000 ? 0 : tt < from ? 60000 : i < 7 ? own_seq[p][i] : p ? 0 : 9;
+            whole[p] = tt < 300000 ? 0 : tt < from ? 40000 : i < 7 ? whole_seq[p][i] : 30;
+        }
+        race_whole = whole;
+        race_frame(&f, tt, own, 0, share_b);
+    }
+    race_whole = NULL;
+    race_share_a = 0;
+    race_read(&f, what, t, err);
+}
+
+/* Look 7125 race_20ms at 60 fps, a diffuse light (the hands cast almost no shadow): both
+ * hands come down onto the card at once, each under the other's mask (share 0.55 for A,
+ * 0.48 for B). A's last 20 mm change its own picture by 1047, 1317, 606, 558 (its contact
+ * at the end of the 558's interval, 600 ms here), B's by 213, 951, 1104, 801 (its contact
+ * 3 ms into the interval after the 801, 620 ms), then both by noise. The change around B's
+ * whole circle is 909, 990, 774 on those frames: under the whole circle's quiet level (1000
+ * per 1/60 s), but over the level of B's share of it, which B's own change is read
+ * against. Taken as still (with A still moving beside it, own_goes_on cannot say), B's
+ * landing was put at 580 ms +- 46, 40 ms early (in the look, 43 ms before its contact and
+ * before A's: B's take, flagged near-simultaneous). Read against the share's level, B's
+ * descent is seen to its end: the landing is anywhere from the one reading to the other,
+ * 600 ms +- 23, the truth within its error.
+ * Look 7121 race_5ms at 60 fps, a full exposure: A's contact at 600 ms, B's at 605, the
+ * frame after them (whose exposure began 8 ms before 617 ms) changed by both hands' last
+ * motion, 522 and 849 of their own (A's and B's levels 500 and 480), 705 and 636 around
+ * their whole circles. Read against the share's level alone, both landings came after that
+ * frame, A +12 ms on 17 and B +18 ms on 12; between the two readings both contacts lie
+ * within their errors. */
+static void test_race_whole_level_follows_the_share(void)
+{
+    static const double own_dim[2][7] = {{2829, 1047, 1317, 606, 558, 102, 24}, {25155, 2148, 213, 951, 1104, 801, 18}};
+    static const double whole_dim[2][7] = {{18396, 2760, 1524, 1263, 1149, 915, 42},
+                                           {21162, 2397, 321, 909, 990, 774, 18}};
+    int64_t t[2], err[2];
+    race_whole_case(own_dim, whole_dim, 0.55, 0.48, "race whole level at the share, dim", t, err);
+    CU_ASSERT_TRUE(t[0] >= 0 && llabs(t[0] - 600000) <= 2 * err[0]);
+    CU_ASSERT_TRUE(t[1] >= 0 && llabs(t[1] - 620000) <= err[1] && llabs(t[1] - 620000) <= 25000);
+    static const double own_full[2][7] = {{10902, 12654, 3813, 3276, 465, 522, 0}, {12489, 10254, 1029, 798, 990, 849, 0}};
+    static const double whole_full[2][7] = {{21312, 7059, 5253, 4416, 1542, 705, 0},
+                                            {14514, 4584, 3927, 3855, 1302, 636, 0}};
+    race_whole_case(own_full, whole_full, 0.5, 0.48, "race whole level at the share, full exposure", t, err);
+    CU_ASSERT_TRUE(t[0] >= 0 && llabs(t[0] - 600000) <= err[0]);
+    CU_ASSERT_TRUE(t[1] >= 0 && llabs(t[1] - 605000) <= err[1]);
 }
 
 /* A race read frame by frame at period per: both hands come to their stops (A at 500 ms,
@@ -5180,6 +5242,7 @@ int main(void)
     CU_add_test(s, "race_merged_reading_before_the_stop", test_race_merged_reading_before_the_stop);
     CU_add_test(s, "race_landing_hidden_after_it_is_read_before", test_race_landing_hidden_after_it_is_read_before);
     CU_add_test(s, "race_level_follows_the_share", test_race_level_follows_the_share); /* session 52 */
+    CU_add_test(s, "race_whole_level_follows_the_share", test_race_whole_level_follows_the_share); /* session 55 */
     CU_add_test(s, "send_found_late_is_put_at_the_hands_rest", test_send_found_late_is_put_at_the_hands_rest); /* session 22 */
     CU_add_test(s, "send_seen_at_rest_late_spans_its_putting_down", test_send_seen_at_rest_late_spans_its_putting_down);
     CU_add_test(s, "card_put_beyond_the_line_is_no_rearrangement", test_card_put_beyond_the_line_is_no_rearrangement); /* session 23 */
