@@ -1336,10 +1336,8 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
  * the two. The rule is the caller's: rule TIP_RULE_OWN for the own change, TIP_RULE_ALL
  * for the whole change; TIP_RULE_OWN_PLAIN is the own change's without the rule for a hand
  * whose other lies still (below: race_landing's second reading); TIP_RULE_OWN_LIT is the
- * own change's for the lit change, without the whole change's clause; TIP_RULE_OWN_WHOLE
- * the own change's with the whole change read against the whole circle's level, not the
- * share's (own_quiet; race_landing's reading of the frames the two levels disagree on). */
-typedef enum { TIP_RULE_ALL, TIP_RULE_OWN, TIP_RULE_OWN_PLAIN, TIP_RULE_OWN_LIT, TIP_RULE_OWN_WHOLE } tip_rule;
+ * own change's for the lit change, without the whole change's clause. */
+typedef enum { TIP_RULE_ALL, TIP_RULE_OWN, TIP_RULE_OWN_PLAIN, TIP_RULE_OWN_LIT } tip_rule;
 /* The interval that player p's sample i covers (each is the change over the interval that
  * ends at it): from the sample before, or `unknown` when that one is not kept */
 static int64_t reading_period(const kr_event_t *ev, int p, int i, int64_t unknown)
@@ -1419,18 +1417,23 @@ static int own_quiet(const kr_event_t *ev, const double *chg, tip_rule rule, int
      * no descent going on (a hand lying on the card at 120 fps: 291, 270 after calm frames
      * beside the other's calm 207, 48) */
     const double level = own_level(ev, p, i, quiet);
-    /* the whole change over the level too (what the whole circle shows as the picture's
-     * noise is no motion of this hand: tip_still), the share's level as the own change's:
-     * the hand that changed its own picture by that much changed the whole circle by as
-     * much (look 7125 race_20ms at 60 fps, a diffuse light: B's last 20 mm 951, 1104, 801
-     * of its own at a share of 0.48, 909, 990, 774 around its whole circle; read against
-     * the whole circle's level, 1000, as still, B's landing came 43 ms early, before A's:
-     * B's take). TIP_RULE_OWN_WHOLE keeps the whole circle's level (race_landing) */
-    const double whole_level = rule == TIP_RULE_OWN_WHOLE ? period_level(ev, p, i, quiet) : level;
+    /* the whole change over a level too (what the whole circle shows as the picture's
+     * noise is no motion of this hand: tip_still): the share's, as the own change's, since
+     * a hand that changed its own picture by that much changed the whole circle by as much
+     * (look 7125 race_20ms at 60 fps, a diffuse light: B's last 20 mm 951, 1104, 801 of its
+     * own at a share of 0.48, 909, 990, 774 around its whole circle; read against the whole
+     * circle's level, 1000, as still, B's landing came 43 ms early, before A's: B's take).
+     * race_landing's second reading (TIP_RULE_OWN_PLAIN), which takes any frame under the
+     * levels as still, keeps the whole circle's: a frame between the two may also be the
+     * motion the exposure holds after the contact (with a full exposure the frame after it
+     * began before it: look 7121 race_5ms at 60 fps, A's 522 and B's 849 of their own, 705
+     * and 636 whole, at levels of 500 and 480, after contacts at 2.050 and 2.055 s; read as
+     * motion alone, A's landing came 12 ms late on 17, B's 18 on 12), and the landing is
+     * put between the readings */
+    const double whole_level = rule == TIP_RULE_OWN_PLAIN ? period_level(ev, p, i, quiet) : level;
     if (chg[i] > level && (rule == TIP_RULE_OWN_LIT || ev->lchg[p][i] > whole_level))
-        return 0; /* over the level: no walk back needed */
-    return !((rule == TIP_RULE_OWN || rule == TIP_RULE_OWN_LIT || rule == TIP_RULE_OWN_WHOLE) &&
-             own_goes_on(ev, chg, p, i, quiet));
+        return 0; /* over the levels: no walk back needed */
+    return !((rule == TIP_RULE_OWN || rule == TIP_RULE_OWN_LIT) && own_goes_on(ev, chg, p, i, quiet));
 }
 
 /* Player p changed its own picture by more than the quiet level, and not by what may be the
@@ -2019,17 +2022,6 @@ static int race_landing(const kr_event_t *ev, int p, int64_t start, int64_t stop
     int64_t ts, es;
     int Ls;
     if (landing(ev, ev->lchg_own[p], TIP_RULE_OWN_PLAIN, p, start, stop, dt, 0, &ts, &es, &Ls) && Ls >= 0 && ts < lo)
-        lo = ts;
-    /* read a third time with the whole change against the whole circle's level (rule
-     * TIP_RULE_OWN_WHOLE, the reading until the fifty-fifth session): a frame whose whole
-     * change lies between the share's level and that one may be the last millimetres of a
-     * descent under a diffuse light (own_quiet), or the motion the exposure holds after the
-     * contact: with a full exposure the frame after it began before it (look 7121 race_5ms
-     * at 60 fps: A's 522 and B's 849 of their own, 705 and 636 whole, at levels of 500 and
-     * 480, after contacts at 2.050 and 2.055 s; read as motion, A's landing came 12 ms late
-     * on 17, B's 18 on 12). The landing is anywhere between the two readings, put midway
-     * with the span widening the error, as the second reading's */
-    if (landing(ev, ev->lchg_own[p], TIP_RULE_OWN_WHOLE, p, start, stop, dt, 0, &ts, &es, &Ls) && Ls >= 0 && ts < lo)
         lo = ts;
     /* under lamps the tracker steadies (kr_track_frame.light_steadied), the own change is
      * counted beyond the share of a light step that the codec's redraw of it may leave, and
