@@ -3343,9 +3343,9 @@ static void test_race_level_follows_the_share(void)
 }
 
 /* A race at 60 fps whose last frames are given: from 533 ms (the frame after both hands
- * stopped) each hand's own change own[p][i] and the change around its whole circle
- * whole[p][i] (tip_change), for n frames, then noise; the mask leaves A share_a of its
- * circle and B share_b. Writes each player's touch time and error (race_read). */
+ * stopped) each hand's own change own_seq[p][i] and the change around its whole circle
+ * whole_seq[p][i] (tip_change), for seven frames, then noise; the mask leaves A share_a of
+ * its circle and B share_b. Writes each player's touch time and error (race_read). */
 static void race_whole_case(const double own_seq[2][7], const double whole_seq[2][7], double share_a, double share_b,
                             const char *what, int64_t t[2], int64_t err[2])
 {
@@ -3380,11 +3380,12 @@ static void race_whole_case(const double own_seq[2][7], const double whole_seq[2
  * before A's: B's take, flagged near-simultaneous). Read against the share's level, B's
  * descent is seen to its end: the landing is anywhere from the one reading to the other,
  * 600 ms +- 23, the truth within its error.
- * Look 7121 race_5ms at 60 fps, a full exposure: A's contact at 600 ms, B's at 605, the
- * frame after them (whose exposure began 8 ms before 617 ms) changed by both hands' last
- * motion, 522 and 849 of their own (A's and B's levels 500 and 480), 705 and 636 around
- * their whole circles. Read against the share's level alone, both landings came after that
- * frame, A +12 ms on 17 and B +18 ms on 12; between the two readings both contacts lie
+ * Look 7121 race_5ms at 60 fps, an exposure of a whole period: A's contact at 600 ms, B's
+ * at 605, both inside the exposure of the frame at 600, which holds their last motion; the
+ * frame after it changes from it, 522 and 849 of their own (A's and B's levels 500 and
+ * 480), 705 and 636 around their whole circles, though both hands lay still all through
+ * its exposure. Read against the share's level alone, both landings came after that frame
+ * (in the look A +12 ms on 17, B +18 on 12); between the two readings both contacts lie
  * within their errors. */
 static void test_race_whole_level_follows_the_share(void)
 {
