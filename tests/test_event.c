@@ -3382,8 +3382,8 @@ static void race_whole_case(const double own_seq[2][7], const double whole_seq[2
  * 600 ms +- 23, the truth within its error.
  * Look 7121 race_5ms at 60 fps, an exposure of a whole period: A's contact at 600 ms, B's
  * at 605, both inside the exposure of the frame at 600, which holds their last motion; the
- * frame after it changes from it, 522 and 849 of their own (A's and B's levels 500 and
- * 480), 705 and 636 around their whole circles, though both hands lay still all through
+ * frame after it changes from it, 522 and 849 of their own, 705 and 636 around their whole
+ * circles (shares of about 0.5: a level of 500), though both hands lay still all through
  * its exposure. Read against the share's level alone, both landings came after that frame
  * (in the look A +12 ms on 17, B +18 on 12); between the two readings both contacts lie
  * within their errors. */

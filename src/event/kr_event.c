@@ -1428,7 +1428,7 @@ static int own_quiet(const kr_event_t *ev, const double *chg, tip_rule rule, int
      * frame after the contact, changed though the hand lay still all through its exposure,
      * since a long exposure left the hand's last motion in the picture before it (look 7121
      * race_5ms at 60 fps, an exposure of a whole period: A's 522 and B's 849 of their own,
-     * 705 and 636 whole, at levels of 500 and 480, after contacts at 2.050 and 2.055 s; read
+     * 705 and 636 whole, at a level of 500, after contacts at 2.050 and 2.055 s; read
      * as motion alone, A's landing came 12 ms late on 17, B's 18 on 12), and the landing is
      * put between the readings */
     const double whole_level = rule == TIP_RULE_OWN_PLAIN ? period_level(ev, p, i, quiet) : level;
