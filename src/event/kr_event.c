@@ -1322,8 +1322,8 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
  * shares took a hand still coming down for one settling (race_20ms at 60 fps: B's last 30 mm
  * of descent 1749, 1662, 966, 1083 after 14589), and at 120 fps a frame's change of that
  * descent is half of one at 60 fps (500 to 1000) where a still hand's stays at noise
- * (0 to 100). A frame is also still when the whole change around the tip is quiet: the
- * own change counts each pixel beyond a fixed noise level, the whole change beyond the
+ * (0 to 100). A frame is also still when the whole change around the tip is quiet (under
+ * the same level, since the fifty-fifth session: own_quiet): the own change counts each pixel beyond a fixed noise level, the whole change beyond the
  * noise the still picture around the tip shows (the tracker's tip_noise), so on a frame
  * whose still picture changed (the codec redrawing its blocks there) the own change can
  * stay over the quiet level where nothing around the tip moved by more than that noise
@@ -1335,7 +1335,8 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
  * session only race_landing's second reading took this, and the landing was put between
  * the two. The rule is the caller's: rule TIP_RULE_OWN for the own change, TIP_RULE_ALL
  * for the whole change; TIP_RULE_OWN_PLAIN is the own change's without the rule for a hand
- * whose other lies still (below: race_landing's second reading); TIP_RULE_OWN_LIT is the
+ * whose other lies still, its whole change read against the whole circle's level (below:
+ * race_landing's second reading, own_quiet); TIP_RULE_OWN_LIT is the
  * own change's for the lit change, without the whole change's clause. */
 typedef enum { TIP_RULE_ALL, TIP_RULE_OWN, TIP_RULE_OWN_PLAIN, TIP_RULE_OWN_LIT } tip_rule;
 /* The interval that player p's sample i covers (each is the change over the interval that
