@@ -1323,7 +1323,9 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
  * of descent 1749, 1662, 966, 1083 after 14589), and at 120 fps a frame's change of that
  * descent is half of one at 60 fps (500 to 1000) where a still hand's stays at noise
  * (0 to 100). A frame is also still when the whole change around the tip is quiet (under
- * the same level, since the fifty-fifth session: own_quiet): the own change counts each pixel beyond a fixed noise level, the whole change beyond the
+ * the share's level, as the own change, since the fifty-fifth session; for the second
+ * reading under the whole circle's: own_quiet): the own change counts each pixel beyond a
+ * fixed noise level, the whole change beyond the
  * noise the still picture around the tip shows (the tracker's tip_noise), so on a frame
  * whose still picture changed (the codec redrawing its blocks there) the own change can
  * stay over the quiet level where nothing around the tip moved by more than that noise
@@ -1336,8 +1338,8 @@ static int64_t fit_stop(const kr_event_t *ev, int p, int64_t rest_t, int *jumped
  * the two. The rule is the caller's: rule TIP_RULE_OWN for the own change, TIP_RULE_ALL
  * for the whole change; TIP_RULE_OWN_PLAIN is the own change's without the rule for a hand
  * whose other lies still, its whole change read against the whole circle's level (below:
- * race_landing's second reading, own_quiet); TIP_RULE_OWN_LIT is the
- * own change's for the lit change, without the whole change's clause. */
+ * race_landing's second reading, own_quiet); TIP_RULE_OWN_LIT is the own change's for the
+ * lit change, without the whole change's clause. */
 typedef enum { TIP_RULE_ALL, TIP_RULE_OWN, TIP_RULE_OWN_PLAIN, TIP_RULE_OWN_LIT } tip_rule;
 /* The interval that player p's sample i covers (each is the change over the interval that
  * ends at it): from the sample before, or `unknown` when that one is not kept */
