@@ -21,8 +21,10 @@
 #define SPEED_MIN_N 3        /* ... and at least this many samples */
 #define PATH_SPAN_US 120000  /* a sweep's contact: the path is searched back this long */
 #define PATH_MIN_N 8         /* ... and at least this many samples */
-#define SWEEP_AIR_US 10000  /* a sweep's path entry: the fingertip may cross the outline still in the air
-                                (the synthetic sweeps touch down 5-17 ms after it at every rate) */
+#define SWEEP_AIR_US 10000  /* a sweep's path entry: the fingertip may cross the outline still in the air and
+                                land anywhere on its way across (sweep_time puts it midway; 17 ms at 3 m/s
+                                over a card's width, a uniform's 5 ms; the synthetic sweeps land at its far
+                                end, 5-17 ms after the entry) */
 /* A sweep is timed from the card's own motion (sweep_time): the follower's centre on its first
  * frames of motion, d(t) = v (t - t0), extrapolated back to d = 0. */
 #define SWEEP_PEND 16        /* sweeps waiting for those frames */
@@ -184,15 +186,16 @@ typedef struct sweep_cand { /* a card seen starting to move, with the hand blame
     int64_t still, hi;       /* its window: last seen still, first seen moved */
     int64_t path_lo;         /* the frame before the hand's path entered it; INT64_MIN none */
     double  hand_v;          /* the hand's speed as it came onto the card (mm/s; 0 unknown) */
+    double  chord_mm;        /* the path's way across the card from its entry to the far edge (mm; 0 none) */
     int     wide;            /* conf lowered for a long window only: raised when the path's entry or the
                                 card's motion dates the contact in it (sweep_emit) */
 } sweep_cand;
 
 typedef struct sweep_pend {  /* a sweep's touch held until the card's first frames of motion date it */
-    kr_event_obs obs;        /* the touch, its t_us the estimate without them (path entry, midpoint) */
+    kr_event_obs obs;        /* the touch, its t_us the path's entry (or the window's middle) */
     int     k;
     int64_t still, hi, path_lo; /* as in sweep_cand; hi may be lowered (a push-out of it seen then) */
-    double  hand_v;
+    double  hand_v, chord_mm;
     int     wide;            /* as in sweep_cand */
     int64_t floor;           /* never earlier: kami_start, the hand's last contact end, the horizon promised */
     int64_t bound;           /* the earliest time it can come out at (kr_event_horizon) */
@@ -752,6 +755,27 @@ static double card_entry(const kr_track_card *c, double margin, double ax, doubl
                      KR_TRACK_CARD_H_MM / 2 + margin);
 }
 
+/* How far (mm) the line from (x, y) in the direction (dx, dy) (a unit vector) runs before it leaves card
+ * c's rest outline: from where a path entered the card, its way across to the far edge; 0 if it misses the
+ * card */
+static double card_chord_mm(const kr_track_card *c, double x, double y, double dx, double dy)
+{
+    double lo = -1e9, hi = 1e9;
+    const double o[2] = {x - c->rest_x_mm, y - c->rest_y_mm}, d[2] = {dx, dy};
+    const double h[2] = {KR_TRACK_CARD_W_MM / 2, KR_TRACK_CARD_H_MM / 2};
+    for (int i = 0; i < 2; i++) {
+        if (fabs(d[i]) < 1e-9) {
+            if (fabs(o[i]) > h[i])
+                return 0;
+            continue;
+        }
+        double a = (-h[i] - o[i]) / d[i], b = (h[i] - o[i]) / d[i];
+        lo = fmax(lo, fmin(a, b));
+        hi = fmin(hi, fmax(a, b));
+    }
+    return hi > lo && hi > 0 ? hi : 0;
+}
+
 /* A sweep's path entry's error (us) on a segment between sightings dt apart, the entry
  * `carried` past the last sighting (lost_path_entry; 0 for a path seen entering): the
  * crossing's place on the segment, the fingertip still in the air (SWEEP_AIR_US), and
@@ -764,9 +788,10 @@ static int64_t path_err_us(int64_t dt, int64_t carried)
 /* Earliest time at or after t_min that player p's leading-point path (straight between
  * frames) entered the card's rest outline grown by margin; -1 if none in the history.
  * *seg_t0: the frame before that entry (the leading point still outside: a hand moving
- * fast or braking between frames may have entered anywhere after it). */
+ * fast or braking between frames may have entered anywhere after it). *chord_mm: the
+ * path's way on from its entry across the card (card_chord_mm, along that segment). */
 static int64_t path_entry(const kr_event_t *ev, int p, const kr_track_card *c, double margin, int64_t t_min,
-                          int64_t *err, int64_t *seg_t0)
+                          int64_t *err, int64_t *seg_t0, double *chord_mm)
 {
     int kmax = 0; /* segments k (sample k+1 -> k) searched: the last PATH_SPAN_US, >= PATH_MIN_N - 1 */
     while (kmax + 1 < LHIST && (kmax < PATH_MIN_N - 1 || ev->lt[p][kmax] >= ev->lt[p][0] - PATH_SPAN_US))
@@ -780,8 +805,12 @@ static int64_t path_entry(const kr_event_t *ev, int p, const kr_track_card *c, d
         int64_t dt = ev->lt[p][k] - ev->lt[p][k + 1];
         int64_t t = ev->lt[p][k + 1] + (int64_t)(u * dt);
         if (t >= t_min) {
+            const double dx = ev->lx[p][k] - ev->lx[p][k + 1], dy = ev->ly[p][k] - ev->ly[p][k + 1];
+            const double n = sqrt(dx * dx + dy * dy);
             *err = path_err_us(dt, 0);
             *seg_t0 = ev->lt[p][k + 1]; /* the last frame it was seen outside */
+            *chord_mm = n > 0 ? card_chord_mm(c, ev->lx[p][k + 1] + u * dx, ev->ly[p][k + 1] + u * dy, dx / n, dy / n)
+                              : 0;
             return t;
         }
     }
@@ -877,9 +906,10 @@ static double approach_speed(const kr_event_t *ev, int p, int64_t t_end)
  * fps, lost at 11.100 s, the card seen still at 11.117 and moved at 11.133). Its error: a
  * sweep's path entry's, plus LOST_PATH_ERR of the time it was carried (the hand may brake
  * or turn unseen). -1: no such break, or the carried path misses the card. *seg_t0: the
- * last sighting (the contact is not before it). */
+ * last sighting (the contact is not before it). *chord_mm: as path_entry's, along the
+ * carried path. */
 static int64_t lost_path_entry(const kr_event_t *ev, int p, const kr_track_card *c, double margin, int64_t t_min,
-                               int64_t hi, int64_t dt, int64_t *err, int64_t *seg_t0)
+                               int64_t hi, int64_t dt, int64_t *err, int64_t *seg_t0, double *chord_mm)
 {
     int k0 = -1;
     for (int k = 0; k + 1 < LHIST && ev->lt[p][k + 1] >= t_min - LOST_PATH_PERIODS * dt; k++)
@@ -907,6 +937,8 @@ static int64_t lost_path_entry(const kr_event_t *ev, int p, const kr_track_card 
         return -1;
     *err = path_err_us(dt, t - t0);
     *seg_t0 = t0;
+    const double speed = sqrt(vx * vx + vy * vy);
+    *chord_mm = card_chord_mm(c, x0 + vx * u * span / 1e6, y0 + vy * u * span / 1e6, vx / speed, vy / speed);
     return t;
 }
 
@@ -924,12 +956,13 @@ static int64_t lost_path_entry(const kr_event_t *ev, int p, const kr_track_card 
  * the card was last seen still (less the time it takes to travel SWEEP_STILL_MM, which may
  * not show; half a period without a fit), nor before the frame before the hand's path
  * entered it, nor after it was seen moved. With fewer than two frames (a card that flew
- * out of view or was not found; three at 30 fps) the path's entry is kept within the same
- * window, or with no entry the contact is put in the middle of it (its error that of a
- * uniform guess). The error is at most 0.6 of the way to the window's far end (plus a
- * millisecond). Also out: the fit itself before those bounds (*fit_t -1 without one, and
- * its error) and whether the contact is dated (*dated: by the fit or the path's entry, not
- * the window's middle). */
+ * out of view or was not found; three at 30 fps) the contact is put midway between the
+ * path's entry and the earlier of the window's end and the fingertip's reaching the card's
+ * far edge at the hand's speed (it lands somewhere on its way across), or with no entry in
+ * the middle of the window (its error that of a uniform guess). The error is at most 0.6 of
+ * the way to the window's far end (plus a millisecond). Also out: the fit itself before
+ * those bounds (*fit_t -1 without one, and its error) and whether the contact is dated
+ * (*dated: by the fit or the path's entry, not the window's middle). */
 static void sweep_time(const sweep_pend *sp, int64_t *t_out, int64_t *err_out, int64_t *fit_t, int64_t *fit_err,
                        int *dated)
 {
@@ -1008,6 +1041,16 @@ static void sweep_time(const sweep_pend *sp, int64_t *t_out, int64_t *err_out, i
     if (!fitted && sp->path_lo == INT64_MIN) { /* no path entry: the middle of this window */
         t = lo + (hi - lo) / 2;
         err = (int64_t)((hi - lo) / sqrt(12.0)) + 1000;
+    } else if (!fitted && sp->chord_mm > 0 && v > 0) {
+        /* the path's entry is the earliest the fingertip can touch; it lands before it has passed
+         * the card's far edge (its way across at the hand's speed) and before the card was seen
+         * moved: the middle of that (a hand sliding on the mat touches as it enters, one coming
+         * down onto the card as it passes over it) */
+        int64_t land = t_prov + (int64_t)(sp->chord_mm / v * 1e6);
+        if (land > hi)
+            land = hi;
+        if (land > t_prov)
+            t = t_prov + (land - t_prov) / 2;
     }
     if (t < lo)
         t = lo;
@@ -3042,7 +3085,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             int64_t lo = cs->still_t, hi = fr->t_us;
             int bp = -1, ncand = 0, bdirect = 0, blost = 0;
             int64_t bt = -1, berr = 0, bpath = INT64_MIN;
-            double bscore = -1e30, bv = 0;
+            double bscore = -1e30, bv = 0, bchord = 0;
             for (int p = 0; p < 2; p++) {
                 const kr_track_hand *h = &fr->hands[p];
                 const cp_state *s = &cs->cp[p];
@@ -3050,9 +3093,10 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 /* timed where the path crossed the card's own outline (the margin is for
                  * "over the card"; crossing the grown outline is a few ms early); the grown
                  * one when the path never crossed the outline itself */
-                int64_t err = 0, seg0 = INT64_MIN, tc = path_entry(ev, p, c, 0, t_min, &err, &seg0);
+                double chord = 0;
+                int64_t err = 0, seg0 = INT64_MIN, tc = path_entry(ev, p, c, 0, t_min, &err, &seg0, &chord);
                 if (tc < 0)
-                    tc = path_entry(ev, p, c, cfg->touch_margin_mm, t_min, &err, &seg0);
+                    tc = path_entry(ev, p, c, cfg->touch_margin_mm, t_min, &err, &seg0, &chord);
                 int near = 0;
                 for (int q = 0; q < s->n && s->t[q] >= lo - dt; q++)
                     if (s->sd[q] < cfg->sweep_near_mm * 0.5)
@@ -3069,7 +3113,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     /* its path not seen entering it, nor the hand on it: a sweep the tracker
                      * lost on its way? */
                     int64_t lerr = 0, lseg = INT64_MIN,
-                            tl = lost_path_entry(ev, p, c, cfg->touch_margin_mm, t_min, hi, dt, &lerr, &lseg);
+                            tl = lost_path_entry(ev, p, c, cfg->touch_margin_mm, t_min, hi, dt, &lerr, &lseg, &chord);
                     if (tl >= 0) {
                         tc = tl;
                         err = lerr;
@@ -3092,10 +3136,12 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     bdirect = in_window || on_it;
                     bv = approach_speed(ev, p, in_window ? tc : cs->bare_t);
                     bpath = INT64_MIN;
+                    bchord = 0;
                     if (in_window) {
                         bt = tc; /* still_t may lag: a small shift does not show */
                         berr = err;
                         bpath = seg0; /* contact is not before the leading point was last seen outside */
+                        bchord = chord;
                     } else {
                         int64_t lo2 = lo > hi - SWEEP_BACK_US ? lo : hi - SWEEP_BACK_US;
                         bt = lo2 + (hi - lo2) / 2;
@@ -3122,7 +3168,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             /* moved with no hand on it (its path never entered, nothing covers it): knocked
              * by another card; the hand that sent that card is blamed for a push-out only */
             if (bp >= 0 && !cs->cp[bp].contact && bdirect && ev->n_cand < KR_TRACK_MAX_CARDS) {
-                ev->cand[ev->n_cand++] = (sweep_cand){k, bp, bt, berr, conf, cs->bare_t, hi, bpath, bv, wide}; /* decided below */
+                ev->cand[ev->n_cand++] = (sweep_cand){k, bp, bt, berr, conf, cs->bare_t, hi, bpath, bv, bchord,
+                                                      wide}; /* decided below */
                 cs->last_toucher = bp; /* for a push-out seen in this frame already */
             }
             else if (bp >= 0 && (fr->hands[bp].present || cs->cp[bp].contact || !ev->in_play) && !lead_jumped(ev, bp, lo - dt))
@@ -3178,7 +3225,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 ev->cand[ev->n_cand++] = (sweep_cand){k, bp, bt, (int64_t)((hi2 - lo2) / sqrt(12.0)) + 1000, conf,
                                                       cs->bare_t > hi2 - SWEEP_BACK_US ? cs->bare_t : hi2 - SWEEP_BACK_US,
                                                       hi2, INT64_MIN,
-                                                      approach_speed(ev, bp, lo2), wide};
+                                                      approach_speed(ev, bp, lo2), 0, wide};
                 cs->last_toucher = bp;
                 cs->unblamed_t = -1;
             } else if (fr->t_us - cs->unblamed_t > UNBLAMED_WAIT_US || !ev->in_play) {
@@ -3444,6 +3491,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                     sp->hi = ev->out[cs->out_push].rec.t_us - 1000;
                 sp->path_lo = sc->path_lo;
                 sp->hand_v = sc->hand_v;
+                sp->chord_mm = sc->chord_mm;
                 sp->wide = sc->wide;
                 sp->knock_adj = adj;
                 sp->floor = floor;
