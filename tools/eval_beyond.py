@@ -14,8 +14,13 @@
 # --not: leave out the scenarios whose path holds SUBSTR (several: comma-separated; e.g. the
 # looks only one build has run). --races: only the touches of a race (the other player's true
 # touch on the same card within 100 ms), and first their errors per rate (a render's FPS
-# folder; a set's name).
+# folder; a set's name). --nadir: first the presses (a true touch with no push-out of its card
+# within 300 ms, as tools/eval_signed.py) by their card's distance from the camera's nadir (the
+# render's meta.json camera C_mm, x and y): within 100 mm, 100 to 200, beyond; per group the
+# count, the signed median and how many lie beyond their t_err and 1.5 times it (a hand coming
+# straight down under the camera moves its picture least).
 import argparse
+import json
 import glob
 import os
 import statistics
@@ -35,6 +40,36 @@ def pairs(truth_dir, out_dir, races=False):
                              abs(u["t_us"] - t["t_us"]) <= 100000 for u in truth):
             continue
         yield t, pair(t, det)
+
+
+def nadir_mm(truth_dir, t):
+    """the distance (mm) of true touch t's card from the camera's nadir, or None: no meta.json
+    camera, or the card not in the layout, or a sweep (its card pushed out within 300 ms)"""
+    try:
+        c = json.load(open(truth_dir + "/meta.json"))["camera"]["C_mm"]
+    except (OSError, ValueError, KeyError):
+        return None
+    truth = load(truth_dir + "/truth.jsonl")
+    if any(r["type"] == "push_out" and r.get("card") == t.get("card") and 0 <= r["t_us"] - t["t_us"] < 300000
+           for r in truth):
+        return None
+    for r in truth:
+        if r["type"] == "layout":
+            for k in r["cards"]:
+                if k["card"] == t.get("card"):
+                    return ((k["x_mm"] - c[0]) ** 2 + (k["y_mm"] - c[1]) ** 2) ** 0.5
+    return None
+
+
+def by_nadir(near):
+    """the presses by their card's distance from the nadir: count, signed median (ms), beyond
+    t_err and 1.5 t_err"""
+    for lo, hi in ((0, 100), (100, 200), (200, 1e9)):
+        v = [(e, te) for r, e, te in near if lo <= r < hi]
+        if v:
+            print("  presses %3d-%s mm from the nadir: %3d, signed median %+5.1f ms; beyond t_err %d, 1.5 t_err %d"
+                  % (lo, "%-4d" % hi if hi < 1e9 else "    ", len(v), statistics.median(e for e, _ in v),
+                     sum(abs(e) > te for e, te in v), sum(abs(e) > 1.5 * te for e, te in v)))
 
 
 def by_rate(errs):
@@ -57,6 +92,8 @@ def main():
     ap.add_argument("--not", dest="skip", default="", help="SUBSTR[,SUBSTR...]: scenarios to leave out")
     ap.add_argument("--races", action="store_true",
                     help="the racing touches only, and their errors per rate before the list")
+    ap.add_argument("--nadir", action="store_true",
+                    help="first the presses by their card's distance from the camera's nadir")
     a = ap.parse_args()
     top, twice = a.top, a.twice
     skip = [x for x in a.skip.split(",") if x]
@@ -81,6 +118,7 @@ def main():
     matched = unpaired = 0
     beyond = []
     rates = {}
+    near = []  # (distance from the nadir, signed error, t_err) of each paired press
     for truth_dir, out_dir in runs:
         for t, d in pairs(truth_dir, out_dir, a.races):
             if d is None:
@@ -90,6 +128,9 @@ def main():
             e = (d["t_us"] - t["t_us"]) / 1000.0
             te = max(d.get("t_err_us", 0), 1) / 1000.0
             rates.setdefault(os.path.basename(os.path.dirname(truth_dir)), []).append((e, te))
+            r = nadir_mm(truth_dir, t) if a.nadir else None
+            if r is not None:
+                near.append((r, e, te))
             if abs(e) > (2 if twice else 1) * te:
                 beyond.append((abs(e) / te, truth_dir, t["player"], t.get("card"), e, te))
     beyond.sort(reverse=True)
@@ -98,6 +139,8 @@ def main():
              sum(1 for b in beyond if b[4] < 0), sum(1 for b in beyond if b[4] >= 0)))
     if a.races:
         by_rate(rates)
+    if a.nadir:
+        by_nadir(near)
     for ratio, where, player, card, e, te in beyond[:top]:
         print("  %-50s %s card %3s %+7.1f ms on %5.1f (%.1fx)" % (where, player, card, e, te, ratio))
 
