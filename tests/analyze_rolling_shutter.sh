@@ -4,8 +4,11 @@
 # --readout 1), two takes at the picture's ends: A presses a card of her lower row (the
 # bottom rows, seen late) and B sweeps one of his lower row (the top rows, seen early).
 # Told the readout (analyze --readout-us, or a calibration made with calibrate
-# --readout-us), each touch is within an eighth of a frame of the truth; not told, A's press
-# comes out early by more than that (the scene needs the correction). The calibration file
+# --readout-us), A's press is within an eighth of a frame of the truth and B's sweep within a
+# quarter (timed from its path alone at 30 fps, a sweep is put midway across the card, half
+# its way across at 3 m/s is 8.7 ms: this one touched down 3.5 ms after its fingertip
+# entered, +6.5 ms); not told, A's press comes out early by more than an eighth (the scene
+# needs the correction). The calibration file
 # serves as well as --readout-us; summary.json says the readout used; the takes and counts
 # are the truth's. Not told, under lamps flickering at 100 Hz, the readout is measured from
 # the bands they make across the picture (and none is found with a global shutter); live
@@ -60,10 +63,11 @@ eighth = 1e6 / 30 / 8
 for k, t in sorted(truth.items()):
     print("%s card %d: told %+.1f ms, not told %+.1f ms" % (k + ((told.get(k, t) - t) / 1e3, (blind.get(k, t) - t) / 1e3)),
           end="; ")
+    share, what = (1, "an eighth") if k == ("A", 31) else (2, "a quarter")  # B's card 41: a sweep
     for how, got in (("--readout-us", told), ("the calibration's readout", calib)):
-        if k not in got or abs(got[k] - t) > eighth:
-            sys.exit("FAIL: with %s %s's touch of card %d is missing or off by more than an eighth of a frame"
-                     % ((how,) + k))
+        if k not in got or abs(got[k] - t) > share * eighth:
+            sys.exit("FAIL: with %s %s's touch of card %d is missing or off by more than %s of a frame"
+                     % ((how,) + k + (what,)))
 if not blind.get(("A", 31), 0) < truth[("A", 31)] - eighth:
     sys.exit("FAIL: the scene does not need the readout: A's press not told is within an eighth of a frame")
 E

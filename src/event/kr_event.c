@@ -23,8 +23,8 @@
 #define PATH_MIN_N 8         /* ... and at least this many samples */
 #define SWEEP_AIR_US 10000  /* a sweep's path entry: the fingertip may cross the outline still in the air and
                                 land anywhere on its way across (sweep_time puts it midway; 17 ms at 3 m/s
-                                over a card's width, a uniform's 5 ms; the synthetic sweeps land at its far
-                                end, 5-17 ms after the entry) */
+                                over a card's width, a uniform's 5 ms; the renders' sweeps land 3-17 ms
+                                after the entry, most late in the way: tests/analyze_rolling_shutter.sh) */
 /* A sweep is timed from the card's own motion (sweep_time): the follower's centre on its first
  * frames of motion, d(t) = v (t - t0), extrapolated back to d = 0. */
 #define SWEEP_PEND 16        /* sweeps waiting for those frames */
