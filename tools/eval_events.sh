@@ -2,7 +2,7 @@
 # tools/eval_events.sh [--fps "30 60 120"] [--work DIR] [--holdout] [--no-render] [--results FILE]
 #                      [--lag] [--phase F] [--look-seed N] [--jitter F] [--drop F]
 #                      [--ramp FROM:TO:FPS[:EASE]] [--readout F] [--flicker F] [--flicker-wave W]
-#                      [--flicker-hz F] [--shutter F] [--gop S] [--bframes N] [--noise F] [--told-readout]
+#                      [--flicker-hz F] [--shutter F] [--gop S] [--bframes N] [--noise F] [--size WxH] [--told-readout]
 #                      [--out-name NAME] [--skip NAME]... [NAME...]
 #   Renders synthetic scenarios (karuta-synth, cached in WORK/FPS/NAME), runs
 #   `karuta-ref analyze` on each, compares with the truth (tools/eval_events.py) and
@@ -32,9 +32,10 @@
 #   a keyframe 50 ms before most scenarios' first contacts); --bframes N: B-frames between
 #   the video's references (karuta-synth --bframes; 0 as most phones record, the renders'
 #   default the encoder preset's 3); --noise F: the sensor's noise, grey levels (karuta-synth
-#   --noise; the renders' default 2.2, a dim hall or a phone's small sensor more). --told-readout:
-#   analyze is given the render's readout (meta.json readout_us) with --readout-us; without
-#   it analyze assumes a global shutter.
+#   --noise; the renders' default 2.2, a dim hall or a phone's small sensor more); --size WxH: the
+#   frame size (karuta-synth --size; the renders' default 1280x720, a webcam's 640x360 less).
+#   --told-readout: analyze is given the render's readout (meta.json readout_us) with
+#   --readout-us; without it analyze assumes a global shutter.
 #   --out-name NAME: analyze into WORK/FPS/SCENARIO/NAME (default out), so that two builds
 #   run on the same renders side by side (KR_BUILD=<the base's build> ... --out-name base
 #   --results base.jsonl, then the change's with the defaults; tools/eval_touch_diff.py
@@ -75,9 +76,10 @@ while [ $# -gt 0 ]; do
     --gop) synth_args+=(--gop "$2"); shift 2 ;;
     --bframes) synth_args+=(--bframes "$2"); shift 2 ;;
     --noise) synth_args+=(--noise "$2"); shift 2 ;;
+    --size) synth_args+=(--size "$2"); shift 2 ;;
     --told-readout) told_readout=1; shift ;;
     --out-name) outname=$2; shift 2 ;;
-    -h|--help) sed -n 2,40p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,42p "$0"; exit 0 ;;
     -*) echo "eval_events.sh: unknown option $1" >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
   esac
