@@ -20,8 +20,8 @@
 # count, the signed median and how many lie beyond their t_err and 1.5 times it (a hand coming
 # straight down under the camera moves its picture least).
 import argparse
-import json
 import glob
+import json
 import os
 import statistics
 
