@@ -716,35 +716,45 @@ static void push_hist(cp_state *s, double sd, int64_t t)
         s->n++;
 }
 
-/* Liang-Barsky: entry parameter (0..1) of segment a->b into the box |x - cx| <= hx,
- * |y - cy| <= hy; -1 if it does not enter (or starts inside). */
-static double seg_entry(double ax, double ay, double bx, double by, double cx, double cy, double hx, double hy)
+/* Liang-Barsky: the part of the line (ax, ay) + u (dx, dy), 0 <= u <= u_max, inside the box
+ * |x - cx| <= hx, |y - cy| <= hy: 1 with its parameters in *u0 <= *u1, 0 if none. */
+static int seg_clip(double ax, double ay, double dx, double dy, double cx, double cy, double hx, double hy,
+                    double u_max, double *u0, double *u1)
 {
-    double dx = bx - ax, dy = by - ay, u0 = 0, u1 = 1;
-    double p[4] = {-dx, dx, -dy, dy};
-    double q[4] = {ax - (cx - hx), (cx + hx) - ax, ay - (cy - hy), (cy + hy) - ay};
-    if (q[0] >= 0 && q[1] >= 0 && q[2] >= 0 && q[3] >= 0)
-        return -1; /* starts inside */
+    const double p[4] = {-dx, dx, -dy, dy};
+    const double q[4] = {ax - (cx - hx), (cx + hx) - ax, ay - (cy - hy), (cy + hy) - ay};
+    *u0 = 0;
+    *u1 = u_max;
     for (int i = 0; i < 4; i++) {
         if (p[i] == 0) {
             if (q[i] < 0)
-                return -1;
+                return 0;
             continue;
         }
         double r = q[i] / p[i];
         if (p[i] < 0) {
-            if (r > u1)
-                return -1;
-            if (r > u0)
-                u0 = r;
+            if (r > *u1)
+                return 0;
+            if (r > *u0)
+                *u0 = r;
         } else {
-            if (r < u0)
-                return -1;
-            if (r < u1)
-                u1 = r;
+            if (r < *u0)
+                return 0;
+            if (r < *u1)
+                *u1 = r;
         }
     }
-    return u0;
+    return 1;
+}
+
+/* Entry parameter (0..1) of segment a->b into the box |x - cx| <= hx, |y - cy| <= hy
+ * (seg_clip); -1 if it does not enter (or starts inside). */
+static double seg_entry(double ax, double ay, double bx, double by, double cx, double cy, double hx, double hy)
+{
+    double u0, u1;
+    if (ax - (cx - hx) >= 0 && (cx + hx) - ax >= 0 && ay - (cy - hy) >= 0 && (cy + hy) - ay >= 0)
+        return -1; /* starts inside */
+    return seg_clip(ax, ay, bx - ax, by - ay, cx, cy, hx, hy, 1, &u0, &u1) ? u0 : -1;
 }
 
 /* Where the segment (ax, ay) -> (bx, by) enters card c's rest outline grown by margin
@@ -756,24 +766,15 @@ static double card_entry(const kr_track_card *c, double margin, double ax, doubl
 }
 
 /* How far (mm) the line from (x, y) in the direction (dx, dy) (a unit vector) runs before it leaves card
- * c's rest outline: from where a path entered the card, its way across to the far edge; 0 if it misses the
- * card */
+ * c's rest outline (seg_clip's exit): from where a path entered the card, its way across to the far
+ * edge; 0 if it misses the card */
 static double card_chord_mm(const kr_track_card *c, double x, double y, double dx, double dy)
 {
-    double lo = -1e9, hi = 1e9;
-    const double o[2] = {x - c->rest_x_mm, y - c->rest_y_mm}, d[2] = {dx, dy};
-    const double h[2] = {KR_TRACK_CARD_W_MM / 2, KR_TRACK_CARD_H_MM / 2};
-    for (int i = 0; i < 2; i++) {
-        if (fabs(d[i]) < 1e-9) {
-            if (fabs(o[i]) > h[i])
-                return 0;
-            continue;
-        }
-        double a = (-h[i] - o[i]) / d[i], b = (h[i] - o[i]) / d[i];
-        lo = fmax(lo, fmin(a, b));
-        hi = fmin(hi, fmax(a, b));
-    }
-    return hi > lo && hi > 0 ? hi : 0;
+    double u0, u1;
+    return seg_clip(x, y, dx, dy, c->rest_x_mm, c->rest_y_mm, KR_TRACK_CARD_W_MM / 2, KR_TRACK_CARD_H_MM / 2,
+                    INFINITY, &u0, &u1)
+               ? u1
+               : 0;
 }
 
 /* A sweep's path entry's error (us) on a segment between sightings dt apart, the entry
