@@ -2,7 +2,8 @@
 # eval_beyond.py - every matched touch over all renders and sets, and those further from the
 # truth than their own t_err (overconfident), worst first.
 # SPDX-License-Identifier: MIT
-#   tools/eval_beyond.py NAME[,NAME...] [--top N] [--twice] [--not SUBSTR[,SUBSTR...]]
+#   tools/eval_beyond.py NAME[,NAME...] [--top N] [--twice] [--not SUBSTR[,SUBSTR...]] [--races] [--nadir]
+#                        [--kinds]
 # Reads the renders of tools/eval_events.sh under out/eval*/FPS/SCENARIO/ (truth.jsonl beside
 # the analyze outputs NAME/events.jsonl) and the sets of tools/eval_sealed.sh under
 # out/sets-NAME/SET/SCENARIO/ (truth in out/eval/SET/SCENARIO/). Per scenario the first NAME
@@ -18,7 +19,9 @@
 # within 300 ms, as tools/eval_signed.py) by their card's distance from the camera's nadir (the
 # render's meta.json camera C_mm, x and y): within 100 mm, 100 to 200, beyond; per group the
 # count, the signed median and how many lie beyond their t_err and 1.5 times it (a hand coming
-# straight down under the camera moves its picture least).
+# straight down under the camera moves its picture least). --kinds: first the sweeps and the
+# presses apart (a sweep as above: its card pushed out within 300 ms): how many, and how many lie
+# within their t_err and within twice it.
 import argparse
 import glob
 import json
@@ -42,23 +45,30 @@ def pairs(truth_dir, out_dir, races=False):
         yield t, pair(t, det)
 
 
-def nadir_mm(truth_dir, t):
-    """the distance (mm) of true touch t's card from the camera's nadir, or None: no meta.json
-    camera, or the card not in the layout, or a sweep (its card pushed out within 300 ms)"""
+def scenario(truth_dir):
+    """what --nadir and --kinds read of a scenario, once: its true push-outs, its layout's card
+    places and the camera's nadir (meta.json camera C_mm; None without one)"""
+    truth = load(truth_dir + "/truth.jsonl")
     try:
         c = json.load(open(truth_dir + "/meta.json"))["camera"]["C_mm"]
     except (OSError, ValueError, KeyError):
+        c = None
+    places = {k["card"]: (k["x_mm"], k["y_mm"]) for r in truth if r["type"] == "layout" for k in r["cards"]}
+    return [r for r in truth if r["type"] == "push_out"], places, c
+
+
+def is_sweep(pushes, t):
+    """true touch t's card pushed out within 300 ms after it (tools/eval_signed.py's test)"""
+    return any(r.get("card") == t.get("card") and 0 <= r["t_us"] - t["t_us"] < 300000 for r in pushes)
+
+
+def nadir_mm(places, c, t):
+    """the distance (mm) of true touch t's card from the nadir c, or None (no camera, or the card
+    not in the layout)"""
+    if c is None or t.get("card") not in places:
         return None
-    truth = load(truth_dir + "/truth.jsonl")
-    if any(r["type"] == "push_out" and r.get("card") == t.get("card") and 0 <= r["t_us"] - t["t_us"] < 300000
-           for r in truth):
-        return None
-    for r in truth:
-        if r["type"] == "layout":
-            for k in r["cards"]:
-                if k["card"] == t.get("card"):
-                    return ((k["x_mm"] - c[0]) ** 2 + (k["y_mm"] - c[1]) ** 2) ** 0.5
-    return None
+    x, y = places[t["card"]]
+    return ((x - c[0]) ** 2 + (y - c[1]) ** 2) ** 0.5
 
 
 def by_nadir(near):
@@ -94,6 +104,8 @@ def main():
                     help="the racing touches only, and their errors per rate before the list")
     ap.add_argument("--nadir", action="store_true",
                     help="first the presses by their card's distance from the camera's nadir")
+    ap.add_argument("--kinds", action="store_true",
+                    help="first the sweeps and the presses apart, within their t_err and twice it")
     a = ap.parse_args()
     top, twice = a.top, a.twice
     skip = [x for x in a.skip.split(",") if x]
@@ -119,7 +131,9 @@ def main():
     beyond = []
     rates = {}
     near = []  # (distance from the nadir, signed error, t_err) of each paired press
+    kinds = {"sweep": [], "press": []}  # (signed error, t_err) of each paired touch
     for truth_dir, out_dir in runs:
+        pushes, places, nadir = scenario(truth_dir) if a.nadir or a.kinds else ([], {}, None)
         for t, d in pairs(truth_dir, out_dir, a.races):
             if d is None:
                 unpaired += 1
@@ -128,7 +142,9 @@ def main():
             e = (d["t_us"] - t["t_us"]) / 1000.0
             te = max(d.get("t_err_us", 0), 1) / 1000.0
             rates.setdefault(os.path.basename(os.path.dirname(truth_dir)), []).append((e, te))
-            r = nadir_mm(truth_dir, t) if a.nadir else None
+            sweep = is_sweep(pushes, t)
+            kinds["sweep" if sweep else "press"].append((e, te))
+            r = nadir_mm(places, nadir, t) if a.nadir and not sweep else None
             if r is not None:
                 near.append((r, e, te))
             if abs(e) > (2 if twice else 1) * te:
@@ -139,6 +155,11 @@ def main():
              sum(1 for b in beyond if b[4] < 0), sum(1 for b in beyond if b[4] >= 0)))
     if a.races:
         by_rate(rates)
+    if a.kinds:
+        for k, v in kinds.items():
+            print("  %s %3d: within their t_err %d, within twice it %d" % (
+                k + "s" if k == "sweep" else k + "es", len(v), sum(abs(e) <= te for e, te in v),
+                sum(abs(e) <= 2 * te for e, te in v)))
     if a.nadir:
         by_nadir(near)
     for ratio, where, player, card, e, te in beyond[:top]:
