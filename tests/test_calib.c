@@ -48,8 +48,10 @@ static void rot_z(double a, double R[9])
     memcpy(R, t, sizeof t);
 }
 
-/* True model: pinhole at distance dist_mm from the aim point, looking at it. */
-static kr_calib_t *make_camera(const cam *cm)
+/* True model: pinhole at distance dist_mm from the aim point, looking at it; its centre
+ * (mat mm, z up) into C when not NULL, and the calibration given the focal length f_guess
+ * (0: the true one) */
+static kr_calib_t *make_camera_at(const cam *cm, double f_guess, double C_out[3])
 {
     double base[9] = {1, 0, 0, 0, -1, 0, 0, 0, -1}; /* columns: camera x, y, z in world */
     double Rz[9], Rt[9], Rdir[9], Rdiri[9], T[9], Rcw[9];
@@ -77,11 +79,15 @@ static kr_calib_t *make_camera(const cam *cm)
     double K[9] = {cm->f, 0, cx, 0, cm->f, cy, 0, 0, 1}, H[9];
     kr_calib_mat3_mul(K, M, H);
     double dist[5] = {cm->k1, cm->k2, 0, 0, 0};
+    if (C_out)
+        memcpy(C_out, C, sizeof C);
+    const double f = f_guess > 0 ? f_guess : cm->f;
     kr_calib_t *c = NULL;
-    if (kr_calib_create_from_model(cm->w, cm->h, cm->f, cm->f, cx, cy, dist, H, &c) != KR_OK)
+    if (kr_calib_create_from_model(cm->w, cm->h, f, f, cx, cy, dist, H, &c) != KR_OK)
         return NULL;
     return c;
 }
+static kr_calib_t *make_camera(const cam *cm) { return make_camera_at(cm, 0, NULL); }
 
 typedef struct layout {
     int    n;
@@ -962,6 +968,50 @@ static void test_video_still_moving_outside(void)
 
 /* Lens from a ChArUco board: views rendered through a known camera (board plane as the
  * "mat"), OpenCV's board calibration through kr_calib, lens compared with the truth. */
+/* The camera's centre from the homography: found where it was put, tilted or not; with a
+ * focal length guessed 25 % long, a camera looking straight down keeps its nadir and its
+ * height grows by the guess's share; a mirrored view has no camera over the mat */
+static void test_camera_pose(void)
+{
+    const cam cams[] = {
+        {1280, 720, 1231, 0, 0, 0, 1300, 0, 0, 10, 43},
+        {1920, 1080, 1500, 90, 12, 30, 2000, 0, 0, -60, 20},
+        {1280, 720, 1000, 180, 25, 200, 1600, 0, 0, 0, 0},
+        {640, 360, 520, -90, 35, 95, 1800, 0, 0, 30, -80},
+    };
+    for (size_t i = 0; i < sizeof cams / sizeof cams[0]; i++) {
+        double C[3];
+        kr_calib_t *c = make_camera_at(&cams[i], 0, C);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        kr_calib_camera pose;
+        CU_ASSERT_EQUAL_FATAL(kr_calib_camera_pose(c, &pose), KR_OK);
+        CU_ASSERT_DOUBLE_EQUAL(pose.x_mm, C[0], 0.5);
+        CU_ASSERT_DOUBLE_EQUAL(pose.y_mm, C[1], 0.5);
+        CU_ASSERT_DOUBLE_EQUAL(pose.height_mm, C[2], 0.5);
+        CU_ASSERT_DOUBLE_EQUAL(pose.tilt_deg, cams[i].tilt_deg, 0.05);
+        kr_calib_destroy(c);
+    }
+    double C[3];
+    kr_calib_t *c = make_camera_at(&cams[0], 1.25 * cams[0].f, C);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    kr_calib_camera pose;
+    CU_ASSERT_EQUAL_FATAL(kr_calib_camera_pose(c, &pose), KR_OK);
+    CU_ASSERT_DOUBLE_EQUAL(pose.x_mm, C[0], 1.0);
+    CU_ASSERT_DOUBLE_EQUAL(pose.y_mm, C[1], 1.0);
+    CU_ASSERT_DOUBLE_EQUAL(pose.height_mm, 1.25 * C[2], 5.0);
+    /* the same view mirrored left to right: x' = w - 1 - x */
+    double H[9];
+    memcpy(H, c->H, sizeof H);
+    for (int j = 0; j < 3; j++)
+        H[j] = (cams[0].w - 1) * H[6 + j] - H[j];
+    kr_calib_t *m = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_calib_create_from_model(c->img_w, c->img_h, c->fx, c->fy, c->cx, c->cy, c->dist, H, &m),
+                          KR_OK);
+    CU_ASSERT_EQUAL(kr_calib_camera_pose(m, &pose), KR_ERR_INVALID);
+    kr_calib_destroy(m);
+    kr_calib_destroy(c);
+}
+
 static void test_board_lens(void)
 {
     kr_calib_board b;
@@ -1096,6 +1146,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "px_grid_lookup", test_px_grid_lookup);
     CU_add_test(s, "fit_with_strips", test_fit_with_strips);
     CU_add_test(s, "narrow_layout_is_poor", test_narrow_layout_is_poor);
+    CU_add_test(s, "camera_pose", test_camera_pose);
     if (images) {
         CU_add_test(s, "frame_tilted_barrel", test_frame_tilted_barrel);
         CU_add_test(s, "frame_rimmed_cards_rotated", test_frame_rimmed_cards_rotated);

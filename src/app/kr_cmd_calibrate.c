@@ -264,6 +264,10 @@ int kr_cmd_calibrate(int argc, char **argv)
     printf("%s: %d cards (%d outlines), rms %.2f mm, worst %.2f mm, %.2f px/mm, A at the %s, %s%s\n",
            out, c->n_cards, c->n_found, c->rms_mm, c->worst_mm, c->px_per_mm,
            kr_calib_a_side_str(c->a_side), c->ok ? "quality ok" : "quality POOR: ", c->reason);
+    kr_calib_camera cam;
+    if (kr_calib_camera_pose(c, &cam) == KR_OK)
+        printf("%s: camera %.0f mm above the mat at (%.0f, %.0f) mm, tilted %.1f deg (focal length %s)\n", out,
+               cam.height_mm, cam.x_mm, cam.y_mm, cam.tilt_deg, c->intrinsics_known ? "from the lens" : "guessed");
     if (!c->ok)
         kr_log(KR_LOG_WARN, "calibrate: %s: poor calibration: %s", out, c->reason);
     rc = 0;

@@ -239,6 +239,20 @@ int kr_calib_map_mm_to_px(void *calib, double x_mm, double y_mm, double *px, dou
 void kr_calib_distort(const kr_calib_t *c, double ux, double uy, double *px, double *py);
 int  kr_calib_undistort(const kr_calib_t *c, double px, double py, double *ux, double *uy);
 
+/* Where the camera stands over the mat, from the homography and the intrinsics (H = K [r1 r2 t]
+ * up to scale, the pose's rotation taken orthonormal): its centre in mat mm, z up. With the
+ * focal length a guess (no board: fx = max(w, h)) the height is off by the guess's share and
+ * the nadir by the tilt's part of it; a camera looking straight down has its nadir under the
+ * principal point whatever the focal length. */
+typedef struct kr_calib_camera {
+    double x_mm, y_mm; /* the nadir: the mat point straight below the camera's centre */
+    double height_mm;  /* the centre's height above the mat */
+    double tilt_deg;   /* the optical axis' angle from straight down */
+} kr_calib_camera;
+/* *out: caller's storage. KR_ERR_INVALID when H does not factor as a camera over the mat
+ * (degenerate, or the mat seen from below). */
+kr_status kr_calib_camera_pose(const kr_calib_t *c, kr_calib_camera *out);
+
 /* px -> mm lookup for a downscaled frame: fills table[2 * (r * grid_w + c)] with the
  * mat (x, y) mm seen at raw pixel ((c + 0.5) * step - 0.5, (r + 0.5) * step - 0.5), i.e. the
  * centre of cell (c, r) of a frame shrunk by step; NAN where no mat point is seen.

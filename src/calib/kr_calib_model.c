@@ -272,3 +272,57 @@ kr_status kr_calib_create_from_model(int img_w, int img_h, double fx, double fy,
     *out = c;
     return KR_OK;
 }
+
+kr_status kr_calib_camera_pose(const kr_calib_t *c, kr_calib_camera *out)
+{
+    if (!c || !out || !(c->fx > 0) || !(c->fy > 0))
+        return KR_ERR_INVALID;
+    /* M = K^-1 H: its columns are r1, r2 and t (the mat origin in camera coordinates), all
+     * scaled alike */
+    double m[3][3];
+    for (int j = 0; j < 3; j++) {
+        const double u = c->H[j], v = c->H[3 + j], w = c->H[6 + j];
+        m[0][j] = (u - c->cx * w) / c->fx;
+        m[1][j] = (v - c->cy * w) / c->fy;
+        m[2][j] = w;
+    }
+    const double n1 = sqrt(m[0][0] * m[0][0] + m[1][0] * m[1][0] + m[2][0] * m[2][0]);
+    const double n2 = sqrt(m[0][1] * m[0][1] + m[1][1] * m[1][1] + m[2][1] * m[2][1]);
+    if (!(n1 > 0) || !(n2 > 0) || !isfinite(n1 + n2))
+        return KR_ERR_INVALID;
+    double s = 2.0 / (n1 + n2);
+    if (m[2][2] * s < 0)
+        s = -s; /* the mat lies in front of the camera */
+    double r1[3], r2[3], r3[3], t[3];
+    for (int i = 0; i < 3; i++) {
+        r1[i] = m[i][0] / n1 * (s > 0 ? 1 : -1);
+        r2[i] = m[i][1] * s;
+        t[i] = m[i][2] * s;
+    }
+    /* r2 made orthogonal to r1 and of unit length (Gram-Schmidt), r3 = r1 x r2 */
+    const double d = r1[0] * r2[0] + r1[1] * r2[1] + r1[2] * r2[2];
+    for (int i = 0; i < 3; i++)
+        r2[i] -= d * r1[i];
+    const double l2 = sqrt(r2[0] * r2[0] + r2[1] * r2[1] + r2[2] * r2[2]);
+    if (!(l2 > 0.5))
+        return KR_ERR_INVALID; /* r1 and r2 nearly parallel: no camera */
+    for (int i = 0; i < 3; i++)
+        r2[i] /= l2;
+    r3[0] = r1[1] * r2[2] - r1[2] * r2[1];
+    r3[1] = r1[2] * r2[0] - r1[0] * r2[2];
+    r3[2] = r1[0] * r2[1] - r1[1] * r2[0];
+    /* a mat point X is X_cam = R X + t in camera coordinates, R = [r1 r2 r3] (the mat's axes
+     * seen from the camera): the centre is C = -R^T t, and the camera's axes in mat
+     * coordinates are R's rows */
+    const double cx = -(r1[0] * t[0] + r1[1] * t[1] + r1[2] * t[2]);
+    const double cy = -(r2[0] * t[0] + r2[1] * t[1] + r2[2] * t[2]);
+    const double cz = -(r3[0] * t[0] + r3[1] * t[1] + r3[2] * t[2]);
+    if (!(cz > 0) || !isfinite(cx + cy + cz))
+        return KR_ERR_INVALID; /* seen from below the mat (a mirrored image) */
+    out->x_mm = cx;
+    out->y_mm = cy;
+    out->height_mm = cz;
+    /* the optical axis in mat coordinates is R's third row (r1[2], r2[2], r3[2]) */
+    out->tilt_deg = acos(fmax(-1.0, fmin(1.0, -r3[2]))) * 180.0 / KR_CALIB_PI;
+    return KR_OK;
+}
