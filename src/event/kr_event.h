@@ -85,6 +85,16 @@ void      kr_event_destroy(kr_event_t *ev);                               /* NUL
  * or on bad values. */
 kr_status kr_event_set_rolling(kr_event_t *ev, int64_t readout_us, kr_track_map_fn map, void *map_ctx, int frame_h);
 
+/* Where the camera stands (kr_calib_camera_pose): the nadir x_mm, y_mm on the mat and the
+ * height above it, mm. Seen from above, a hand coming down onto a card moves in the picture
+ * by the card's distance from the nadir over the height per mm of descent (and its outline
+ * grows around its fingertips by their span over the height): straight under the camera its
+ * last millimetres barely show. A press's error then widens where a descent shows less than
+ * it does on average over the field (the tail's spread, where the picture stops changing,
+ * scaled by how much less: PRESS_NADIR_*). Not set (the default): no widening. Any time before
+ * kr_event_finish; KR_ERR_INVALID on a height not above 0 or values not finite. */
+kr_status kr_event_set_camera(kr_event_t *ev, double x_mm, double y_mm, double height_mm);
+
 /* A reading record of the match log (KR_REC_KAMI_START with card, KR_REC_KIMARIJI,
  * KR_REC_READING_VOID, KR_REC_SHIMO_START), in time order. Touches are reported from
  * the first kami_start until the play of each reading settles. KR_ERR_NOMEM when 1024

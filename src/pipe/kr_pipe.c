@@ -438,6 +438,11 @@ kr_status kr_pipe_start_video(kr_pipe_t *p, const kr_calib_t *calib, int frame_w
     /* a rolling shutter: each observation timed by its row, through the tracker's mapping */
     if (kr_event_set_rolling(p->evd, calib->readout_us, map_scaled, p, frame_h) != KR_OK)
         return set_err(p, KR_ERR_INVALID, "pipe: readout_us %lld us refused", (long long)calib->readout_us);
+    /* where the camera stands: a press's descent shows less near its nadir (kr_event_set_camera);
+     * a homography that gives no camera over the mat leaves the errors as they are */
+    kr_calib_camera cam;
+    if (kr_calib_camera_pose(calib, &cam) == KR_OK)
+        kr_event_set_camera(p->evd, cam.x_mm, cam.y_mm, cam.height_mm);
     kr_track_config tcfg;
     kr_track_config_default(&tcfg);
     tcfg.mm_per_px = p->cfg.mm_per_px;
