@@ -7,7 +7,9 @@
 # no video is refused in one line that names it, with no output folder left. An interlaced
 # copy (each frame two fields, as a camcorder's 1080i) is analyzed with a warning that
 # names it and says contact times are no finer than its frame rate, and summary.json says
-# "interlaced": true (false for the render).
+# "interlaced": true (false for the render). summary.json says where the camera stands: the
+# render's nadir within 10 mm, and its height as the focal length guessed from the picture's
+# size makes it, within 3 %.
 # Usage: analyze_camera_files.sh KARUTA_REF KARUTA_SYNTH
 # SPDX-License-Identifier: MIT
 set -eu
@@ -39,4 +41,17 @@ ffmpeg -v error -i "$tmp/s/video.mp4" -vf tinterlace=mode=interleave_top,setfiel
 "$kr" analyze "$tmp/i30.mp4" --match "$tmp/s/match.jsonl" --out "$tmp/i" 2>"$tmp/ierr" || { cat "$tmp/ierr"; fail "analyze refused the interlaced file"; }
 grep -q "i30.mp4: interlaced video" "$tmp/ierr" || fail "no warning naming the interlaced file: $(cat "$tmp/ierr")"
 grep -q '"interlaced": true' "$tmp/i/summary.json" || fail "the interlaced file's summary does not say so"
+python3 - "$tmp" <<'E' || exit 1
+import json, sys
+tmp = sys.argv[1]
+cam = json.load(open(tmp + "/o/summary.json"))["calibration"]["camera"]
+meta = json.load(open(tmp + "/s/meta.json"))
+c, f, guess = meta["camera"]["C_mm"], meta["camera"]["K"][0], max(meta["size"])
+if ((cam["x_mm"] - c[0]) ** 2 + (cam["y_mm"] - c[1]) ** 2) ** 0.5 > 10:
+    sys.exit("FAIL: the camera's nadir (%.1f, %.1f) mm is not the render's (%.1f, %.1f)" % (cam["x_mm"], cam["y_mm"],
+             c[0], c[1]))
+if abs(cam["height_mm"] / (c[2] * guess / f) - 1) > 0.03:
+    sys.exit("FAIL: the camera %.0f mm up, the render's %.0f (%.0f with the focal length guessed)"
+             % (cam["height_mm"], c[2], c[2] * guess / f))
+E
 echo "ok: sound first and a rotation: the same $(wc -l < "$tmp/p/events.jsonl") observations and rulings; interlaced: warned; no video: $(cat "$tmp/qerr")"
