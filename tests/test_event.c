@@ -537,13 +537,15 @@ static void test_press_timing_any_frame_rate(void)
  * (braking to rest as it lands, the synthetic renderer's press), drawn from above: only its
  * shadow slides under it (0.35 mm per mm of height, a low side light). Returns the touch
  * minus the contact (t_stop + 70 ms), *t_err its reported error (1e9, 0: no touch). */
-static double landing_case(int64_t dt, int64_t t_stop, int64_t *t_err)
+static double landing_case_seen(int64_t dt, int64_t t_stop, const double *camera, int64_t *t_err)
 {
     int64_t t_contact = t_stop + 70000;
     double e = 1e9;
     *t_err = 0;
     run r;
     run_start(&r);
+    if (camera)
+        CU_ASSERT_EQUAL(kr_event_set_camera(r.ev, camera[0], camera[1], camera[2]), KR_OK);
     for (int64_t t = 0; t < 1100000; t += dt) {
         shot s = {0, 0, 0, 0, 0, -100, 51.5, 0};
         double ts = (t_stop - t) / 1e6;
@@ -578,6 +580,40 @@ static double landing_case(int64_t dt, int64_t t_stop, int64_t *t_err)
     }
     run_end(&r);
     return e;
+}
+static double landing_case(int64_t dt, int64_t t_stop, int64_t *t_err)
+{
+    return landing_case_seen(dt, t_stop, NULL, t_err);
+}
+
+/* The camera's nadir (kr_event_set_camera): the same press read at the same time (the drawing's
+ * noise aside), its error
+ * widened when the camera stands right above its card, 1.3 m up (the fingertips' span over
+ * the height against PRESS_NADIR_REF: the tail's 5 ms spread 6.5 times, 32 ms, in
+ * quadrature), and a little at 150 mm off; not at 600 mm off, nor with no camera set.
+ * Bad values are refused. */
+static void test_press_error_widens_under_the_camera(void)
+{
+    const double above[3] = {0, -51.5, 1300}, near[3] = {150, -51.5, 1300}, far[3] = {600, -51.5, 1300};
+    for (int64_t dt = 8333; dt <= 33333; dt *= 2) {
+        int64_t e0, ea, en, ef;
+        const double t0 = landing_case(dt, 500000, &e0);
+        CU_ASSERT_DOUBLE_EQUAL(landing_case_seen(dt, 500000, above, &ea), t0, 1000); /* (the drawing's noise) */
+        CU_ASSERT_DOUBLE_EQUAL(landing_case_seen(dt, 500000, near, &en), t0, 1000);
+        CU_ASSERT_DOUBLE_EQUAL(landing_case_seen(dt, 500000, far, &ef), t0, 1000);
+        CU_ASSERT_TRUE(e0 > 0);
+        CU_ASSERT_TRUE(ea >= (int64_t)sqrt((double)e0 * e0 + 30000.0 * 30000.0));
+        CU_ASSERT_TRUE(en > e0 && en < e0 + 5000);
+        CU_ASSERT_EQUAL(ef, e0);
+    }
+    kr_event_t *ev = NULL;
+    kr_event_config cfg;
+    kr_event_config_default(&cfg);
+    CU_ASSERT_EQUAL_FATAL(kr_event_create(&cfg, &ev), KR_OK);
+    CU_ASSERT_EQUAL(kr_event_set_camera(ev, 0, 0, 0), KR_ERR_INVALID);
+    CU_ASSERT_EQUAL(kr_event_set_camera(ev, NAN, 0, 1300), KR_ERR_INVALID);
+    CU_ASSERT_EQUAL(kr_event_set_camera(NULL, 0, 0, 1300), KR_ERR_INVALID);
+    kr_event_destroy(ev);
 }
 
 /* The touch is where the shadow stops moving, within 1.5 frames (1.4 at 120 fps, a frame
@@ -5210,6 +5246,7 @@ int main(void)
     CU_add_test(s, "sweep_with_hand_lost_is_blamed", test_sweep_with_hand_lost_is_blamed);
     CU_add_test(s, "press_landing_seen_in_the_shadow", test_press_landing_seen_in_the_shadow);
     CU_add_test(s, "press_landing_between_frames", test_press_landing_between_frames);
+    CU_add_test(s, "press_error_widens_under_the_camera", test_press_error_widens_under_the_camera);
     CU_add_test(s, "jump_onto_a_card_is_not_a_press", test_jump_onto_a_card_is_not_a_press);
     CU_add_test(s, "nothing_before_the_reading", test_nothing_before_the_reading);
     CU_add_test(s, "flag_reasons", test_flag_reasons);
