@@ -70,9 +70,9 @@
 #define PRESS_NADIR_SPAN_MM 40.0 /* a press's descent shows in the picture as if its card lay this far
                                     from the nadir at least (half the fingertips' span: the outline
                                     growing around them as the hand nears the camera) ... */
-#define PRESS_NADIR_REF 0.2 /* ... and its tail's spread is LANDING_TAIL_ERR_US where the distance over
-                               the camera's height is this (the renders' presses that measured the tail:
-                               their median), growing as that falls (kr_event_set_camera) */
+#define PRESS_NADIR_REF 0.15 /* ... and its tail's spread is LANDING_TAIL_ERR_US where the distance over
+                                the camera's height is this or more, growing in inverse proportion as
+                                it falls (kr_event_set_camera; the renders: below) */
 #define PRESS_NADIR_MAX 8.0 /* ... to at most this many times */
 #define STEP_SHARE 0.3 /* ... a quiet run over this share of the quiet level may be a slow descent's, if the
                           change then falls to this share of it (landing_step) ... */
@@ -576,13 +576,16 @@ kr_status kr_event_set_camera(kr_event_t *ev, double x_mm, double y_mm, double h
  * changing when that motion falls under the noise, before the hand lands as it slows onto
  * the card. The time from there to the contact (the landing's tail) grows as the motion per
  * mm falls: its spread, LANDING_TAIL_ERR_US where the distance over the height is
- * PRESS_NADIR_REF, is taken in inverse proportion to it and added in quadrature (what
+ * PRESS_NADIR_REF or more, is taken in inverse proportion to it and added in quadrature (what
  * the error holds of it already aside). Near the nadir the distance is the fingertips'
  * half span at least (PRESS_NADIR_SPAN_MM): the hand's outline grows around them as it
- * rises. (The renders, a camera 1.25-1.5 m above the field: within 100 mm of the nadir, 48
- * of 237 presses were read beyond their error and 16 beyond 1.5 times it, against 29 and 3
- * of 309 beyond 200 mm; demo card 5, 86 mm from the nadir in look 7125, came 79.9 ms early
- * on an error of 8.5: docs/results-events.md, fifty-seventh session.) */
+ * rises. Straight under a camera 1.3 m up, 24 ms in quadrature; 150 mm off, 4 ms. (The
+ * renders, a camera 1.25-1.5 m above the field, the looks before 7127: within 100 mm of the
+ * nadir, 23 of 140 presses were read beyond their error, against 15 of 199 beyond 200 mm;
+ * demo card 5, 86 mm from the nadir in look 7125, came 79.9 ms early on an error of 8.5.
+ * PRESS_NADIR_REF is where the near ones come to the far ones' share, 11 of 140; at 0.2,
+ * 7, and a 60 ms race near the nadir was flagged near-simultaneous in most looks:
+ * docs/results-events.md, fifty-seventh session.) */
 static int64_t press_nadir_err(const kr_event_t *ev, double x, double y, int64_t err)
 {
     if (!ev->has_camera || !isfinite(x) || !isfinite(y))
