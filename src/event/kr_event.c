@@ -580,12 +580,12 @@ kr_status kr_event_set_camera(kr_event_t *ev, double x_mm, double y_mm, double h
  * the error holds of it already aside). Near the nadir the distance is the fingertips'
  * half span at least (PRESS_NADIR_SPAN_MM): the hand's outline grows around them as it
  * rises. Straight under a camera 1.3 m up, 24 ms in quadrature; 150 mm off, 4 ms. (The
- * renders, a camera 1.25-1.5 m above the field, the looks before 7127: within 100 mm of the
- * nadir, 23 of 140 presses were read beyond their error, against 15 of 199 beyond 200 mm;
- * demo card 5, 86 mm from the nadir in look 7125, came 79.9 ms early on an error of 8.5.
- * PRESS_NADIR_REF is where the near ones come to the far ones' share, 11 of 140; at 0.2,
- * 7, and a 60 ms race near the nadir was flagged near-simultaneous in most looks:
- * docs/results-events.md, fifty-seventh session.) */
+ * renders, a camera 1.25-1.5 m above the field, the main ones and the looks before 7127:
+ * within 100 mm of the nadir, 23 of 140 presses were read beyond their error, against 15 of
+ * 199 beyond 200 mm; demo card 5, 86 mm from the nadir in look 7125, came 79.9 ms early on
+ * an error of 8.5. PRESS_NADIR_REF brings the near ones to the far ones' share: 10 of 140;
+ * at 0.2, 7, and a 60 ms race near the nadir was flagged near-simultaneous in 8 of 14
+ * render folders: docs/results-events.md, fifty-seventh session.) */
 static int64_t press_nadir_err(const kr_event_t *ev, double x, double y, int64_t err)
 {
     if (!ev->has_camera || !isfinite(x) || !isfinite(y))

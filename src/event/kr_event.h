@@ -91,8 +91,9 @@ kr_status kr_event_set_rolling(kr_event_t *ev, int64_t readout_us, kr_track_map_
  * grows around its fingertips by their span over the height): straight under the camera its
  * last millimetres barely show. A press's error then widens where a descent shows less than
  * it does on average over the field (the tail's spread, where the picture stops changing,
- * scaled by how much less: kr_event.c, PRESS_NADIR_*). Not set (the default): no widening. Any time before
- * kr_event_finish; KR_ERR_INVALID on a height not above 0 or values not finite. */
+ * scaled by how much less: kr_event.c, PRESS_NADIR_*). Not set (the default): no widening.
+ * Any time before kr_event_finish; KR_ERR_INVALID on a height not above 0 or values not
+ * finite. */
 kr_status kr_event_set_camera(kr_event_t *ev, double x_mm, double y_mm, double height_mm);
 
 /* A reading record of the match log (KR_REC_KAMI_START with card, KR_REC_KIMARIJI,
