@@ -537,7 +537,7 @@ static void test_press_timing_any_frame_rate(void)
  * (braking to rest as it lands, the synthetic renderer's press), drawn from above: only its
  * shadow slides under it (0.35 mm per mm of height, a low side light). Returns the touch
  * minus the contact (t_stop + 70 ms), *t_err its reported error (1e9, 0: no touch). */
-static double landing_case_seen(int64_t dt, int64_t t_stop, const double *camera, int64_t *t_err)
+static double landing_case_seen(int64_t dt, int64_t t_stop, const double *camera, double slope, int64_t *t_err)
 {
     int64_t t_contact = t_stop + 70000;
     double e = 1e9;
@@ -564,8 +564,8 @@ static double landing_case_seen(int64_t dt, int64_t t_stop, const double *camera
             s.arm = 1;
             s.tx = 0;
             s.ty = y;
-            s.sx = 3 + 0.35 * z;
-            s.sy = -3 - 0.35 * z;
+            s.sx = 3 + slope * z;
+            s.sy = -3 - slope * z;
         }
         run_frame(&r, t, &s);
     }
@@ -583,7 +583,7 @@ static double landing_case_seen(int64_t dt, int64_t t_stop, const double *camera
 }
 static double landing_case(int64_t dt, int64_t t_stop, int64_t *t_err)
 {
-    return landing_case_seen(dt, t_stop, NULL, t_err);
+    return landing_case_seen(dt, t_stop, NULL, 0.35, t_err);
 }
 
 /* The camera's nadir (kr_event_set_camera): the same press read at the same time (the drawing's
@@ -597,9 +597,9 @@ static void test_press_error_widens_under_the_camera(void)
     for (int64_t dt = 8333; dt <= 33333; dt *= 2) {
         int64_t e0, ea, en, ef;
         const double t0 = landing_case(dt, 500000, &e0);
-        CU_ASSERT_DOUBLE_EQUAL(landing_case_seen(dt, 500000, above, &ea), t0, 1000); /* (the drawing's noise) */
-        CU_ASSERT_DOUBLE_EQUAL(landing_case_seen(dt, 500000, near, &en), t0, 1000);
-        CU_ASSERT_DOUBLE_EQUAL(landing_case_seen(dt, 500000, far, &ef), t0, 1000);
+        CU_ASSERT_DOUBLE_EQUAL(landing_case_seen(dt, 500000, above, 0.35, &ea), t0, 1000); /* (the drawing's noise) */
+        CU_ASSERT_DOUBLE_EQUAL(landing_case_seen(dt, 500000, near, 0.35, &en), t0, 1000);
+        CU_ASSERT_DOUBLE_EQUAL(landing_case_seen(dt, 500000, far, 0.35, &ef), t0, 1000);
         CU_ASSERT_TRUE(e0 > 0);
         CU_ASSERT_TRUE(ea >= (int64_t)sqrt((double)e0 * e0 + 23000.0 * 23000.0));
         CU_ASSERT_TRUE(en > e0 && en < e0 + 5000);
@@ -613,6 +613,31 @@ static void test_press_error_widens_under_the_camera(void)
     CU_ASSERT_EQUAL(kr_event_set_camera(ev, NAN, 0, 1300), KR_ERR_INVALID);
     CU_ASSERT_EQUAL(kr_event_set_camera(NULL, 0, 0, 1300), KR_ERR_INVALID);
     kr_event_destroy(ev);
+}
+
+/* A descent that does not show at all (the shadow straight under the hand: a light from
+ * above) goes quiet as the hand stops over the card: read there, 70 ms before the contact.
+ * With the camera right above the card (kr_event_set_camera) the hand may have come down
+ * unseen: put midway to the modelled descent, its contact within twice its error and nearer
+ * than before; 600 mm off the nadir the landing stays where it was read (a hand coming down
+ * as it stops shows there). */
+static void test_press_unseen_descent_under_the_camera(void)
+{
+    const double above[3] = {0, -51.5, 1300}, far[3] = {600, -51.5, 1300};
+    for (int64_t dt = 8333; dt <= 33333; dt *= 2) {
+        int64_t e0, ea, ef;
+        const double t0 = landing_case_seen(dt, 500000, NULL, 0, &e0);
+        const double ta = landing_case_seen(dt, 500000, above, 0, &ea);
+        const double tf = landing_case_seen(dt, 500000, far, 0, &ef);
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("unseen descent dt %lld: %.0f on %lld, under the camera %.0f on %lld, off it %.0f on %lld us\n",
+                   (long long)dt, t0, (long long)e0, ta, (long long)ea, tf, (long long)ef);
+        CU_ASSERT_TRUE(t0 < -50000);
+        CU_ASSERT_TRUE(fabs(ta) < fabs(t0) - 15000);
+        CU_ASSERT_TRUE(fabs(ta) <= 2.0 * (double)ea);
+        CU_ASSERT_DOUBLE_EQUAL(tf, t0, 1000);
+        CU_ASSERT_EQUAL(ef, e0);
+    }
 }
 
 /* The touch is where the shadow stops moving, within 1.5 frames (1.4 at 120 fps, a frame
@@ -5246,6 +5271,7 @@ int main(void)
     CU_add_test(s, "press_landing_seen_in_the_shadow", test_press_landing_seen_in_the_shadow);
     CU_add_test(s, "press_landing_between_frames", test_press_landing_between_frames);
     CU_add_test(s, "press_error_widens_under_the_camera", test_press_error_widens_under_the_camera);
+    CU_add_test(s, "press_unseen_descent_under_the_camera", test_press_unseen_descent_under_the_camera);
     CU_add_test(s, "jump_onto_a_card_is_not_a_press", test_jump_onto_a_card_is_not_a_press);
     CU_add_test(s, "nothing_before_the_reading", test_nothing_before_the_reading);
     CU_add_test(s, "flag_reasons", test_flag_reasons);

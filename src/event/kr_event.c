@@ -570,7 +570,9 @@ kr_status kr_event_set_camera(kr_event_t *ev, double x_mm, double y_mm, double h
     return KR_OK;
 }
 
-/* A press's error err on a card lying at (x, y), widened for the camera's view of its descent
+/* How much less a descent onto a card lying at (x, y) shows than where the tail was measured
+ * (press_nadir_err), 1 when as much or more, or no camera is set; and a press's error err on
+ * that card, widened for the camera's view of its descent
  * (kr_event_set_camera): seen from above, a hand coming down moves in the picture by its
  * distance from the nadir over the camera's height per mm of descent, and the picture stops
  * changing when that motion falls under the noise, before the hand lands as it slows onto
@@ -586,15 +588,17 @@ kr_status kr_event_set_camera(kr_event_t *ev, double x_mm, double y_mm, double h
  * an error of 8.5. PRESS_NADIR_REF brings the near ones to the far ones' share: 10 of 140;
  * at 0.2, 7, and a 60 ms race near the nadir was flagged near-simultaneous in 8 of 14
  * render folders: docs/results-events.md, fifty-seventh session.) */
-static int64_t press_nadir_err(const kr_event_t *ev, double x, double y, int64_t err)
+static double nadir_factor(const kr_event_t *ev, double x, double y)
 {
     if (!ev->has_camera || !isfinite(x) || !isfinite(y))
-        return err;
+        return 1;
     const double rho = sqrt(sqr(x - ev->nadir_x) + sqr(y - ev->nadir_y) + sqr(PRESS_NADIR_SPAN_MM)) / ev->cam_h;
-    const double f = fmin(PRESS_NADIR_MAX, PRESS_NADIR_REF / rho);
-    if (f <= 1)
-        return err;
-    return (int64_t)sqrt(sqr((double)err) + sqr(LANDING_TAIL_ERR_US) * (sqr(f) - 1));
+    return fmax(1, fmin(PRESS_NADIR_MAX, PRESS_NADIR_REF / rho));
+}
+static int64_t press_nadir_err(const kr_event_t *ev, double x, double y, int64_t err)
+{
+    const double f = nadir_factor(ev, x, y);
+    return f > 1 ? (int64_t)sqrt(sqr((double)err) + sqr(LANDING_TAIL_ERR_US) * (sqr(f) - 1)) : err;
 }
 
 static kr_event_obs *emit(kr_event_t *ev, kr_rules_rec_type type, int64_t t_us)
@@ -2468,6 +2472,22 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     if (measured > 0) {
         tp = t_land;
         ep = e_land;
+    }
+    /* ... a single press's landing read at or before its hand's stop on a card where a descent
+     * shows less than where the tail was measured (nadir_factor): the picture went quiet as the
+     * hand stopped over the card, and its descent may not have shown at all. It may have come
+     * down any time up to the modelled descent after the stop: put midway, half the span in
+     * quadrature, as a landing never read. (Off the nadir such a landing is as a rule right:
+     * the hand came down as it stopped, 10 of the renders' presses 228-431 mm off it, each
+     * within its error. Within 100 mm: demo card 5, the hand lowered its last 30 mm over 70
+     * ms, read 2.7-31 ms before its stop in looks 7117, 7119 and 7125, 35-80 ms early on
+     * errors of 12-18; read 48-75 ms after it in seven others, within them.) Not a race's:
+     * its stop is the later of two fits, and its landings before it are right (the other
+     * hand's motion by the card keeps the stop late). */
+    if (!near && measured > 0 && !through && tp <= stop && nadir_factor(ev, c->rest_x_mm, c->rest_y_mm) > 1) {
+        const int64_t lo = tp;
+        tp = stop + cfg->press_descent_us;
+        put_midway(lo, &tp, &ep);
     }
     /* ... a racing press whose landing race_landing did not read (no quiet run of its own
      * yet as the wait ran out, or one only where the other hand's mask left too little of
