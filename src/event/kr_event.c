@@ -2477,13 +2477,15 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
      * shows less than where the tail was measured (nadir_factor): the picture went quiet as the
      * hand stopped over the card, and its descent may not have shown at all. It may have come
      * down any time up to the modelled descent after the stop: put midway, half the span in
-     * quadrature, as a landing never read. (Off the nadir such a landing is as a rule right:
-     * the hand came down as it stopped, 10 of the renders' presses 228-431 mm off it, each
-     * within its error. Within 100 mm: demo card 5, the hand lowered its last 30 mm over 70
-     * ms, read 2.7-31 ms before its stop in looks 7117, 7119 and 7125, 35-80 ms early on
-     * errors of 12-18; read 48-75 ms after it in seven others, within them.) Not a race's:
-     * its stop is the later of two fits, and its landings before it are right (the other
-     * hand's motion by the card keeps the stop late). */
+     * quadrature, as a landing never read. (Off the nadir such a landing is as a rule right,
+     * the hand coming down as it stopped: of 26 single presses 226-453 mm off it in the
+     * renders of the main scenarios, 7068 and 7117-7126, 21 within their errors. Within 200
+     * mm, five: demo card 5, the hand lowered its last 30 mm over 70 ms, read 3-31 ms before
+     * its stop in looks 7117, 7119 and 7125, 35-80 ms early on errors of 12-18, and in 7126,
+     * -12.3 ms on 19.7; a full_match press 141 mm off, -1.3 on 13.9, now +30 on 34. Read 13-75 ms
+     * after its stop in the other looks, demo card 5 was within its error but once, +13.8 on
+     * 13.7.) Not a race's: its stop is the later of two fits, and its landings before it are
+     * right (the other hand's motion by the card keeps the stop late). */
     if (!near && measured > 0 && !through && tp <= stop && nadir_factor(ev, c->rest_x_mm, c->rest_y_mm) > 1) {
         const int64_t lo = tp;
         tp = stop + cfg->press_descent_us;
