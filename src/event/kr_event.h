@@ -89,11 +89,13 @@ kr_status kr_event_set_rolling(kr_event_t *ev, int64_t readout_us, kr_track_map_
  * height above it, mm. Seen from above, a hand coming down onto a card moves in the picture
  * by the card's distance from the nadir over the height per mm of descent (and its outline
  * grows around its fingertips by their span over the height): straight under the camera its
- * last millimetres barely show. A press's error then widens where a descent shows less than
- * it does on average over the field (the tail's spread, where the picture stops changing,
- * scaled by how much less: kr_event.c, PRESS_NADIR_*). Not set (the default): no widening.
- * Any time before kr_event_finish; KR_ERR_INVALID on a height not above 0 or values not
- * finite. */
+ * last millimetres barely show. Where a descent shows less than where the landing's tail was
+ * measured, a press's error widens (the tail's spread, from where the picture stops changing
+ * to the contact, scaled by how much less: kr_event.c, PRESS_NADIR_*), and a single press's
+ * landing read at or before its hand's stop is put midway to the modelled descent after the
+ * stop (press_descent_us; the descent may not have shown at all). Not set (the default):
+ * neither. Any time before kr_event_finish; KR_ERR_INVALID on a height not above 0 or values
+ * not finite. */
 kr_status kr_event_set_camera(kr_event_t *ev, double x_mm, double y_mm, double height_mm);
 
 /* A reading record of the match log (KR_REC_KAMI_START with card, KR_REC_KIMARIJI,
