@@ -344,8 +344,8 @@ struct kr_event {
     int64_t horizon_floor;   /* a readout set after frames were seen: the horizon promised then
                                 (kr_event_horizon never goes back; INT64_MIN: none) */
     int     emitted;         /* observations have come out (the readout can no longer be set) */
-    int     has_camera;      /* kr_event_set_camera: the nadir (mm) and the camera's height (mm) */
-    double  nadir_x, nadir_y, cam_h;
+    double  nadir_x, nadir_y, cam_h; /* kr_event_set_camera: the nadir (mm) and the camera's height
+                                        (mm; 0: not set) */
     unsigned n_late;         /* observations that came out before the horizon (a bug; clamped) */
     int     finished;
     int     was_contact;
@@ -563,7 +563,6 @@ kr_status kr_event_set_camera(kr_event_t *ev, double x_mm, double y_mm, double h
 {
     if (!ev || ev->finished || !isfinite(x_mm) || !isfinite(y_mm) || !isfinite(height_mm) || !(height_mm > 0))
         return KR_ERR_INVALID;
-    ev->has_camera = 1;
     ev->nadir_x = x_mm;
     ev->nadir_y = y_mm;
     ev->cam_h = height_mm;
@@ -590,7 +589,7 @@ kr_status kr_event_set_camera(kr_event_t *ev, double x_mm, double y_mm, double h
  * render folders: docs/results-events.md, fifty-seventh session.) */
 static double nadir_factor(const kr_event_t *ev, double x, double y)
 {
-    if (!ev->has_camera || !isfinite(x) || !isfinite(y))
+    if (!(ev->cam_h > 0) || !isfinite(x) || !isfinite(y))
         return 1;
     const double rho = sqrt(sqr(x - ev->nadir_x) + sqr(y - ev->nadir_y) + sqr(PRESS_NADIR_SPAN_MM)) / ev->cam_h;
     return fmax(1, fmin(PRESS_NADIR_MAX, PRESS_NADIR_REF / rho));
