@@ -73,4 +73,11 @@ int kr_app_flicker_feed(struct kr_calib_flicker *fl, int64_t *t0, const struct k
 struct kr_pipe_stats;
 void kr_app_summary_footage(FILE *f, const struct kr_pipe_stats *ps);
 
+/* Where the camera stands (kr_calib_camera_pose: the mat point below it, its height and
+ * tilt; the focal length guessed from the picture's size without a lens file), as a JSON
+ * object, or null when the calibration gives none (calib NULL, or no camera over the mat).
+ * No comma or newline: analyze writes it in "calibration", live at the top. calib borrowed. */
+struct kr_calib;
+void kr_app_summary_camera(FILE *f, const struct kr_calib *calib);
+
 #endif /* KR_APP_H */

@@ -556,12 +556,8 @@ int kr_app_analyze_hooked(int argc, char **argv, const kr_app_analyze_hook *hook
             "\"readout_us\": %lld, \"readout_from\": \"%s\", \"camera\": ",
             calib_path ? "file" : "video", calib->rms_mm, calib->ok ? "true" : "false",
             kr_calib_a_side_str(calib->a_side), (long long)calib->readout_us, readout_from);
-    kr_calib_camera cam; /* where the camera stands (its focal length guessed without a lens file) */
-    if (kr_calib_camera_pose(calib, &cam) == KR_OK)
-        fprintf(sf, "{\"x_mm\": %.1f, \"y_mm\": %.1f, \"height_mm\": %.0f, \"tilt_deg\": %.2f}},\n", cam.x_mm,
-                cam.y_mm, cam.height_mm, cam.tilt_deg);
-    else
-        fprintf(sf, "null},\n");
+    kr_app_summary_camera(sf, calib);
+    fprintf(sf, "},\n");
     kr_app_summary_footage(sf, ps);
     if (broke[0]) {
         fprintf(sf, "  \"complete\": false,\n  \"error\": \"");

@@ -1357,6 +1357,9 @@ static bool write_summary(live *L, const char *ended)
             kr_pipe_count(L->pipe, KR_SIDE_B));
     fprintf(f, "  \"readout_us\": %lld,\n  \"readout_from\": \"%s\",\n", L->calib ? (long long)L->calib->readout_us : 0LL,
             L->readout_from ? L->readout_from : "none");
+    fprintf(f, "  \"camera\": ");
+    kr_app_summary_camera(f, L->calib);
+    fprintf(f, ",\n");
     kr_app_summary_footage(f, ps);
     if (ps->have_end && ps->end.winner != KR_SIDE_NONE)
         fprintf(f, "  \"winner\": \"%s\",\n", ps->end.winner == KR_SIDE_A ? "A" : "B");

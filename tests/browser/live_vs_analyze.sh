@@ -5,10 +5,11 @@
 # (640x360, yuv420p) to keep the test short. GStreamer's libav decoder gives the same YUV
 # as FFmpeg's, and live makes BGR from it with FFmpeg's swscale exactly as analyze's
 # reader does (kr_capture ff_convert), so both run kr_pipe on identical pixels: the
-# events.jsonl files must be identical line for line, and the rulings the same. (One
-# thing differs by design: analyze's reader tells the detector which frames are keyframes
-# (kr_frame_t.key), GStreamer's decoded buffers do not say; a press whose landing's last
-# change fell on a keyframe would be timed apart. These 12 s have none.)
+# events.jsonl files must be identical line for line, the rulings the same, and both
+# summaries must put the camera at the same place. (One thing differs by design:
+# analyze's reader tells the detector which frames are keyframes (kr_frame_t.key),
+# GStreamer's decoded buffers do not say; a press whose landing's last change fell on a
+# keyframe would be timed apart. These 12 s have none.)
 # Then the same with the reading records appended to the match file while live runs.
 # Usage: live_vs_analyze.sh KARUTA_REF [VIDEO MATCH.jsonl [SECONDS]]   (exit 77: skipped)
 # SPDX-License-Identifier: MIT
@@ -35,7 +36,8 @@ if ! cmp -s "$tmp/an/events.jsonl" "$tmp/live/events.jsonl"; then
   exit 1
 fi
 echo "ok: the same $(wc -l < "$tmp/an/events.jsonl") events"
-python3 - "$tmp/an/rulings.jsonl" "$tmp/live/rulings.jsonl" "$tmp/live/summary.json" "$tmp/live/events.jsonl" <<'PY'
+python3 - "$tmp/an/rulings.jsonl" "$tmp/live/rulings.jsonl" "$tmp/live/summary.json" "$tmp/live/events.jsonl" \
+  "$tmp/an/summary.json" <<'PY'
 import json, sys
 def load(p):
     return [json.loads(l) for l in open(p, encoding='utf-8') if l.strip()]
@@ -82,6 +84,15 @@ for x in rl['groups']:
             print('FAIL: %s %s: pipeline %.2f ms, event %.2f ms, durable %.2f ms' %
                   (x['records'], q, x['pipeline'][q], x['event'][q], x['pipeline_durable'][q]))
             fails += 1
+# where the camera stands: live calibrates from its first frames, analyze from the file's;
+# the same footage puts the camera at the same place (analyze_camera_files.sh checks
+# analyze's against the render's camera)
+ca = json.load(open(sys.argv[5]))['calibration']['camera']
+cl = summ.get('camera')
+if not ca or not cl or ((ca['x_mm'] - cl['x_mm']) ** 2 + (ca['y_mm'] - cl['y_mm']) ** 2) ** 0.5 > 5 or \
+        abs(cl['height_mm'] / ca['height_mm'] - 1) > 0.01:
+    print('FAIL: the camera: analyze %s, live %s' % (ca, cl))
+    fails += 1
 if fails:
     sys.exit(1)
 print('ok: the same %d rulings; write latency of %d records, observations (pipeline) p50 %s ms' %
