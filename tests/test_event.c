@@ -1310,12 +1310,18 @@ static void test_blamed_sweep_error_is_honest(void)
  * the leading point is on the arm, 250 mm off the hand's way towards A's edge (look 7120
  * fault_way_back at 25 fps: A's point on the hand, the arm, the hand, then a stub): that
  * frame is the excursion, not the last sighting (before: the last sighting, between two
- * frames on the arm, was taken for it and the sweep was not carried on). */
+ * frames on the arm, was taken for it and the sweep was not carried on). Way 5: as way 0,
+ * at 60 fps as way 3, and on the last frame before the loss the leading point is 140 mm to
+ * the path's side, at (40, -100) mm (less than a jump from the frame before; 144 mm off
+ * where the path went: the tracker's point on another part of a blurred arm, look 7138
+ * opp_take_send at 30 fps): carried on from the sighting before it, a period longer
+ * (before: carried from that point, sideways, past the card: no touch, UNBLAMED). */
 static void test_sweep_lost_on_its_way_is_carried_on(void)
 {
     const int64_t tc = 400000;
-    for (int way = 0; way < 5; way++) {
-        const int64_t dt = way == 3 ? 16667 : 41667, seen_to = way == 3 ? 370000 : 380000; /* (frames at dt k) */
+    for (int way = 0; way < 6; way++) {
+        const int64_t dt = way == 3 || way == 5 ? 16667 : 41667,
+                      seen_to = way == 3 || way == 5 ? 370000 : 380000; /* (frames at dt k) */
         run r;
         run_start(&r);
         const double v = 2500, vc = 2500;
@@ -1328,6 +1334,8 @@ static void test_sweep_lost_on_its_way_is_carried_on(void)
                 s = arm_at(way == 2 ? 100 : -100, 15 + v * dtc);
             else if (t > seen_to && (way == 1 || way == 4))
                 s = arm_at(-350, -300);
+            if (way == 5 && t > seen_to - dt && t <= seen_to)
+                s = arm_at(40, -100);
             if (dtc > 0)
                 s.c64y = 51.5 + vc * dtc;
             run_frame(&r, t, &s);

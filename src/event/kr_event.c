@@ -42,6 +42,9 @@
 #define LOST_PATH_PERIODS 2 /* a sweeping hand lost from view: its path carried on this many periods at most */
 #define LOST_PATH_MIN_V 1000.0 /* ... when it came at least this fast (mm/s) */
 #define LOST_PATH_ERR 0.3    /* ... its contact's error grown by this share of the time carried */
+#define LOST_PATH_ACC 100000.0 /* ... a last sighting further off the path of those before it than a hand
+                                  braking or turning at this (mm/s^2, 10 g) goes in the time, plus 60 mm,
+                                  is not the hand: carried from the one before */
 #define UNBLAMED_WAIT_US 70000 /* a card moving with no hand near: a hand seen on it this soon is blamed */
 #define PUSH_BACK_MAX_US 400000 /* a lost card's push-out: at most this long before the frame it was given up */
 #define PUSH_FOLLOW_US 500000 /* a push-out's line margin: the farthest out within this of the first frame out */
@@ -974,9 +977,25 @@ static int64_t lost_path_entry(const kr_event_t *ev, int p, const kr_track_card 
         return -1;
     double vx, vy;
     int64_t w;
+    /* ... the last sighting off the path of those before it (the tracker's blob on another
+     * part of the arm on its last frame: look 7138 opp_take_send at 30 fps under a whole
+     * period's exposure, B's sweep at 3 m/s towards card 33 seen at (-206, -37) mm, then its
+     * point 224 mm back up the arm, 302 mm off where the path went, then lost; carried from
+     * there, the path went back up the arm, the card was found moving with no hand and the
+     * take missed); the path is carried as much longer as the sightings passed over */
+    int off = 0;
+    while (k0 + 1 < LHIST && ev->lpresent[p][k0 + 1] && ev->lt[p][k0 + 1] >= t_min - LOST_PATH_PERIODS * dt &&
+           velocity_upto(ev, p, ev->lt[p][k0 + 1], &vx, &vy, &w) && sqrt(vx * vx + vy * vy) >= LOST_PATH_MIN_V) {
+        const double s = (ev->lt[p][k0] - ev->lt[p][k0 + 1]) / 1e6;
+        if (sqrt(sqr(ev->lx[p][k0] - ev->lx[p][k0 + 1] - vx * s) + sqr(ev->ly[p][k0] - ev->ly[p][k0 + 1] - vy * s)) <=
+            60 + 0.5 * LOST_PATH_ACC * s * s)
+            break;
+        k0++;
+        off++;
+    }
     if (!velocity_upto(ev, p, ev->lt[p][k0], &vx, &vy, &w) || sqrt(vx * vx + vy * vy) < LOST_PATH_MIN_V)
         return -1;
-    int64_t t0 = ev->lt[p][k0], span = LOST_PATH_PERIODS * dt;
+    int64_t t0 = ev->lt[p][k0], span = (LOST_PATH_PERIODS + off) * dt;
     if (t0 + span > hi)
         span = hi - t0;
     double x0 = ev->lx[p][k0], y0 = ev->ly[p][k0];
