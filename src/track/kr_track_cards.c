@@ -921,7 +921,11 @@ static void follow_start(kr_track_t *t, int k, int64_t t_us)
  * fps: 77 and 78 seen displaced together, 78 looked for where A's hand went, found 77's
  * card beyond 77's spot and followed it out). At 50 fps 78, pushed 20 mm, lies over a
  * third of 77's spot when 77 has flown a card width, and A's hand over most of the rest:
- * 77 changed on 0.24 of what is seen of it, not yet moving. The nearest such card, -1
+ * 77 changed on 0.24 of what is seen of it, not yet moving. A hand over half of it or
+ * more, changed or not: what is seen of it may be the pusher's card lying over its spot
+ * (look 7140 push_out at 60 fps, 640x360: A's hand over 0.66 of 77, what was seen of it
+ * changed on 0.10 as 78 slid onto it; 78's track took 77's card 98 mm beyond 77's spot and
+ * followed it out, 77's then 78's: 77's push-out 136 ms late, not flagged). The nearest such card, -1
  * none. With any_rest, any card not displaced before this frame will do, changed or not
  * (a way the card may not have taken at all: follow's flight with the hand). */
 static int card_across(const kr_track_t *t, int k, double x0, double y0, double x1, double y1, int64_t t_us,
@@ -934,7 +938,8 @@ static int card_across(const kr_track_t *t, int k, double x0, double y0, double 
         return -1;
     for (int j = 0; j < t->n_cards; j++) {
         const kr_track_card *q = &t->cards[j];
-        int hidden_change = q->hand_cover[0] + q->hand_cover[1] >= 0.25 && q->change > 0.5 * t->cfg.card_change_frac;
+        const double cover = q->hand_cover[0] + q->hand_cover[1];
+        int hidden_change = (cover >= 0.25 && q->change > 0.5 * t->cfg.card_change_frac) || cover >= 0.5;
         if (j == k || (q->displaced && t->cs[j].disp_t < t_us) || !(any_rest || q->moving || hidden_change))
             continue;
         double rx = q->rest_x_mm - x0, ry = q->rest_y_mm - y0;
