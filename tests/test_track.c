@@ -1167,6 +1167,42 @@ static void test_knocked_card_keeps_its_id(void)
     kr_track_destroy(t);
 }
 
+/* The knock tests with A's hand behind card 77: 77 at x77[f] and 78 at x78[f] on frame f
+ * (nf frames, dt_us apart, after eight still ones), A's fingertips behind_mm behind 77's
+ * trailing edge at y = tip_y on frames 1 .. arm_frames - 1 (at x = 60 on frame 0). Returns
+ * the last frame's estimates of 77 and 78 (*e77, *e78) and whether on frame 2 A's hand lay
+ * over half or more of 77's spot while what is seen of it had changed on under 0.15 and
+ * did not move (*hidden). tag names the verbose lines. */
+static void knock_under_hand(const double *x77, const double *x78, int nf, int64_t dt_us, double behind_mm,
+                             int arm_frames, double tip_y, const char *tag, double *e77, double *e78, int *hidden)
+{
+    kr_track_t *t = tracker_with(knock_row, 4);
+    int64_t ts = 0;
+    const kr_track_frame *fr = NULL;
+    *hidden = 0;
+    for (int i = -8; i < nf; i++) {
+        int f = i < 0 ? 0 : i;
+        knock_scene(x77[f], x78[f], -51.5);
+        if (i >= 0 && i < arm_frames) {
+            double tip = f < 1 ? 60 : x77[f] - 26 - behind_mm;
+            draw_arm_from(frame, tip - 200, -420, tip, tip_y, 0, 0, 1);
+        }
+        fr = feed(t, ts);
+        ts += dt_us;
+        if (f == 2 && fr->cards[1].hand_cover[0] >= 0.5 && fr->cards[1].change < 0.15 && !fr->cards[1].moving)
+            *hidden = 1;
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("%s %d: 77 %.0f est %.0f disp %d found %d moving %d cover %.2f change %.2f | 78 %.0f est %.0f "
+                   "disp %d found %d\n",
+                   tag, i, x77[f], fr->cards[1].x_mm, fr->cards[1].displaced, fr->cards[1].found, fr->cards[1].moving,
+                   fr->cards[1].hand_cover[0], fr->cards[1].change, x78[f], fr->cards[2].x_mm, fr->cards[2].displaced,
+                   fr->cards[2].found);
+    }
+    *e77 = fr->cards[1].x_mm;
+    *e78 = fr->cards[2].x_mm;
+    kr_track_destroy(t);
+}
+
 /* The same at 50 fps, the pusher slow: 78 is pushed 35 mm onto half of 77's spot while 77
  * flies a card width a frame, A's hand just behind 77, over most of its spot. On the frame
  * 78 is first seen displaced, 77's spot has changed on a quarter of what is seen of it: not
@@ -1178,31 +1214,14 @@ static void test_knocked_card_keeps_its_id(void)
  * each push-out named with the other card). */
 static void test_knocked_card_under_the_hand_keeps_its_id(void)
 {
-    kr_track_t *t = tracker_with(knock_row, 4);
-    int64_t ts = 0;
-    const kr_track_frame *fr = NULL;
     static const double x78[] = {100, 100, 135, 138, 152, 162, 168, 170, 170, 170, 170, 170, 170, 170, 170, 170, 170};
     static const double x77[] = {156, 156, 212, 268, 322, 368, 400, 420, 432, 438, 440, 440, 440, 440, 440, 440, 440};
-    const int nf = (int)(sizeof x78 / sizeof x78[0]);
-    for (int i = -8; i < nf; i++) {
-        int f = i < 0 ? 0 : i;
-        knock_scene(x77[f], x78[f], -51.5);
-        if (i >= 0 && i < 5) { /* the fingertips 13 mm behind 77's trailing edge */
-            double tip = f < 1 ? 60 : x77[f] - 26 - 13;
-            draw_arm_from(frame, tip - 200, -420, tip, -35, 0, 0, 1);
-        }
-        fr = feed(t, ts);
-        ts += 20000;
-        if (getenv("KR_TEST_VERBOSE"))
-            printf("knock50 %d: 77 %.0f est %.0f disp %d found %d cover %.2f change %.2f | 78 %.0f est %.0f disp %d "
-                   "found %d\n",
-                   i, x77[f], fr->cards[1].x_mm, fr->cards[1].displaced, fr->cards[1].found,
-                   fr->cards[1].hand_cover[0], fr->cards[1].change, x78[f], fr->cards[2].x_mm, fr->cards[2].displaced,
-                   fr->cards[2].found);
-    }
-    CU_ASSERT_DOUBLE_EQUAL(fr->cards[1].x_mm, 440, 15);
-    CU_ASSERT_DOUBLE_EQUAL(fr->cards[2].x_mm, 170, 15);
-    kr_track_destroy(t);
+    double e77, e78;
+    int hidden;
+    /* (the fingertips 13 mm behind 77's trailing edge) */
+    knock_under_hand(x77, x78, (int)(sizeof x78 / sizeof x78[0]), 20000, 13, 5, -35, "knock50", &e77, &e78, &hidden);
+    CU_ASSERT_DOUBLE_EQUAL(e77, 440, 15);
+    CU_ASSERT_DOUBLE_EQUAL(e78, 170, 15);
 }
 
 /* As the last at 60 fps, 78 pushed 48 mm in a frame onto most of 77's spot on the frame it
@@ -1214,35 +1233,15 @@ static void test_knocked_card_under_the_hand_keeps_its_id(void)
  * at 60 fps, 640x360: the read card's push-out 136 ms late, not flagged). */
 static void test_knocked_card_mostly_under_the_hand_keeps_its_id(void)
 {
-    kr_track_t *t = tracker_with(knock_row, 4);
-    int64_t ts = 0;
-    const kr_track_frame *fr = NULL;
     static const double x78[] = {100, 100, 148, 156, 162, 166, 168, 169, 170, 170, 170, 170, 170, 170, 170, 170, 170};
     static const double x77[] = {156, 156, 206, 256, 300, 340, 372, 396, 412, 422, 428, 430, 430, 430, 430, 430, 430};
-    const int nf = (int)(sizeof x78 / sizeof x78[0]);
-    int seen_cover = 0;
-    for (int i = -8; i < nf; i++) {
-        int f = i < 0 ? 0 : i;
-        knock_scene(x77[f], x78[f], -51.5);
-        if (i >= 0 && i < 6) { /* the fingertips 2 mm behind 77's trailing edge */
-            double tip = f < 1 ? 60 : x77[f] - 26 - 2;
-            draw_arm_from(frame, tip - 200, -420, tip, -40, 0, 0, 1);
-        }
-        fr = feed(t, ts);
-        ts += 16667;
-        if (f == 2 && fr->cards[1].hand_cover[0] >= 0.5 && fr->cards[1].change < 0.15 && !fr->cards[1].moving)
-            seen_cover = 1;
-        if (getenv("KR_TEST_VERBOSE"))
-            printf("knock60 %d: 77 %.0f est %.0f disp %d found %d moving %d cover %.2f change %.2f | 78 %.0f est %.0f "
-                   "disp %d found %d\n",
-                   i, x77[f], fr->cards[1].x_mm, fr->cards[1].displaced, fr->cards[1].found, fr->cards[1].moving,
-                   fr->cards[1].hand_cover[0], fr->cards[1].change, x78[f], fr->cards[2].x_mm, fr->cards[2].displaced,
-                   fr->cards[2].found);
-    }
-    CU_ASSERT_TRUE(seen_cover); /* (the scene is the one described) */
-    CU_ASSERT_DOUBLE_EQUAL(fr->cards[1].x_mm, 430, 15);
-    CU_ASSERT_DOUBLE_EQUAL(fr->cards[2].x_mm, 170, 15);
-    kr_track_destroy(t);
+    double e77, e78;
+    int hidden;
+    /* (the fingertips 2 mm behind 77's trailing edge) */
+    knock_under_hand(x77, x78, (int)(sizeof x78 / sizeof x78[0]), 16667, 2, 6, -40, "knock60", &e77, &e78, &hidden);
+    CU_ASSERT_TRUE(hidden); /* (the scene is the one described) */
+    CU_ASSERT_DOUBLE_EQUAL(e77, 430, 15);
+    CU_ASSERT_DOUBLE_EQUAL(e78, 170, 15);
 }
 
 /* Card 78 is swept along its row into card 77's place and on; 77, knocked, flies out of
