@@ -921,15 +921,19 @@ static void follow_start(kr_track_t *t, int k, int64_t t_us)
  * fps: 77 and 78 seen displaced together, 78 looked for where A's hand went, found 77's
  * card beyond 77's spot and followed it out). At 50 fps 78, pushed 20 mm, lies over a
  * third of 77's spot when 77 has flown a card width, and A's hand over most of the rest:
- * 77 changed on 0.24 of what is seen of it, not yet moving. A hand over half of it or
- * more, changed or not: what is seen of it may be the pusher's card lying over its spot
- * (look 7140 push_out at 60 fps, 640x360: A's hand over 0.66 of 77, what was seen of it
- * changed on 0.10 as 78 slid onto it; 78's track took 77's card 98 mm beyond 77's spot and
- * followed it out, 77's then 78's: 77's push-out 136 ms late, not flagged). The nearest such card, -1
- * none. With any_rest, any card not displaced before this frame will do, changed or not
- * (a way the card may not have taken at all: follow's flight with the hand). */
+ * 77 changed on 0.24 of what is seen of it, not yet moving. With under_hand (k's first
+ * look after it was displaced: struck, it strikes its neighbour at once), a hand over half
+ * of it or more, changed or not: what is seen of it may be the pusher's card lying over
+ * its spot (look 7140 push_out at 60 fps, 640x360: A's hand over 0.66 of 77, what was seen
+ * of it changed on 0.10 as 78 slid onto it; 78's track took 77's card 98 mm beyond 77's
+ * spot and followed it out, 77's then 78's: 77's push-out 136 ms late, not flagged). Not
+ * on later looks: a card carried in the hand passes over the cards under it (full_match
+ * at 30 fps, B's send at 148.8 s: the carried card's evidence given to a card under the
+ * hand, a send taken for a rearrangement). The nearest such card, -1 none. With any_rest,
+ * any card not displaced before this frame will do, changed or not (a way the card may not
+ * have taken at all: follow's flight with the hand). */
 static int card_across(const kr_track_t *t, int k, double x0, double y0, double x1, double y1, int64_t t_us,
-                       int any_rest)
+                       int any_rest, int under_hand)
 {
     double dx = x1 - x0, dy = y1 - y0, len = sqrt(dx * dx + dy * dy);
     int best = -1;
@@ -939,7 +943,7 @@ static int card_across(const kr_track_t *t, int k, double x0, double y0, double 
     for (int j = 0; j < t->n_cards; j++) {
         const kr_track_card *q = &t->cards[j];
         const double cover = q->hand_cover[0] + q->hand_cover[1];
-        int hidden_change = (cover >= 0.25 && q->change > 0.5 * t->cfg.card_change_frac) || cover >= 0.5;
+        int hidden_change = (cover >= 0.25 && q->change > 0.5 * t->cfg.card_change_frac) || (under_hand && cover >= 0.5);
         if (j == k || (q->displaced && t->cs[j].disp_t < t_us) || !(any_rest || q->moving || hidden_change))
             continue;
         double rx = q->rest_x_mm - x0, ry = q->rest_y_mm - y0;
@@ -996,7 +1000,7 @@ static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax
         } else if (w2 <= 0 && w <= 0 &&
                    (beyond_field(qx, qy, o->angle_deg) || !in_view(t, qx - 40, qy) || !in_view(t, qx + 40, qy) ||
                     !in_view(t, qx, qy - 40) || !in_view(t, qx, qy + 40)) &&
-                   card_across(t, k, c->last_x, c->last_y, qx, qy, t_us, 1) < 0) {
+                   card_across(t, k, c->last_x, c->last_y, qx, qy, t_us, 1, 0) < 0) {
             /* seen in neither place, and the hand's way takes it to the edge of the view:
              * it flew (partly) out of view already; go on with the hand. Not through a card
              * lying in that way: it struck that card and lies hidden on its spot (a card on
@@ -1021,7 +1025,7 @@ static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax
             sqr(t->cards[q].rest_x_mm - fx) + sqr(t->cards[q].rest_y_mm - fy) < sqr(RESTING_MM))
             w = 0;
     if (w > 0.2 * card_px) {
-        int j = card_across(t, k, c->last_x, c->last_y, fx, fy, t_us, 0);
+        int j = card_across(t, k, c->last_x, c->last_y, fx, fy, t_us, 0, first);
         if (j >= 0) {
             /* the knocked card is followed from the evidence; this one, on its spot (card
              * on card, under the hand), is not seen on this frame: held there, not where
