@@ -922,16 +922,17 @@ static void follow_start(kr_track_t *t, int k, int64_t t_us)
  * card beyond 77's spot and followed it out). At 50 fps 78, pushed 20 mm, lies over a
  * third of 77's spot when 77 has flown a card width, and A's hand over most of the rest:
  * 77 changed on 0.24 of what is seen of it, not yet moving. With under_hand (k's first
- * look after it was displaced: struck, it strikes its neighbour at once), a hand over half
- * of it or more, changed or not: what is seen of it may be the pusher's card lying over
- * its spot (look 7140 push_out at 60 fps, 640x360: A's hand over 0.66 of 77, what was seen
- * of it changed on 0.10 as 78 slid onto it; 78's track took 77's card 98 mm beyond 77's
- * spot and followed it out, 77's then 78's: 77's push-out 136 ms late, not flagged). Not
- * on later looks: a card carried in the hand passes over the cards under it (full_match
- * at 30 fps, B's send at 148.8 s: the carried card's evidence given to a card under the
- * hand, a send taken for a rearrangement). The nearest such card, -1 none. With any_rest,
- * any card not displaced before this frame will do, changed or not (a way the card may not
- * have taken at all: follow's flight with the hand). */
+ * look after a fast hand set it going: struck, it strikes its neighbour at once), a hand
+ * over half of it or more, changed or not: what is seen of it may be the pusher's card
+ * lying over its spot (look 7140 push_out at 60 fps, 640x360: A's hand over 0.66 of 77,
+ * what was seen of it changed on 0.10 as 78 slid onto it; 78's track took 77's card 98 mm
+ * beyond 77's spot and followed it out, 77's then 78's: 77's push-out 136 ms late, not
+ * flagged). Not on later looks, nor for a card no fast hand set going: a card carried in
+ * the hand passes over the cards under it (full_match at 30 and 120 fps, B's send at 148.4
+ * s: the evidence found on the picked-up card's first look given to a card under the
+ * hand, the send taken for a rearrangement). The nearest such card, -1 none. With
+ * any_rest, any card not displaced before this frame will do, changed or not (a way the
+ * card may not have taken at all: follow's flight with the hand). */
 static int card_across(const kr_track_t *t, int k, double x0, double y0, double x1, double y1, int64_t t_us,
                        int any_rest, int under_hand)
 {
@@ -976,6 +977,7 @@ static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax
     double speed = sqrt(sqr(c->vx) + sqr(c->vy));
     /* just displaced (no velocity yet): a swept card may already be a card length away */
     int first = c->vx == 0 && c->vy == 0;
+    const int struck = c->hint; /* (a fast hand at it as it was seen displaced: kr_track_cards_update_) */
     const double r_seen = first ? 100 : 42 + 0.6 * speed * dt; /* the window had no frame been missed */
     double r = r_seen + 20 * c->misses * t->fscale; /* 20 mm per 1/60 s missed */
     if (r > 220)
@@ -1025,7 +1027,7 @@ static void follow(kr_track_t *t, const kr_track_src *frame, const card_axis *ax
             sqr(t->cards[q].rest_x_mm - fx) + sqr(t->cards[q].rest_y_mm - fy) < sqr(RESTING_MM))
             w = 0;
     if (w > 0.2 * card_px) {
-        int j = card_across(t, k, c->last_x, c->last_y, fx, fy, t_us, 0, first);
+        int j = card_across(t, k, c->last_x, c->last_y, fx, fy, t_us, 0, first && struck);
         if (j >= 0) {
             /* the knocked card is followed from the evidence; this one, on its spot (card
              * on card, under the hand), is not seen on this frame: held there, not where
