@@ -925,7 +925,7 @@ static void follow_start(kr_track_t *t, int k, int64_t t_us)
  * look after a fast hand set it going: struck, it strikes its neighbour at once), a hand
  * over half of it or more, changed or not: what is seen of it may be the pusher's card
  * lying over its spot (look 7140 push_out at 60 fps, 640x360: A's hand over 0.66 of 77,
- * what was seen of it changed on 0.10 as 78 slid onto it; 78's track took 77's card 98 mm
+ * what was seen of it changed on 0.10 as 78 slid onto it; 78's track took 77's card 97 mm
  * beyond 77's spot and followed it out, 77's then 78's: 77's push-out 136 ms late, not
  * flagged). Not on later looks, nor for a card no fast hand set going: a card carried in
  * the hand passes over the cards under it (full_match at 30 and 120 fps, B's send at 148.4
