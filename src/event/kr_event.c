@@ -980,7 +980,7 @@ static int64_t lost_path_entry(const kr_event_t *ev, int p, const kr_track_card 
     /* ... the last sighting off the path of those before it (the tracker's blob on another
      * part of the arm on its last frame: look 7138 opp_take_send at 30 fps under a whole
      * period's exposure, B's sweep at 3 m/s towards card 33 seen at (-206, -37) mm, then its
-     * point 224 mm back up the arm, 302 mm off where the path went, then lost; carried from
+     * point 224 mm back up the arm, 289 mm off where the path went, then lost; carried from
      * there, the path went back up the arm, the card was found moving with no hand and the
      * take missed); the path is carried as much longer as the sightings passed over */
     int off = 0;

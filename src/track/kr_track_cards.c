@@ -928,9 +928,9 @@ static void follow_start(kr_track_t *t, int k, int64_t t_us)
  * what was seen of it changed on 0.10 as 78 slid onto it; 78's track took 77's card 97 mm
  * beyond 77's spot and followed it out, 77's then 78's: 77's push-out 136 ms late, not
  * flagged). Not on later looks, nor for a card no fast hand set going: a card carried in
- * the hand passes over the cards under it (full_match at 30 and 120 fps, B's send at 148.4
- * s: the evidence found on the picked-up card's first look given to a card under the
- * hand, the send taken for a rearrangement). The nearest such card, -1 none. With
+ * the hand passes over the cards under it (full_match at 30 and 120 fps, B's send at
+ * 148.4-148.9 s: the evidence found on the picked-up card's first look given to a card
+ * under the hand, the send taken for a rearrangement). The nearest such card, -1 none. With
  * any_rest, any card not displaced before this frame will do, changed or not (a way the
  * card may not have taken at all: follow's flight with the hand). */
 static int card_across(const kr_track_t *t, int k, double x0, double y0, double x1, double y1, int64_t t_us,
@@ -944,7 +944,8 @@ static int card_across(const kr_track_t *t, int k, double x0, double y0, double 
     for (int j = 0; j < t->n_cards; j++) {
         const kr_track_card *q = &t->cards[j];
         const double cover = q->hand_cover[0] + q->hand_cover[1];
-        int hidden_change = (cover >= 0.25 && q->change > 0.5 * t->cfg.card_change_frac) || (under_hand && cover >= 0.5);
+        int hidden_change =
+            (cover >= 0.25 && q->change > 0.5 * t->cfg.card_change_frac) || (under_hand && cover >= 0.5);
         if (j == k || (q->displaced && t->cs[j].disp_t < t_us) || !(any_rest || q->moving || hidden_change))
             continue;
         double rx = q->rest_x_mm - x0, ry = q->rest_y_mm - y0;
