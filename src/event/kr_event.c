@@ -983,17 +983,22 @@ static int64_t lost_path_entry(const kr_event_t *ev, int p, const kr_track_card 
      * point 224 mm back up the arm, 289 mm off where the path went, then lost; carried from
      * there, the path went back up the arm, the card was found moving with no hand and the
      * take missed); the path is carried as much longer as the sightings passed over */
-    int off = 0;
-    while (k0 + 1 < LHIST && ev->lpresent[p][k0 + 1] && ev->lt[p][k0 + 1] >= t_min - LOST_PATH_PERIODS * dt &&
-           velocity_upto(ev, p, ev->lt[p][k0 + 1], &vx, &vy, &w) && sqrt(vx * vx + vy * vy) >= LOST_PATH_MIN_V) {
+    int off = 0, known = velocity_upto(ev, p, ev->lt[p][k0], &vx, &vy, &w);
+    while (k0 + 1 < LHIST && ev->lpresent[p][k0 + 1] && ev->lt[p][k0 + 1] >= t_min - LOST_PATH_PERIODS * dt) {
+        double bx, by; /* the velocity of the sightings up to the one before */
+        if (!velocity_upto(ev, p, ev->lt[p][k0 + 1], &bx, &by, &w) || sqrt(bx * bx + by * by) < LOST_PATH_MIN_V)
+            break;
         const double s = (ev->lt[p][k0] - ev->lt[p][k0 + 1]) / 1e6;
-        if (sqrt(sqr(ev->lx[p][k0] - ev->lx[p][k0 + 1] - vx * s) + sqr(ev->ly[p][k0] - ev->ly[p][k0 + 1] - vy * s)) <=
+        if (sqrt(sqr(ev->lx[p][k0] - ev->lx[p][k0 + 1] - bx * s) + sqr(ev->ly[p][k0] - ev->ly[p][k0 + 1] - by * s)) <=
             60 + 0.5 * LOST_PATH_ACC * s * s)
             break;
         k0++;
         off++;
+        vx = bx;
+        vy = by;
+        known = 1;
     }
-    if (!velocity_upto(ev, p, ev->lt[p][k0], &vx, &vy, &w) || sqrt(vx * vx + vy * vy) < LOST_PATH_MIN_V)
+    if (!known || sqrt(vx * vx + vy * vy) < LOST_PATH_MIN_V)
         return -1;
     int64_t t0 = ev->lt[p][k0], span = (LOST_PATH_PERIODS + off) * dt;
     if (t0 + span > hi)
