@@ -1608,6 +1608,49 @@ static void test_still_blob_left_behind_is_not_the_hand(void)
     CU_ASSERT_NOT_EQUAL(ghost_flags(1) & KR_EVENT_FLAG_HAND_UNSEEN, 0);
 }
 
+/* A presses card 64 and draws back; its leading point stays on what the arm left 150 mm
+ * in from A's line (a print: no shadow, a still picture) while the hand goes on home:
+ * twice the point hops to the hand at its line and back onto the print (140 and 150 mm in a
+ * frame, under a jump), then it is gone. Hops onto a print are no sightings: the hand was
+ * last seen at its line, play settles and no reason goes to the judge (before: lost deep
+ * in the field, HAND_UNSEEN; looks 7133 and 7136 both_fault). The same hops onto a hand
+ * seen with its shadow there (print 0) are sightings: lost deep, flagged. Returns the
+ * reading's flags; *settle_t the settle's time (-1: none by 1.9 s). */
+static unsigned print_hop_flags(int print, int64_t *settle_t)
+{
+    fake f;
+    fake_start(&f, 64, 150000);
+    const int b = print ? 1 : 0;
+    const key_pt path[] = {
+        {250000, -100, -330, 0}, {500000, -100, 60, 0}, {900000, -100, 60, 0}, {1000000, -100, -100, 0},
+        {1010000, -100, -100, 1}, {1060000, -100, -100, 1},  /* the print */
+        {1060001, -100, -240, 0}, {1075000, -100, -240, 0},  /* the hand at its line */
+        {1075001, -100, -100, b}, {1092000, -100, -100, b},  /* back on the print */
+        {1092001, -100, -250, 0}, {1108000, -100, -250, 0},  /* the hand */
+        {1108001, -100, -100, b}, {1125000, -100, -100, b},  /* the print */
+        {1125001, 1e9, 0, 0},
+    };
+    const int np = (int)(sizeof path / sizeof path[0]);
+    for (int64_t t = 0; t < 1900000; t += DT)
+        fake_frame(&f, t, path, np);
+    *settle_t = -1;
+    for (int i = 0; i < f.n_obs; i++)
+        if (f.obs[i].rec.type == KR_REC_SETTLE)
+            *settle_t = f.obs[i].rec.t_us;
+    unsigned fl = kr_event_reading_flags(f.ev, 1);
+    kr_event_destroy(f.ev);
+    return fl;
+}
+
+static void test_point_hopping_back_onto_a_print_is_not_the_hand(void)
+{
+    int64_t settle_t;
+    CU_ASSERT_EQUAL(print_hop_flags(1, &settle_t) & KR_EVENT_FLAG_HAND_UNSEEN, 0);
+    CU_ASSERT_TRUE(settle_t > 1000000 && settle_t < 1400000);
+    CU_ASSERT_NOT_EQUAL(print_hop_flags(0, &settle_t) & KR_EVENT_FLAG_HAND_UNSEEN, 0);
+    CU_ASSERT_EQUAL(settle_t, -1);
+}
+
 /* After A's press on card 64, while play goes on, A's leading point rests 300 ms beside
  * the right side line: with no shadow within 100 mm of it and a still picture around it
  * (what the arm left as the hand went home), it is no hand at rest there: no reason for
@@ -5303,6 +5346,7 @@ int main(void)
     CU_add_test(s, "press_needs_its_shadow_to_meet_it", test_press_needs_its_shadow_to_meet_it);
     CU_add_test(s, "hand_beside_the_field_has_not_let_go", test_hand_beside_the_field_has_not_let_go);
     CU_add_test(s, "still_blob_left_behind_is_not_the_hand", test_still_blob_left_behind_is_not_the_hand);
+    CU_add_test(s, "point_hopping_back_onto_a_print_is_not_the_hand", test_point_hopping_back_onto_a_print_is_not_the_hand);
     CU_add_test(s, "still_blob_beside_is_not_a_hand_at_rest", test_still_blob_beside_is_not_a_hand_at_rest);
     CU_add_test(s, "sweep_off_the_side_is_timed_from_its_edge", test_sweep_off_the_side_is_timed_from_its_edge); /* sweep session 7 */
     CU_add_test(s, "card_knocked_by_its_neighbour_is_flagged", test_card_knocked_by_its_neighbour_is_flagged);

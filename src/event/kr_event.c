@@ -141,6 +141,7 @@
 #define SIDE_AREA_MM2 2000.0 /* a hand's side is read only from a blob this large (a hand from above,
                                 palm and fingers, is some 7000 mm^2: a speck is no arm) */
 #define BEYOND_MM 40.0 /* a leading point this far past the other player's line is not a hand back home (settle) */
+#define PRINT_HOP_MM 60.0 /* a leading point that moved this far in a frame onto a print was put back there (settle) */
 #define GAP_RING 16       /* frames missing: the last this many gaps are kept; one whose missing span
                              comes within 2 t_err + GAP_NEAR_PERIODS frame periods of an
                              observation's time marks it (the frames that date it) */
@@ -3710,7 +3711,15 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * out past the view's side, its point jumped 435 mm onto the arm's print behind
              * A's line, play taken as settled 1.4 s early and A's fault on its way back left
              * out of the ruling) */
-            if (jump && (print || no_shadow_near(h)) && (deep || ev->seen_deep[p]))
+            /* A point that moved PRINT_HOP_MM or more in a frame onto a print, slower than a
+             * jump, was put back there too: a hand arriving changes the picture it arrives on
+             * (look 7136 both_fault at 60 fps: A's point hopped twice from the hand going home
+             * at its line back onto a print 150 mm in from it, 147 and 157 mm in 17 ms, then
+             * was gone, and the hand was taken for lost deep in the field; look 7133 at 20 fps,
+             * B's point 136 mm in 50 ms) */
+            int onto_print = print && ph->present &&
+                             sqrt(sqr(h->lead_x_mm - ph->lead_x_mm) + sqr(h->lead_y_mm - ph->lead_y_mm)) >= PRINT_HOP_MM;
+            if (((jump && (print || no_shadow_near(h))) || onto_print) && (deep || ev->seen_deep[p]))
                 ev->on_blob[p] = 1;
             else if (!print)
                 ev->on_blob[p] = 0;
