@@ -949,11 +949,30 @@ static double approach_speed(const kr_event_t *ev, int p, int64_t t_end)
     return v < 0 ? 0 : v;
 }
 
-/* A sweep too fast for the tracker: player p's leading point, seen on its way, then lost or
- * jumped onto another part of the arm (a hand blurred across the mat by a long exposure is
- * no hand's colour; at 24 fps a 2.5 m/s sweep crosses 100 mm a frame). Its path is carried
- * on from its last sighting before the newest break (what the tracker followed after it
- * came from no hand's path), at the velocity of its sightings up to it (velocity_upto, at
+/* Player p's sighting k lies off the path of those before it (k + 1 and older, which came at
+ * LOST_PATH_MIN_V or faster): further from where their velocity (velocity_upto, out in *vx,
+ * *vy) took the hand than 60 mm plus what a hand braking or turning at LOST_PATH_ACC moves in
+ * the time. The tracker's point put on another part of the arm, not the hand. */
+static int off_path(const kr_event_t *ev, int p, int k, double *vx, double *vy)
+{
+    int64_t w;
+    if (!ev->lpresent[p][k] || k + 1 >= LHIST || !ev->lpresent[p][k + 1] ||
+        !velocity_upto(ev, p, ev->lt[p][k + 1], vx, vy, &w) || sqrt(*vx * *vx + *vy * *vy) < LOST_PATH_MIN_V)
+        return 0;
+    const double s = (ev->lt[p][k] - ev->lt[p][k + 1]) / 1e6;
+    return sqrt(sqr(ev->lx[p][k] - ev->lx[p][k + 1] - *vx * s) + sqr(ev->ly[p][k] - ev->ly[p][k + 1] - *vy * s)) >
+           60 + 0.5 * LOST_PATH_ACC * s * s;
+}
+
+/* A sweep too fast for the tracker: player p's leading point, seen on its way, then lost,
+ * jumped onto another part of the arm, or put off its path there (off_path: a hand blurred
+ * across the mat by a long exposure is no hand's colour; at 24 fps a 2.5 m/s sweep crosses
+ * 100 mm a frame; look 7144 match_b at 30 fps under an exposure of 0.9 of a period, B's
+ * sweep at 2.7 m/s seen 170 mm short of card 46, then its point 200 mm back on the arm's
+ * root, under a jump: B's take went to A, whose hand passed by later). Its path is carried
+ * on from its last sighting before the first break in the window (what the tracker followed
+ * after that came from no hand's path; looked for from the oldest sighting on, since the
+ * velocity that finds a sighting off the path is fitted on those before it), at the velocity of its sightings up to it (velocity_upto, at
  * least LOST_PATH_MIN_V), for at most LOST_PATH_PERIODS periods dt and not past hi: where it
  * enters the card's rest outline grown by margin, at or after t_min, is the contact (a
  * break more than those periods before t_min can reach no contact in the window; a card
@@ -966,32 +985,34 @@ static double approach_speed(const kr_event_t *ev, int p, int64_t t_end)
 static int64_t lost_path_entry(const kr_event_t *ev, int p, const kr_track_card *c, double margin, int64_t t_min,
                                int64_t hi, int64_t dt, int64_t *err, int64_t *seg_t0, double *chord_mm)
 {
-    int k0 = -1;
-    for (int k = 0; k + 1 < LHIST && ev->lt[p][k + 1] >= t_min - LOST_PATH_PERIODS * dt; k++)
-        if (ev->lpresent[p][k + 1] &&
-            (!ev->lpresent[p][k] || is_jump(&ev->cfg, ev->lx[p][k], ev->ly[p][k], ev->lx[p][k + 1],
-                                            ev->ly[p][k + 1], ev->lt[p][k] - ev->lt[p][k + 1]))) {
-            k0 = k + 1;
-            break;
-        }
-    if (k0 < 0)
-        return -1;
+    int k0 = -1, kmax = -1, off = 0; /* off: sightings passed over (below) */
     double vx, vy;
     int64_t w;
+    while (kmax + 2 < LHIST && ev->lt[p][kmax + 2] >= t_min - LOST_PATH_PERIODS * dt)
+        kmax++;
+    for (int k = kmax; k >= 0 && k0 < 0; k--) {
+        if (!ev->lpresent[p][k + 1])
+            continue;
+        if (!ev->lpresent[p][k] || is_jump(&ev->cfg, ev->lx[p][k], ev->ly[p][k], ev->lx[p][k + 1], ev->ly[p][k + 1],
+                                           ev->lt[p][k] - ev->lt[p][k + 1]))
+            k0 = k + 1;
+        else if (off_path(ev, p, k, &vx, &vy)) {
+            k0 = k + 1;
+            off = 1; /* (sighting k passed over) */
+        }
+    }
+    if (k0 < 0)
+        return -1;
     /* ... the last sighting off the path of those before it (the tracker's blob on another
      * part of the arm on its last frame: look 7138 opp_take_send at 30 fps under a whole
      * period's exposure, B's sweep at 3 m/s towards card 33 seen at (-206, -37) mm, then its
      * point 224 mm back up the arm, 289 mm off where the path went, then lost; carried from
      * there, the path went back up the arm, the card was found moving with no hand and the
      * take missed); the path is carried as much longer as the sightings passed over */
-    int off = 0, known = velocity_upto(ev, p, ev->lt[p][k0], &vx, &vy, &w);
-    while (k0 + 1 < LHIST && ev->lpresent[p][k0 + 1] && ev->lt[p][k0 + 1] >= t_min - LOST_PATH_PERIODS * dt) {
+    int known = velocity_upto(ev, p, ev->lt[p][k0], &vx, &vy, &w);
+    while (k0 + 1 < LHIST && ev->lt[p][k0 + 1] >= t_min - LOST_PATH_PERIODS * dt) {
         double bx, by; /* the velocity of the sightings up to the one before */
-        if (!velocity_upto(ev, p, ev->lt[p][k0 + 1], &bx, &by, &w) || sqrt(bx * bx + by * by) < LOST_PATH_MIN_V)
-            break;
-        const double s = (ev->lt[p][k0] - ev->lt[p][k0 + 1]) / 1e6;
-        if (sqrt(sqr(ev->lx[p][k0] - ev->lx[p][k0 + 1] - bx * s) + sqr(ev->ly[p][k0] - ev->ly[p][k0 + 1] - by * s)) <=
-            60 + 0.5 * LOST_PATH_ACC * s * s)
+        if (!off_path(ev, p, k0, &bx, &by))
             break;
         k0++;
         off++;
@@ -3217,7 +3238,11 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                         in_window = 1; /* (lost_path_entry's contact lies in it) */
                     }
                 }
-                if (!near && !boxed && !covers && !lost)
+                /* (its path seen entering the card in the window counts too: a hand crossing it
+                 * between two frames may be near it on neither; look 7144 demo at 30 fps, A's
+                 * sweep at 4.5 m/s seen 56 mm before card 17 and 45 mm past it, then lost, and
+                 * B's hand coming after it blamed) */
+                if (!near && !boxed && !covers && !lost && !in_window)
                     continue;
                 ncand++;
                 double speed = sqrt(sqr(h->vx_mm_s) + sqr(h->vy_mm_s));
