@@ -972,16 +972,16 @@ static int off_path(const kr_event_t *ev, int p, int k, double *vx, double *vy)
  * root, under a jump: B's take went to A, whose hand passed by later). Its path is carried
  * on from its last sighting before the first break in the window (what the tracker followed
  * after that came from no hand's path; looked for from the oldest sighting on, since the
- * velocity that finds a sighting off the path is fitted on those before it), at the velocity of its sightings up to it (velocity_upto, at
- * least LOST_PATH_MIN_V), for at most LOST_PATH_PERIODS periods dt and not past hi: where it
- * enters the card's rest outline grown by margin, at or after t_min, is the contact (a
- * break more than those periods before t_min can reach no contact in the window; a card
- * may show its motion a frame or two after the hand was lost: look 7121 send_back at 60
- * fps, lost at 11.100 s, the card seen still at 11.117 and moved at 11.133). Its error: a
- * sweep's path entry's, plus LOST_PATH_ERR of the time it was carried (the hand may brake
- * or turn unseen). -1: no such break, or the carried path misses the card. *seg_t0: the
- * last sighting (the contact is not before it). *chord_mm: as path_entry's, along the
- * carried path. */
+ * velocity that finds a sighting off the path is fitted on those before it), at the
+ * velocity of its sightings up to it (velocity_upto, at least LOST_PATH_MIN_V), for at
+ * most LOST_PATH_PERIODS periods dt and not past hi: where it enters the card's rest outline
+ * grown by margin, at or after t_min, is the contact (a break more than those periods
+ * before t_min can reach no contact in the window; a card may show its motion a frame or
+ * two after the hand was lost: look 7121 send_back at 60 fps, lost at 11.100 s, the card
+ * seen still at 11.117 and moved at 11.133). Its error: a sweep's path entry's, plus
+ * LOST_PATH_ERR of the time it was carried (the hand may brake or turn unseen). -1: no such
+ * break, or the carried path misses the card. *seg_t0: the last sighting (the contact is
+ * not before it). *chord_mm: as path_entry's, along the carried path. */
 static int64_t lost_path_entry(const kr_event_t *ev, int p, const kr_track_card *c, double margin, int64_t t_min,
                                int64_t hi, int64_t dt, int64_t *err, int64_t *seg_t0, double *chord_mm)
 {
@@ -3240,7 +3240,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 }
                 /* (its path seen entering the card in the window counts too: a hand crossing it
                  * between two frames may be near it on neither; look 7144 demo at 30 fps, A's
-                 * sweep at 4.5 m/s seen 56 mm before card 17 and 45 mm past it, then lost, and
+                 * sweep at 4.5 m/s seen 56 mm before card 17 and 44 mm past it, then lost, and
                  * B's hand coming after it blamed) */
                 if (!near && !boxed && !covers && !lost && !in_window)
                     continue;
