@@ -1629,17 +1629,21 @@ static void test_still_blob_left_behind_is_not_the_hand(void)
 /* A presses card 64 and draws back; its leading point stays on what the arm left 150 mm
  * in from A's line (a print: no shadow, a still picture) while the hand goes on home:
  * twice the point hops to the hand at its line and back onto the print (140 and 150 mm in a
- * frame, under a jump), then it is gone. Hops onto a print are no sightings: the hand was
- * last seen at its line, play settles and no reason goes to the judge (before: lost deep
- * in the field, HAND_UNSEEN; looks 7133 and 7136 both_fault). The same hops onto a hand
- * seen with its shadow there (print 0) are sightings: lost deep, flagged. Returns the
- * reading's flags; *settle_t the settle's time (-1: none by 1.9 s). */
-static unsigned print_hop_flags(int print, int64_t *settle_t)
+ * frame, under a jump), then it is gone (way 1). Hops onto a print are no sightings: the
+ * hand was last seen at its line, play settles and no reason goes to the judge (before:
+ * lost deep in the field, HAND_UNSEEN; looks 7133 and 7136 both_fault). Way 0: the same
+ * hops onto a hand seen with its shadow there are sightings: lost deep, flagged. Way 2: no
+ * hand; the print itself draws its point home in steps of 70 mm (the arm's trail breaking
+ * up), to 20 mm in from the line, then is gone: sightings, the last near the line, so no
+ * reason either (look 7143 both_fault, flagged by a draft that took any move of 60 mm onto
+ * a print for a hop). Returns the reading's flags; *settle_t the settle's time (-1: none by
+ * 1.9 s). */
+static unsigned print_hop_flags(int way, int64_t *settle_t)
 {
     fake f;
     fake_start(&f, 64, 150000);
-    const int b = print ? 1 : 0;
-    const key_pt path[] = {
+    const int b = way ? 1 : 0;
+    const key_pt hops[] = {
         {250000, -100, -330, 0}, {500000, -100, 60, 0}, {900000, -100, 60, 0}, {1000000, -100, -100, 0},
         {1010000, -100, -100, 1}, {1060000, -100, -100, 1},  /* the print */
         {1060001, -100, -240, 0}, {1075000, -100, -240, 0},  /* the hand at its line */
@@ -1648,9 +1652,15 @@ static unsigned print_hop_flags(int print, int64_t *settle_t)
         {1108001, -100, -100, b}, {1125000, -100, -100, b},  /* the print */
         {1125001, 1e9, 0, 0},
     };
-    const int np = (int)(sizeof path / sizeof path[0]);
+    const key_pt trail[] = {
+        {250000, -100, -330, 0}, {500000, -100, 60, 0}, {900000, -100, 60, 0}, {1000000, -100, -100, 0},
+        {1010000, -100, -100, 1}, {1060000, -100, -100, 1},  /* the print */
+        {1060001, -100, -170, 1}, {1075000, -100, -170, 1},  /* its point 70 mm on */
+        {1075001, -100, -234, 1}, {1092000, -100, -234, 1},  /* and 64 more */
+        {1092001, 1e9, 0, 0},
+    };
     for (int64_t t = 0; t < 1900000; t += DT)
-        fake_frame(&f, t, path, np);
+        fake_frame(&f, t, way == 2 ? trail : hops, way == 2 ? 11 : 15);
     *settle_t = -1;
     for (int i = 0; i < f.n_obs; i++)
         if (f.obs[i].rec.type == KR_REC_SETTLE)
@@ -1667,6 +1677,8 @@ static void test_point_hopping_back_onto_a_print_is_not_the_hand(void)
     CU_ASSERT_TRUE(settle_t > 1000000 && settle_t < 1400000);
     CU_ASSERT_NOT_EQUAL(print_hop_flags(0, &settle_t) & KR_EVENT_FLAG_HAND_UNSEEN, 0);
     CU_ASSERT_EQUAL(settle_t, -1);
+    CU_ASSERT_EQUAL(print_hop_flags(2, &settle_t) & KR_EVENT_FLAG_HAND_UNSEEN, 0);
+    CU_ASSERT_TRUE(settle_t > 1000000 && settle_t < 1400000);
 }
 
 /* 30 fps: A's hand sweeps card 64 sideways at 4.5 m/s, its leading point seen 40 mm short of

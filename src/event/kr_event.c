@@ -3736,13 +3736,15 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * out past the view's side, its point jumped 435 mm onto the arm's print behind
              * A's line, play taken as settled 1.4 s early and A's fault on its way back left
              * out of the ruling) */
-            /* A point that moved PRINT_HOP_MM or more in a frame onto a print, slower than a
-             * jump, was put back there too: a hand arriving changes the picture it arrives on
-             * (look 7136 both_fault at 60 fps: A's point hopped twice from the hand going home
-             * at its line back onto a print 150 mm in from it, 147 and 157 mm in 17 ms, then
-             * was gone, and the hand was taken for lost deep in the field; look 7133 at 20 fps,
-             * B's point 136 mm in 50 ms) */
-            int onto_print = print && ph->present &&
+            /* A point that moved PRINT_HOP_MM or more in a frame from the hand (no print) onto
+             * a print, slower than a jump, was put back there too: a hand arriving changes the
+             * picture it arrives on (look 7136 both_fault at 60 fps: A's point hopped twice from
+             * the hand going home at its line back onto a print 150 mm in from it, 147 and 157
+             * mm in 17 ms, then was gone, and the hand was taken for lost deep in the field;
+             * look 7133 at 20 fps, B's point 136 mm in 50 ms). Not from a print: the arm's
+             * trail breaking up as the background takes it in draws its point home in steps
+             * (look 7143 both_fault at 50 fps, B's 66 mm from 120 mm in from its line) */
+            int onto_print = print && ph->present && !was_print &&
                              sqrt(sqr(h->lead_x_mm - ph->lead_x_mm) + sqr(h->lead_y_mm - ph->lead_y_mm)) >= PRINT_HOP_MM;
             if (((jump && (print || no_shadow_near(h))) || onto_print) && (deep || ev->seen_deep[p]))
                 ev->on_blob[p] = 1;
