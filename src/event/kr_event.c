@@ -141,7 +141,8 @@
 #define SIDE_AREA_MM2 2000.0 /* a hand's side is read only from a blob this large (a hand from above,
                                 palm and fingers, is some 7000 mm^2: a speck is no arm) */
 #define BEYOND_MM 40.0 /* a leading point this far past the other player's line is not a hand back home (settle) */
-#define PRINT_HOP_MM 60.0 /* a leading point that moved this far in a frame onto a print was put back there (settle) */
+#define PRINT_HOP_MM 60.0 /* a leading point that moved this far in a frame from the hand onto a print was
+                             put back there: no sighting (settle) */
 #define GAP_RING 16       /* frames missing: the last this many gaps are kept; one whose missing span
                              comes within 2 t_err + GAP_NEAR_PERIODS frame periods of an
                              observation's time marks it (the frames that date it) */
