@@ -1698,7 +1698,8 @@ static void test_sweep_crossing_between_frames_is_blamed_on_its_hand(void)
     fake_start(&f, 64, 150000);
     const key_pt a[] = {{200000, -300, -330, 0}, {t1 - dt, -316, 51.5, 0}, {t1, x1, 51.5, 0}, {t2, x2, 51.5, 0},
                         {t2 + 1, 1e9, 0, 0}};
-    const key_pt b[] = {{200000, 60, 330, 0}, {t2 + dt, 60, 220, 0}, {t2 + 2 * dt, 60, 60, 0}, {t2 + 12 * dt, 60, 60, 0}};
+    const key_pt b[] = {{200000, 60, 330, 0}, {t2 + dt, 60, 220, 0}, {t2 + 2 * dt, 60, 60, 0},
+                        {t2 + 12 * dt, 60, 60, 0}};
     f.path_b = b;
     f.n_b = 4;
     for (int64_t t = 0; t < 1500000; t += dt) {
@@ -1721,8 +1722,9 @@ static void test_sweep_crossing_between_frames_is_blamed_on_its_hand(void)
     CU_ASSERT_PTR_NOT_NULL(o);
     if (o) {
         if (getenv("KR_TEST_VERBOSE"))
-            printf("crossing between frames: %c err %lld t_err %lld conf %.2f\n", o->rec.player == KR_SIDE_A ? 'A' : 'B',
-                   (long long)(o->rec.t_us - tc), (long long)o->rec.t_err_us, o->rec.confidence);
+            printf("crossing between frames: %c err %lld t_err %lld conf %.2f\n",
+                   o->rec.player == KR_SIDE_A ? 'A' : 'B', (long long)(o->rec.t_us - tc), (long long)o->rec.t_err_us,
+                   o->rec.confidence);
         CU_ASSERT_EQUAL(o->rec.player, KR_SIDE_A);
         CU_ASSERT_EQUAL(o->rec.card, 64);
         CU_ASSERT_TRUE(o->rec.confidence >= 0.9);
@@ -5426,8 +5428,10 @@ int main(void)
     CU_add_test(s, "press_needs_its_shadow_to_meet_it", test_press_needs_its_shadow_to_meet_it);
     CU_add_test(s, "hand_beside_the_field_has_not_let_go", test_hand_beside_the_field_has_not_let_go);
     CU_add_test(s, "still_blob_left_behind_is_not_the_hand", test_still_blob_left_behind_is_not_the_hand);
-    CU_add_test(s, "point_hopping_back_onto_a_print_is_not_the_hand", test_point_hopping_back_onto_a_print_is_not_the_hand);
-    CU_add_test(s, "sweep_crossing_between_frames_is_blamed_on_its_hand", test_sweep_crossing_between_frames_is_blamed_on_its_hand);
+    CU_add_test(s, "point_hopping_back_onto_a_print_is_not_the_hand", /* session 59 */
+                test_point_hopping_back_onto_a_print_is_not_the_hand);
+    CU_add_test(s, "sweep_crossing_between_frames_is_blamed_on_its_hand", /* session 59 */
+                test_sweep_crossing_between_frames_is_blamed_on_its_hand);
     CU_add_test(s, "still_blob_beside_is_not_a_hand_at_rest", test_still_blob_beside_is_not_a_hand_at_rest);
     CU_add_test(s, "sweep_off_the_side_is_timed_from_its_edge", test_sweep_off_the_side_is_timed_from_its_edge); /* sweep session 7 */
     CU_add_test(s, "card_knocked_by_its_neighbour_is_flagged", test_card_knocked_by_its_neighbour_is_flagged);

@@ -3745,8 +3745,9 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * look 7133 at 20 fps, B's point 136 mm in 50 ms). Not from a print: the arm's
              * trail breaking up as the background takes it in draws its point home in steps
              * (look 7143 both_fault at 50 fps, B's 66 mm from 120 mm in from its line) */
-            int onto_print = print && ph->present && !was_print &&
-                             sqrt(sqr(h->lead_x_mm - ph->lead_x_mm) + sqr(h->lead_y_mm - ph->lead_y_mm)) >= PRINT_HOP_MM;
+            int onto_print = print && !was_print && ph->present &&
+                             sqrt(sqr(h->lead_x_mm - ph->lead_x_mm) + sqr(h->lead_y_mm - ph->lead_y_mm)) >=
+                                 PRINT_HOP_MM;
             if (((jump && (print || no_shadow_near(h))) || onto_print) && (deep || ev->seen_deep[p]))
                 ev->on_blob[p] = 1;
             else if (!print)
