@@ -986,8 +986,8 @@ static int off_path(const kr_event_t *ev, int p, int k, double *vx, double *vy)
 static int64_t lost_path_entry(const kr_event_t *ev, int p, const kr_track_card *c, double margin, int64_t t_min,
                                int64_t hi, int64_t dt, int64_t *err, int64_t *seg_t0, double *chord_mm)
 {
-    int k0 = -1, kmax = -1, off = 0; /* off: sightings passed over (below) */
-    double vx, vy;
+    int k0 = -1, kmax = -1, off = 0, known = 0; /* off: 1 when the break is a sighting passed over */
+    double vx = 0, vy = 0;
     int64_t w;
     while (kmax + 2 < LHIST && ev->lt[p][kmax + 2] >= t_min - LOST_PATH_PERIODS * dt)
         kmax++;
@@ -998,29 +998,21 @@ static int64_t lost_path_entry(const kr_event_t *ev, int p, const kr_track_card 
                                            ev->lt[p][k] - ev->lt[p][k + 1]))
             k0 = k + 1;
         else if (off_path(ev, p, k, &vx, &vy)) {
+            /* a sighting off the path of those before it (the tracker's blob on another part
+             * of the arm: look 7138 opp_take_send at 30 fps under a whole period's exposure,
+             * B's sweep at 3 m/s towards card 33 seen at (-206, -37) mm, then its point 224 mm
+             * back up the arm, 289 mm off where the path went, then lost; carried from there,
+             * the path went back up the arm, the card was found moving with no hand and the
+             * take missed): passed over, the path carried from the sighting before it at the
+             * velocity off_path fitted, a period longer */
             k0 = k + 1;
-            off = 1; /* (sighting k passed over) */
+            off = known = 1;
         }
     }
     if (k0 < 0)
         return -1;
-    /* ... the last sighting off the path of those before it (the tracker's blob on another
-     * part of the arm on its last frame: look 7138 opp_take_send at 30 fps under a whole
-     * period's exposure, B's sweep at 3 m/s towards card 33 seen at (-206, -37) mm, then its
-     * point 224 mm back up the arm, 289 mm off where the path went, then lost; carried from
-     * there, the path went back up the arm, the card was found moving with no hand and the
-     * take missed); the path is carried as much longer as the sightings passed over */
-    int known = velocity_upto(ev, p, ev->lt[p][k0], &vx, &vy, &w);
-    while (k0 + 1 < LHIST && ev->lt[p][k0 + 1] >= t_min - LOST_PATH_PERIODS * dt) {
-        double bx, by; /* the velocity of the sightings up to the one before */
-        if (!off_path(ev, p, k0, &bx, &by))
-            break;
-        k0++;
-        off++;
-        vx = bx;
-        vy = by;
-        known = 1;
-    }
+    if (!known)
+        known = velocity_upto(ev, p, ev->lt[p][k0], &vx, &vy, &w);
     if (!known || sqrt(vx * vx + vy * vy) < LOST_PATH_MIN_V)
         return -1;
     int64_t t0 = ev->lt[p][k0], span = (LOST_PATH_PERIODS + off) * dt;
