@@ -1525,7 +1525,8 @@ static void fake_hand(const fake *f, kr_track_hand *h, int p, int64_t t, const k
 }
 
 /* One frame at time t: hand A on its path, the picture around its tip changing by chg
- * (tip_change), its blob area mm^2 (arm and hand); hand B on f->path_b (if any), still. */
+ * (tip_change), its blob area mm^2 (arm and hand); hand B on f->path_b (if any), the picture
+ * around its tip unchanged. */
 static void fake_frame_area(fake *f, int64_t t, const key_pt *path, int n, double chg, double area)
 {
     memset(&f->fr.hands, 0, sizeof f->fr.hands);
@@ -1633,8 +1634,8 @@ static void test_still_blob_left_behind_is_not_the_hand(void)
  * hand was last seen at its line, play settles and no reason goes to the judge (before:
  * lost deep in the field, HAND_UNSEEN; looks 7133 and 7136 both_fault). Way 0: the same
  * hops onto a hand seen with its shadow there are sightings: lost deep, flagged. Way 2: no
- * hand; the print itself draws its point home in steps of 70 mm (the arm's trail breaking
- * up), to 20 mm in from the line, then is gone: sightings, the last near the line, so no
+ * hand; the print itself draws its point home in steps of 70 and 64 mm (the arm's trail
+ * breaking up), to 20 mm in from the line, then is gone: sightings, the last near the line, so no
  * reason either (look 7143 both_fault, flagged by a draft that took any move of 60 mm onto
  * a print for a hop). Returns the reading's flags; *settle_t the settle's time (-1: none by
  * 1.9 s). */
