@@ -1777,6 +1777,59 @@ static void test_point_on_a_card_out_of_the_field_is_no_rest_beside(void)
     CU_ASSERT_EQUAL(beside_flags(0, 1) & KR_EVENT_FLAG_BESIDE, 0);
 }
 
+/* A's hand rests 550 ms with its point on card 5 at (180, y) (out: its outline wholly past
+ * A's line, as a taken card put aside by the knee is), then presses the read card 64 in B's
+ * territory. Counts A's touches of card 5 and of card 64 (*t64 the first one's time), and the
+ * settles before that touch. */
+static void rest_on_a_card_put_aside(double y, int out, int *n5, int *n64, int *early_settles)
+{
+    static const kr_track_card_init lay[2] = {{64, KR_TRACK_B, -100, 51.5}, {5, KR_TRACK_A, 180, 0}};
+    kr_track_card_init l[2] = {lay[0], lay[1]};
+    l[1].y_mm = y;
+    fake f;
+    fake_start_with(&f, l, 64, 150000);
+    f.cards[1].out_of_field = out;
+    const key_pt path[] = {
+        {250000, 180, -330, 0},   {450000, 180, y, 0},    {1000000, 180, y, 0},     /* on card 5 */
+        {1300000, -100, 60, 0},   {1700000, -100, 60, 0}, {2000000, -100, -330, 0}, /* presses 64 */
+        {2100000, 1e9, 0, 0},
+    };
+    for (int64_t t = 0; t < 3500000; t += DT)
+        fake_frame(&f, t, path, 7);
+    int64_t t64 = INT64_MAX;
+    *n5 = *n64 = *early_settles = 0;
+    for (int i = 0; i < f.n_obs; i++)
+        if (f.obs[i].rec.type == KR_REC_TOUCH && f.obs[i].rec.player == KR_SIDE_A) {
+            *n5 += f.obs[i].rec.card == 5;
+            if (f.obs[i].rec.card == 64) {
+                (*n64)++;
+                if (f.obs[i].rec.t_us < t64)
+                    t64 = f.obs[i].rec.t_us;
+            }
+        }
+    for (int i = 0; i < f.n_obs; i++)
+        *early_settles += f.obs[i].rec.type == KR_REC_SETTLE && f.obs[i].rec.t_us < t64;
+    if (getenv("KR_TEST_VERBOSE"))
+        printf("rest on card 5 at y %.0f (out %d): touches of 5 %d, of 64 %d at %lld, settles before %d\n", y, out,
+               *n5, *n64, (long long)t64, *early_settles);
+    kr_event_destroy(f.ev);
+}
+
+/* A hand resting on a card out of the field touches nothing in play: no touch of it, and no
+ * settle of the reading before the hand's press of the read card (before: a press of the
+ * taken card, then the reading settled and the press of card 64 was not read: look 7148
+ * match_b at 25 fps). The same rest on card 5 in A's lower row is a press of it. */
+static void test_rest_on_a_card_out_of_the_field_is_no_press(void)
+{
+    int n5, n64, early;
+    rest_on_a_card_put_aside(-300, 1, &n5, &n64, &early);
+    CU_ASSERT_EQUAL(n5, 0);
+    CU_ASSERT_EQUAL(n64, 1);
+    CU_ASSERT_EQUAL(early, 0);
+    rest_on_a_card_put_aside(-218, 0, &n5, &n64, &early);
+    CU_ASSERT_EQUAL(n5, 1);
+}
+
 /* ---- sweep session 7: a swept card measured beyond the warped area ---- */
 
 /* Card 64 lies 65 mm inside the left side line of a tracker that warps no margin beside the
@@ -5519,6 +5572,8 @@ int main(void)
     CU_add_test(s, "hand_named_from_the_arm_seen_most", test_hand_named_from_the_arm_seen_most); /* session 15 */
     CU_add_test(s, "point_on_a_card_out_of_the_field_is_no_rest_beside", /* session 31 */
                 test_point_on_a_card_out_of_the_field_is_no_rest_beside);
+    CU_add_test(s, "rest_on_a_card_out_of_the_field_is_no_press", /* session 60 */
+                test_rest_on_a_card_out_of_the_field_is_no_press);
     CU_add_test(s, "race_last_mm_beside_a_still_hand", test_race_last_mm_beside_a_still_hand); /* session 31 */
     CU_add_test(s, "race_last_mm_beside_settling_fingers", test_race_last_mm_beside_settling_fingers); /* session 46 */
     CU_add_test(s, "landing_slowing_at_24_fps_is_no_residue", test_landing_slowing_at_24_fps_is_no_residue); /* s47 */

@@ -3169,7 +3169,13 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
              * of where this hand is, its leading point may lie on the other arm; the hand is
              * down where it was (no press here: merged && in_contact_elsewhere) */
             int merged = s->rest_merged;
-            if (over && !s->contact && s3 < cfg->rest_speed_mm_s && !c->moving && sd <= cfg->touch_margin_mm) {
+            /* no rest on a card lying out of the field: a taken card put aside by the player's
+             * knee is out of play, and a hand resting on it touches nothing the rules count
+             * (look 7148 match_b at 25 fps: A's hand laid by its taken cards beyond A's line,
+             * its point on card 52, taken in the first reading: a press read there settled
+             * the reading before A's fault in B's territory, which was then missed) */
+            if (over && !s->contact && s3 < cfg->rest_speed_mm_s && !c->moving && !c->out_of_field &&
+                sd <= cfg->touch_margin_mm) {
                 if (s->rest_t < 0) {
                     s->rest_t = ev->lwin_t[p];
                     s->rest_merged = 0;
@@ -3178,7 +3184,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 merged |= s->rest_merged;
                 if (fr->t_us - s->rest_t >= cfg->press_hold_us && !(merged && in_contact_elsewhere(ev, fr, k, p)))
                     press_touch(ev, fr, k, p, s->rest_t, dt, fr->t_us - s->rest_t >= cfg->press_hold_us + SETTLE_WAIT_US);
-            } else if (s3 >= cfg->rest_speed_mm_s || !over) {
+            } else if (s3 >= cfg->rest_speed_mm_s || !over || c->out_of_field) {
                 s->rest_t = -1;
             }
             if (s->rest_t < 0 && held_t >= 0 && !s->contact && ev->have_prev && ev->prev_t - held_t >= cfg->press_hold_us &&
