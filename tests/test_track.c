@@ -791,6 +791,60 @@ static void test_fast_hand_cut_off_for_a_frame_stays_a_hand(void)
     kr_track_destroy(t);
 }
 
+/* The mat in the rectangle from (x0, y0) to (x1, y1) mm in shade (the background's colour
+ * times 0.62, as draw_arm's shadow): what a dark sleeve blurred over the mat reads as. */
+static void shaded_mat(double x0, double y0, double x1, double y1)
+{
+    double px0, py0, px1, py1;
+    map_fn(NULL, x0, y0, &px0, &py0);
+    map_fn(NULL, x1, y1, &px1, &py1);
+    const int u0 = px0 < 0 ? 0 : (int)px0, u1 = px1 > FW ? FW : (int)px1;
+    for (int y = py0 < 0 ? 0 : (int)py0; y <= (int)py1 && y < FH; y++)
+        for (int x = u0; x < u1; x++) {
+            const uint8_t *b = base + ((size_t)y * FW + (size_t)x) * 3;
+            put(frame, x, y, b[0] * 0.62, b[1] * 0.62, b[2] * 0.62);
+        }
+}
+
+/* test_fast_hand_cut_off_for_a_frame_stays_a_hand's sweep with its forearm, from frame 10
+ * on, shaded to the picture's edge instead (a fast hand's dark sleeve blurred into shadow:
+ * look 7120 own_take at 25 fps, A's 3 m/s sweep of card 17 lost for three frames, taken for
+ * card evidence, and the card's track followed it). The hand is joined to A's edge through
+ * shadow alone, and it moves: A's hand on every frame of the cut, its leading point by the
+ * tip (before: on the first frame only, by its grace). Returns those frames, of 5. With the
+ * shade reaching B's edge too (both = 1), the piece is neither's. */
+static int fast_hand_over_a_shaded_sleeve(int both)
+{
+    kr_track_t *t = make_tracker();
+    int64_t ts = 0;
+    warm(t, &ts);
+    int kept = 0;
+    for (int i = 0; i <= 14; i++, ts += 16667) {
+        double tip = -250 + 30.0 * i;
+        still_scene(frame, 1.0);
+        if (both && i >= 10) /* a band of shade from under the hand to B's edge */
+            shaded_mat(tip - 40, 420, tip + 10, -120);
+        draw_arm(frame, tip - 60, tip, -45, 10, -8, 1);
+        if (i >= 10)
+            shaded_mat(tip - 160, -220, tip + 40, -440);
+        const kr_track_frame *fr = feed(t, ts);
+        const kr_track_hand *h = &fr->hands[KR_TRACK_A];
+        if (i >= 10)
+            kept += h->present && fabs(h->lead_x_mm - tip) < 25 && fabs(h->lead_y_mm + 45) < 25;
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("shaded sleeve %d, %d: tip %.0f present %d lead %.0f %.0f\n", both, i, tip, h->present,
+                   h->lead_x_mm, h->lead_y_mm);
+    }
+    kr_track_destroy(t);
+    return kept;
+}
+
+static void test_fast_hand_joined_to_its_edge_by_shadow_stays_a_hand(void)
+{
+    CU_ASSERT_EQUAL(fast_hand_over_a_shaded_sleeve(0), 5);
+    CU_ASSERT_TRUE(fast_hand_over_a_shaded_sleeve(1) <= 1); /* (the first: its frame of grace) */
+}
+
 /* B's fingers over A's (B's tip at y 0, A's at 40, on card 64's column), the two hands one
  * blob split between them; then B's forearm is cut off its edge by a band of mat-like sleeve
  * (y 260-300: strike_a at 30 fps, B's dark sleeve lost for a frame as the hands met). B's
@@ -2127,6 +2181,8 @@ int main(void)
     CU_add_test(s, "knocked_card_under_the_hand_keeps_its_id", test_knocked_card_under_the_hand_keeps_its_id);
     CU_add_test(s, "knocked_card_mostly_under_the_hand_keeps_its_id", test_knocked_card_mostly_under_the_hand_keeps_its_id); /* session 30 */
     CU_add_test(s, "fast_hand_cut_off_for_a_frame_stays_a_hand", test_fast_hand_cut_off_for_a_frame_stays_a_hand); /* session 30 */
+    CU_add_test(s, "fast_hand_joined_to_its_edge_by_shadow_stays_a_hand", /* session 60 */
+                test_fast_hand_joined_to_its_edge_by_shadow_stays_a_hand);
     CU_add_test(s, "card_swept_out_of_view_goes_with_the_hand",
                 test_card_swept_out_of_view_goes_with_the_hand); /* session 32 */
     CU_add_test(s, "card_found_again_far_off_is_marked", test_card_found_again_far_off_is_marked); /* session 33 */

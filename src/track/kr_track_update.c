@@ -771,6 +771,23 @@ static inline int in_comp(const kr_track_t *t, int i, int c)
     return (t->cls[i] == KR_CLS_FG || t->cls[i] == KR_CLS_CARDLIKE) && t->label[i] == c;
 }
 
+/* The pixels of component c that changed since the last frame (by STILL_DIFF or more).
+ * (Its still_sum counts the frames unchanged up to the last frame: a piece arrived on this
+ * one has the mat's count there.) */
+static long changed_px(const kr_track_t *t, int c)
+{
+    const kr_track_comp *cp = &t->comp[c];
+    long n = 0;
+    for (int v = cp->v0; v <= cp->v1; v++)
+        for (int u = cp->u0, i = v * t->w + u; u <= cp->u1; u++, i++) {
+            if (!in_comp(t, i, c))
+                continue;
+            const uint8_t *I = t->mat + (size_t)i * 3, *P = t->prev + (size_t)i * 3;
+            n += abs(I[0] - P[0]) + abs(I[1] - P[1]) + abs(I[2] - P[2]) >= STILL_DIFF;
+        }
+    return n;
+}
+
 /* An arm cut off from its player's edge as it meets the other's hand (its sleeve, dark or
  * pale, not told from the mat for a frame: strike_a at 30 fps, B's hand and forearm joined
  * to A's on card 15, B's edge left with 4446 of its 24138 mm^2) joins the other arm's
@@ -810,6 +827,7 @@ static void take_back_cut_off_arms(kr_track_t *t)
 }
 
 static void join_pieces(kr_track_t *t);
+static void shadow_links(kr_track_t *t, uint8_t *link);
 static void split_contacts(kr_track_t *t, double dt_s);
 static void tip_change_own(kr_track_t *t, int p);
 static void near_area(kr_track_t *t, int p);
@@ -1254,9 +1272,37 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
                 attached[1] = 1;
         }
     }
+    /* ... or joined to it through shadow alone: a fast hand's dark sleeve, blurred over the
+     * mat, reads as shadow from the hand to the edge, at most a scrap of it by the edge
+     * foreground (look 7120 own_take at 25 fps, A's 3 m/s sweep of card 17: the hand cut
+     * off for three frames and taken for card evidence, the card's track on it, its
+     * push-out read 53 ms late). Such a piece is that player's hand, and the arm is there:
+     * a hand seen on the last frame (its base carried on), a piece a quarter of which or
+     * more changed since the last frame (a blob left lying does not; its still_sum cannot
+     * tell: changed_px), not one the other player's attached arm holds by its leading
+     * point (above); a piece whose shadow reaches both edges is neither's. */
+    uint8_t link[KR_TRACK_MAX_COMPS], linked[KR_TRACK_MAX_COMPS];
+    memset(linked, 0, sizeof linked);
+    if (t->prev_hand[0].present || t->prev_hand[1].present) {
+        shadow_links(t, link);
+        int by_shadow[2] = {0, 0};
+        for (int c = 0; c < t->n_comp; c++) {
+            kr_track_comp *cp = &t->comp[c];
+            const int p = link[c] - 1;
+            if (cp->area < t->min_area_px || cp->zone_a || cp->zone_b || (p != 0 && p != 1) ||
+                !t->prev_hand[p].present || (cp->owner == 1 - p && attached[1 - p]) ||
+                4 * changed_px(t, c) < cp->area)
+                continue;
+            cp->owner = p;
+            linked[c] = 1;
+            by_shadow[p] = 1;
+        }
+        for (int p = 0; p < 2; p++)
+            attached[p] |= by_shadow[p];
+    }
     for (int c = 0; c < t->n_comp; c++) {
         kr_track_comp *cp = &t->comp[c];
-        if (cp->area < t->min_area_px || cp->zone_a || cp->zone_b)
+        if (cp->area < t->min_area_px || cp->zone_a || cp->zone_b || linked[c])
             continue;
         /* ... nor a piece that has not changed for a while (a hand moves; bare mat where a
          * card lay, or a dropped sleeve, does not), unless it is a hand that lies still: most
@@ -1439,6 +1485,55 @@ static void join_pieces(kr_track_t *t)
                 if (r >= nc || !owners[r])
                     t->cls[i] = KR_CLS_BG;
             }
+}
+
+/* Per component c, link[c]: the players (bit 0 A, bit 1 B) whose entry band its shadow
+ * reaches, through 4-connected shadow pixels (KR_CLS_SHADOW) from a pixel beside it to a
+ * shadow pixel in the band. Union-find over t->parent as join_pieces: the components are
+ * nodes 0 .. n_comp - 1, each shadow pixel a node after them (its number in t->label, which
+ * the labelling leaves alone for shadow pixels); a set's root is its smallest node. Every
+ * row is read: shadow alone does not mark a row (t->rowfg). */
+static void shadow_links(kr_track_t *t, uint8_t *link)
+{
+    const int W = t->w, nc = t->n_comp;
+    int32_t *par = t->parent, next = nc;
+    for (int32_t c = 0; c < nc; c++) {
+        par[c] = c;
+        link[c] = 0;
+    }
+    for (int v = 0; v < t->h; v++)
+        for (int u = 0; u < W; u++) {
+            const int i = v * W + u;
+            const uint8_t cl = t->cls[i];
+            const int sh = cl == KR_CLS_SHADOW;
+            if (!sh && cl != KR_CLS_FG && cl != KR_CLS_CARDLIKE)
+                continue;
+            if (sh) {
+                par[next] = next;
+                t->label[i] = next++;
+            }
+            const int nb[2] = {u > 0 ? i - 1 : -1, v > 0 ? i - W : -1};
+            for (int k = 0; k < 2; k++) {
+                if (nb[k] < 0)
+                    continue;
+                const uint8_t cn = t->cls[nb[k]];
+                if (!(cn == KR_CLS_SHADOW || (sh && (cn == KR_CLS_FG || cn == KR_CLS_CARDLIKE))))
+                    continue; /* two pieces' pixels: the labelling's */
+                int32_t a = uf_find(par, t->label[i]), b = uf_find(par, t->label[nb[k]]);
+                if (a != b)
+                    par[a > b ? a : b] = a < b ? a : b;
+            }
+        }
+    if (next == nc)
+        return; /* no shadow */
+    for (int i = 0; i < t->n; i++)
+        if (t->cls[i] == KR_CLS_SHADOW && (t->zone[i] == 1 || t->zone[i] == 2)) {
+            const int32_t r = uf_find(par, t->label[i]);
+            if (r < nc) /* (a set holding a component has one for its root) */
+                link[r] |= (uint8_t)t->zone[i];
+        }
+    for (int c = 0; c < nc; c++)
+        link[c] = link[uf_find(par, c)];
 }
 
 /* The hand (1 A, 2 B) whose learned colour mat pixel i is SKIN_NEARER times nearer than
