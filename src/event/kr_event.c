@@ -270,6 +270,8 @@ typedef struct card_state {
     int64_t doubt_t;         /* seen moving, then back at rest only while a neighbour that moved may
                                 have lain in its place (stand_in): its motion may have gone on from
                                 this time (the frame before it was seen moving); -1 none */
+    int64_t hid_t;           /* last frame it lay hidden in its place (the tracker's occluded, not
+                                lost); -1 none */
     int     pushed;          /* a push-out of it was emitted and it has not been seen at rest in the
                                 field since: it cannot leave the field again */
     double  vx, vy;
@@ -2957,6 +2959,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             cs->seen_y = cs->py;
             cs->seen_t = fr->t_us;
             cs->doubt_t = -1;
+            cs->hid_t = -1;
             cs->still_t = fr->t_us;
             cs->bare_t = fr->t_us;
             cs->rest0_x = fr->cards[k].rest_x_mm;
@@ -3431,7 +3434,16 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             if (unseen) /* the two periods since it was last seen inside */
                 e = (int64_t)((double)(fr->t_us - t_lo) / sqrt(12.0));
             if (c->lost && !c->found) {
-                t = c->last_seen_us + dt / 2;
+                /* hidden in its place on frames after that sighting (a hand over it as it set
+                 * off), it may have lain there up to the last of them: it left within the
+                 * period after that frame, midway from the sighting (look 7117 rearrange at 24
+                 * fps: card 66 under A's sweeping hand on the frame after its last sighting,
+                 * lost on the next; its push-out put half a period after the sighting, 28 ms
+                 * early on 21) */
+                int64_t hi = c->last_seen_us + dt;
+                if (cs->hid_t > c->last_seen_us)
+                    hi = cs->hid_t + dt < fr->t_us ? cs->hid_t + dt : fr->t_us;
+                t = c->last_seen_us + (hi - c->last_seen_us) / 2;
                 if (t < fr->t_us - PUSH_BACK_MAX_US)
                     t = fr->t_us - PUSH_BACK_MAX_US;
                 if (t < ev->horizon) /* (missing since before play: not held for) */
@@ -3528,6 +3540,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         cs->py = c->y_mm;
         cs->pa = c->angle_deg;
         cs->pt = fr->t_us;
+        if (c->occluded && !c->lost)
+            cs->hid_t = fr->t_us;
         if (!c->occluded && !c->lost && (c->displaced ? c->found : !c->moving)) {
             cs->seen_x = c->x_mm;
             cs->seen_y = c->y_mm;
