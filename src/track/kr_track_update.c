@@ -1424,32 +1424,27 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
     return KR_OK;
 }
 
-/* Pieces of foreground joined through joining pixels (KR_CLS_JOIN: pale skin over pale
- * tatami, less changed than foreground): a piece no arm owns (cut off from its arm, and
- * dropped as a still detached piece when the hand lies on a card: v5_bright_5994's race)
- * is given the one player whose arm it is joined to; joined to both, or to none, it stays
- * no one's. The joining pixels change no piece's pixels or owner otherwise, so they make
- * no contact between the two hands. Union-find over t->parent (free once the labels are
- * compacted; split_contacts uses it next): the components are nodes 0 .. n_comp - 1, each
- * joining pixel a node after them (its number in t->label, whose joining pixels the
- * labelling leaves alone); every set's root is its smallest node, a component wherever
- * the set holds one (components and joining pixels are distinct pixels: at most t->n
- * nodes). Joining pixels stay so where joined to an arm (bg_px learns them as slowly as
- * the arm: learned, a resting arm would come apart again), and are background elsewhere. */
-static void join_pieces(kr_track_t *t)
+/* The sets of the components (the labelling's, FG and CARDLIKE) joined through 4-connected
+ * pixels of class via, in union-find over t->parent (free once the labels are compacted):
+ * the components are nodes 0 .. n_comp - 1, each pixel of class via a node after them (its
+ * number in t->label, which the labelling leaves alone for that class); every set's root is
+ * its smallest node, a component wherever the set holds one (components and those pixels
+ * are distinct pixels: at most t->n nodes). Only the rows marked in t->rowfg are read,
+ * unless all_rows. Returns the node count: n_comp when no pixel is of class via. */
+static int32_t union_through(kr_track_t *t, uint8_t via, int all_rows)
 {
     const int W = t->w, nc = t->n_comp;
     int32_t *par = t->parent, next = nc;
     for (int32_t c = 0; c < nc; c++)
         par[c] = c;
     for (int v = 0; v < t->h; v++)
-        for (int u = 0; u < W && t->rowfg[v]; u++) {
+        for (int u = 0; u < W && (all_rows || t->rowfg[v]); u++) {
             const int i = v * W + u;
             const uint8_t cl = t->cls[i];
-            const int join = cl == KR_CLS_JOIN;
-            if (!join && cl != KR_CLS_FG && cl != KR_CLS_CARDLIKE)
+            const int link = cl == via;
+            if (!link && cl != KR_CLS_FG && cl != KR_CLS_CARDLIKE)
                 continue;
-            if (join) {
+            if (link) {
                 par[next] = next;
                 t->label[i] = next++;
             }
@@ -1458,14 +1453,29 @@ static void join_pieces(kr_track_t *t)
                 if (nb[k] < 0)
                     continue;
                 const uint8_t cn = t->cls[nb[k]];
-                if (!(cn == KR_CLS_JOIN || (join && (cn == KR_CLS_FG || cn == KR_CLS_CARDLIKE))))
+                if (!(cn == via || (link && (cn == KR_CLS_FG || cn == KR_CLS_CARDLIKE))))
                     continue; /* two pieces' pixels: the labelling's */
                 int32_t a = uf_find(par, t->label[i]), b = uf_find(par, t->label[nb[k]]);
                 if (a != b)
                     par[a > b ? a : b] = a < b ? a : b;
             }
         }
-    if (next == nc)
+    return next;
+}
+
+/* Pieces of foreground joined through joining pixels (KR_CLS_JOIN: pale skin over pale
+ * tatami, less changed than foreground): a piece no arm owns (cut off from its arm, and
+ * dropped as a still detached piece when the hand lies on a card: v5_bright_5994's race)
+ * is given the one player whose arm it is joined to; joined to both, or to none, it stays
+ * no one's. The joining pixels change no piece's pixels or owner otherwise, so they make
+ * no contact between the two hands. The sets: union_through (split_contacts uses
+ * t->parent next). Joining pixels stay so where joined to an arm (bg_px learns them as slowly as
+ * the arm: learned, a resting arm would come apart again), and are background elsewhere. */
+static void join_pieces(kr_track_t *t)
+{
+    const int W = t->w, nc = t->n_comp;
+    int32_t *par = t->parent;
+    if (union_through(t, KR_CLS_JOIN, 0) == nc)
         return; /* no joining pixel */
     uint8_t owners[KR_TRACK_MAX_COMPS]; /* per set (its root): bit 0 A's arm, bit 1 B's */
     memset(owners, 0, (size_t)nc);
@@ -1487,44 +1497,16 @@ static void join_pieces(kr_track_t *t)
             }
 }
 
-/* Per component c, link[c]: the players (bit 0 A, bit 1 B) whose entry band its shadow
- * reaches, through 4-connected shadow pixels (KR_CLS_SHADOW) from a pixel beside it to a
- * shadow pixel in the band. Union-find over t->parent as join_pieces: the components are
- * nodes 0 .. n_comp - 1, each shadow pixel a node after them (its number in t->label, which
- * the labelling leaves alone for shadow pixels); a set's root is its smallest node. Every
- * row is read: shadow alone does not mark a row (t->rowfg). */
+/* Per component c, link[c] (link: KR_TRACK_MAX_COMPS entries): the players (bit 0 A, bit 1
+ * B) whose entry band its shadow reaches, through 4-connected shadow pixels (KR_CLS_SHADOW)
+ * from a pixel beside it to a shadow pixel in the band (union_through; every row is read:
+ * shadow alone does not mark a row in t->rowfg). */
 static void shadow_links(kr_track_t *t, uint8_t *link)
 {
-    const int W = t->w, nc = t->n_comp;
-    int32_t *par = t->parent, next = nc;
-    for (int32_t c = 0; c < nc; c++) {
-        par[c] = c;
-        link[c] = 0;
-    }
-    for (int v = 0; v < t->h; v++)
-        for (int u = 0; u < W; u++) {
-            const int i = v * W + u;
-            const uint8_t cl = t->cls[i];
-            const int sh = cl == KR_CLS_SHADOW;
-            if (!sh && cl != KR_CLS_FG && cl != KR_CLS_CARDLIKE)
-                continue;
-            if (sh) {
-                par[next] = next;
-                t->label[i] = next++;
-            }
-            const int nb[2] = {u > 0 ? i - 1 : -1, v > 0 ? i - W : -1};
-            for (int k = 0; k < 2; k++) {
-                if (nb[k] < 0)
-                    continue;
-                const uint8_t cn = t->cls[nb[k]];
-                if (!(cn == KR_CLS_SHADOW || (sh && (cn == KR_CLS_FG || cn == KR_CLS_CARDLIKE))))
-                    continue; /* two pieces' pixels: the labelling's */
-                int32_t a = uf_find(par, t->label[i]), b = uf_find(par, t->label[nb[k]]);
-                if (a != b)
-                    par[a > b ? a : b] = a < b ? a : b;
-            }
-        }
-    if (next == nc)
+    const int nc = t->n_comp;
+    int32_t *par = t->parent;
+    memset(link, 0, (size_t)KR_TRACK_MAX_COMPS);
+    if (union_through(t, KR_CLS_SHADOW, 1) == nc)
         return; /* no shadow */
     for (int i = 0; i < t->n; i++)
         if (t->cls[i] == KR_CLS_SHADOW && (t->zone[i] == 1 || t->zone[i] == 2)) {
