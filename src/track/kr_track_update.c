@@ -1283,7 +1283,10 @@ static kr_status update(kr_track_t *t, const kr_track_src *frame, int64_t t_us, 
      * point (above); a piece whose shadow reaches both edges is neither's. */
     uint8_t link[KR_TRACK_MAX_COMPS], linked[KR_TRACK_MAX_COMPS];
     memset(linked, 0, sizeof linked);
-    if (t->prev_hand[0].present || t->prev_hand[1].present) {
+    int loose = 0; /* pieces no edge holds: the shadow pass (every row) only when there are */
+    for (int c = 0; c < t->n_comp && !loose; c++)
+        loose = t->comp[c].area >= t->min_area_px && !t->comp[c].zone_a && !t->comp[c].zone_b;
+    if (loose && (t->prev_hand[0].present || t->prev_hand[1].present)) {
         shadow_links(t, link);
         int by_shadow[2] = {0, 0};
         for (int c = 0; c < t->n_comp; c++) {
