@@ -270,6 +270,9 @@ typedef struct card_state {
     int64_t doubt_t;         /* seen moving, then back at rest only while a neighbour that moved may
                                 have lain in its place (stand_in): its motion may have gone on from
                                 this time (the frame before it was seen moving); -1 none */
+    int64_t stand_t;         /* at rest, never stirred, with a moved neighbour that may lie in its
+                                place (stand_in) on every frame since this one's: its last sighting
+                                at rest without one (the frame before); -1 none */
     int64_t hid_t;           /* last frame it lay hidden in its place (the tracker's occluded, not
                                 lost); -1 none */
     int     pushed;          /* a push-out of it was emitted and it has not been seen at rest in the
@@ -2900,6 +2903,9 @@ static void update_horizon(kr_event_t *ev, const kr_track_frame *fr)
             /* ... or from its motion's start, while its sightings at rest may be a neighbour's */
             if (cs->doubt_t >= 0 && !c->lost && !cs->pushed)
                 h = min64(h, cs->doubt_t > T - PUSH_BACK_MAX_US ? cs->doubt_t : T - PUSH_BACK_MAX_US);
+            /* ... or, once it moves, from the last sighting before such a neighbour came */
+            if (cs->stand_t >= T - PUSH_BACK_MAX_US && !c->lost && !cs->pushed)
+                h = min64(h, cs->stand_t);
         }
         h = min64(h, tb > ev->kami_t ? tb : ev->kami_t);
         if (ev->played && ev->quiet_t >= 0)
@@ -2959,6 +2965,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             cs->seen_y = cs->py;
             cs->seen_t = fr->t_us;
             cs->doubt_t = -1;
+            cs->stand_t = -1;
             cs->hid_t = -1;
             cs->still_t = fr->t_us;
             cs->bare_t = fr->t_us;
@@ -3370,15 +3377,28 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
          * so does lying at rest PUSH_BACK_MAX_US after it began (no push-out reaches back
          * further: the horizon does not wait longer) */
         if (!c->moving && !c->displaced) {
-            /* (the neighbours looked at only for a card in doubt or just back at rest) */
             const int stirred = cs->was_moving && cs->moving_t > cs->rest_since;
-            if ((cs->doubt_t < 0 && !stirred) || !stand_in(fr, k) ||
-                (cs->doubt_t >= 0 && fr->t_us - cs->doubt_t > PUSH_BACK_MAX_US))
+            const int in = stand_in(fr, k);
+            if ((cs->doubt_t < 0 && !stirred) || !in || (cs->doubt_t >= 0 && fr->t_us - cs->doubt_t > PUSH_BACK_MAX_US))
                 cs->doubt_t = -1;
             else if (cs->doubt_t < 0)
                 cs->doubt_t = cs->moving_t - ev->last_dt;
+            if (!in || stirred)
+                cs->stand_t = -1;
+            else if (cs->stand_t < 0)
+                cs->stand_t = cs->pt;
         } else if (c->displaced && c->found) {
             cs->doubt_t = -1;
+            cs->stand_t = -1;
+        } else if (cs->stand_t >= 0 && cs->doubt_t < 0 && fr->t_us - cs->stand_t <= PUSH_BACK_MAX_US) {
+            /* seen at rest only with a neighbour that may lie in its place, and then set going
+             * (moving, or moved and not found), never seen at rest before: those sightings may
+             * all have been the neighbour's, its motion may have begun after the last one
+             * without (look 7138 push_out at 30 fps: read card 77 knocked out of the field by
+             * 78 at 1.568 s, its place taken by 78's blur at 1.600 and by 78, found there, at
+             * 1.633, both read as 77 at rest; seen moving at 1.667, lost later, its push-out
+             * put after the sighting at 1.633, 82 ms late on 17) */
+            cs->doubt_t = cs->stand_t;
         }
         if (cs->was_moving && !c->moving && !c->displaced) {
             cs->rest_since = fr->t_us; /* at rest again: the next motion's contact is later */
