@@ -49,7 +49,6 @@
 #define PUSH_BACK_MAX_US 400000 /* a lost card's push-out: at most this long before the frame it was given up */
 #define PUSH_FOLLOW_US 500000 /* a push-out's line margin: the farthest out within this of the first frame out */
 #define GHOST_MM 10.0 /* a card whose centre lies this near another card's: one track follows the other's card */
-#define COVERED_SHARE 0.5 /* a card given up with a hand over this share of its place may lie under it */
 #define STAND_IN_MM 80.0 /* a moved card not found, its last centre this near another's rest, may lie there */
 #define SWEEP_BACK_US 100000 /* a card seen moving: its contact is at most this long before (when
                                 no path entry dates it; a long-covered card's midpoint is no time) */
@@ -3464,18 +3463,7 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
                 int64_t hi = c->last_seen_us + dt;
                 if (cs->hid_t > c->last_seen_us)
                     hi = cs->hid_t + dt < fr->t_us ? cs->hid_t + dt : fr->t_us;
-                /* given up on this frame, a hand over most of its place: it may lie under that
-                 * hand, carried on, and leave within the period after this frame (look 7117
-                 * fault_way_back at 24 fps: card 26, 69 % under A's hand on the frame it was
-                 * given up as flung out, left 4.8 ms after it; put half a period after its
-                 * last sighting, 25.6 ms early on 20.8, and the sweep's touch, bound to come
-                 * before it, 11 ms early; look 7152 opp_take_send, card 33, 72 % under B's
-                 * hand, left 1.7 ms after that frame). Midway, no later than this frame */
-                if (!cs->was_lost && c->hand_cover[0] + c->hand_cover[1] >= COVERED_SHARE)
-                    hi = fr->t_us + dt;
                 t = c->last_seen_us + (hi - c->last_seen_us) / 2;
-                if (t > fr->t_us)
-                    t = fr->t_us;
                 if (t < fr->t_us - PUSH_BACK_MAX_US)
                     t = fr->t_us - PUSH_BACK_MAX_US;
                 if (t < ev->horizon) /* (missing since before play: not held for) */
