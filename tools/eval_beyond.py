@@ -20,8 +20,10 @@
 # render's meta.json camera C_mm, x and y): within 100 mm, 100 to 200, beyond; per group the
 # count, the signed median and how many lie beyond their t_err and 1.5 times it (a hand coming
 # straight down under the camera moves its picture least). --kinds: first the sweeps and the
-# presses apart (a sweep as above: its card pushed out within 300 ms): how many, and how many lie
-# within their t_err and within twice it.
+# presses apart (a sweep as above: its card pushed out within 300 ms): how many, how many lie
+# within their t_err and within twice it, and |error| / t_err at the 68th and 95th percentiles
+# (about 1 and 2 if t_err were one standard deviation, the reading of rulings.md's
+# near-simultaneous rule).
 import argparse
 import glob
 import json
@@ -157,9 +159,11 @@ def main():
         by_rate(rates)
     if a.kinds:
         for k, v in kinds.items():
-            print("  %s %3d: within their t_err %d, within twice it %d" % (
+            q = sorted(abs(e) / te for e, te in v)
+            print("  %s %3d: within their t_err %d, within twice it %d; |error| / t_err p68 %.2f, p95 %.2f" % (
                 k + "s" if k == "sweep" else k + "es", len(v), sum(abs(e) <= te for e, te in v),
-                sum(abs(e) <= 2 * te for e, te in v)))
+                sum(abs(e) <= 2 * te for e, te in v), q[int(0.68 * (len(q) - 1))] if q else float("nan"),
+                q[int(0.95 * (len(q) - 1))] if q else float("nan")))
     if a.nadir:
         by_nadir(near)
     for ratio, where, player, card, e, te in beyond[:top]:
