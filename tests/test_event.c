@@ -2780,20 +2780,26 @@ static int64_t stand_in_case(int neighbour_moves, int stirred, int64_t *t_err, i
     return t_po;
 }
 
-static void test_knocked_card_seen_at_rest_where_its_neighbour_slid(void)
+/* Both ways of stand_in_case for a card seen moving first (stirred) or not: with the
+ * neighbour sliding into its place, the frame before (its motion, or the neighbour's
+ * coming) within the push-out's error; with the neighbour left at rest, half a period after
+ * its last sighting; no observation before the horizon in either. */
+static void check_stand_in(int stirred)
 {
     int64_t e_in, e_alone;
     int late_in, late_alone;
-    int64_t d_in = stand_in_case(1, 1, &e_in, &late_in), d_alone = stand_in_case(0, 1, &e_alone, &late_alone);
+    int64_t d_in = stand_in_case(1, stirred, &e_in, &late_in), d_alone = stand_in_case(0, stirred, &e_alone, &late_alone);
     if (getenv("KR_TEST_VERBOSE"))
-        printf("knocked card lost: neighbour slid into its place %lld us after the frame before its motion, +- %lld; "
-               "neighbour still %lld +- %lld\n",
-               (long long)d_in, (long long)e_in, (long long)d_alone, (long long)e_alone);
-    CU_ASSERT_TRUE(d_in >= 0 && d_in <= e_in); /* the frame before it was seen moving within the error */
+        printf("knocked card lost (seen moving first %d): neighbour slid into its place %lld us after the frame "
+               "before, +- %lld; neighbour still %lld +- %lld\n",
+               stirred, (long long)d_in, (long long)e_in, (long long)d_alone, (long long)e_alone);
+    CU_ASSERT_TRUE(d_in >= 0 && d_in <= e_in);
     CU_ASSERT_TRUE(llabs(d_alone - (3 * DT + DT / 2)) <= 1 && llabs(e_alone - DT / 2) <= 1);
     CU_ASSERT_EQUAL(late_in, 0);
     CU_ASSERT_EQUAL(late_alone, 0);
 }
+
+static void test_knocked_card_seen_at_rest_where_its_neighbour_slid(void) { check_stand_in(1); }
 
 /* The knocked card not seen moving before its neighbour slides into its place (look 7138
  * push_out at 30 fps: read card 77 knocked out at 1.568 s, its place taken by 78's blur on
@@ -2801,20 +2807,7 @@ static void test_knocked_card_seen_at_rest_where_its_neighbour_slid(void)
  * moving only then, lost later, its push-out put after the second, 82 ms late on 17): its
  * sightings with the neighbour there may be the neighbour's, as when it was seen moving
  * first. With the neighbour left at rest, it is the flung card's rule as before. */
-static void test_knocked_card_taken_for_at_rest_where_its_neighbour_slid(void)
-{
-    int64_t e_in, e_alone;
-    int late_in, late_alone;
-    int64_t d_in = stand_in_case(1, 0, &e_in, &late_in), d_alone = stand_in_case(0, 0, &e_alone, &late_alone);
-    if (getenv("KR_TEST_VERBOSE"))
-        printf("knocked card not seen moving first: %lld us after the frame before the neighbour came, +- %lld; "
-               "neighbour still %lld +- %lld\n",
-               (long long)d_in, (long long)e_in, (long long)d_alone, (long long)e_alone);
-    CU_ASSERT_TRUE(d_in >= 0 && d_in <= e_in);
-    CU_ASSERT_TRUE(llabs(d_alone - (3 * DT + DT / 2)) <= 1 && llabs(e_alone - DT / 2) <= 1);
-    CU_ASSERT_EQUAL(late_in, 0);
-    CU_ASSERT_EQUAL(late_alone, 0);
-}
+static void test_knocked_card_taken_for_at_rest_where_its_neighbour_slid(void) { check_stand_in(0); }
 
 /* A card set moving before the hand's path reached its outline (its motion, fitted from its
  * first frames, starts 7 ms before the tip crosses its edge) with the card the same hand
