@@ -294,6 +294,59 @@ static void test_unseen_hand_moot_in_a_voided_reading(void)
     CU_ASSERT_EQUAL(est, 0);
 }
 
+/* A sends card 17 to B after reading 1 (read card 64, in B's territory), on a still field.
+ * With A's touch of card 64 in the log, A took it from B's territory and owed that send:
+ * no reason about it. Without it nobody took the card, nothing was owed, and the send made
+ * in error (it stands) gives the ruling a reason: the players may have seen the reading
+ * otherwise (look 7154 race_5ms at 15 fps: A's winning press missed, B's take not flagged,
+ * A's send seen). Returns whether the ruling of reading 1 gives that reason. */
+static int send_in_error_reason(int touched)
+{
+    seen *s = malloc(sizeof *s);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    kr_pipe_config cfg;
+    kr_pipe_config_default(&cfg);
+    cfg.hold_us = -1;
+    kr_pipe_t *p = start_drawn(&cfg, s);
+    add_json(p, "{\"type\":\"kami_start\",\"seq\":1,\"card\":64,\"t_us\":150000}");
+    add_json(p, "{\"type\":\"kimariji\",\"seq\":1,\"t_us\":180000}");
+    if (touched)
+        add_json(p, "{\"type\":\"touch\",\"id\":\"m1\",\"t_us\":400000,\"player\":\"A\",\"hand\":\"right\","
+                    "\"card\":64,\"territory\":\"B\"}");
+    add_json(p, "{\"type\":\"send\",\"id\":\"m2\",\"t_us\":1200000,\"from\":\"A\",\"card\":17}");
+    add_json(p, "{\"type\":\"shimo_start\",\"seq\":1,\"t_us\":1700000}");
+    for (int64_t t = 0; t < 2000000; t += DT) {
+        memcpy(frame, base, sizeof base);
+        for (int k = 0; k < NCARDS; k++)
+            draw_card(frame, cards[k].x, cards[k].y);
+        kr_image_t im = {FW, FH, FW * 3, 3, frame};
+        const kr_track_frame *tf = NULL;
+        CU_ASSERT_EQUAL_FATAL(kr_pipe_frame(p, &im, t, 0, &tf), KR_OK);
+    }
+    CU_ASSERT_EQUAL(kr_pipe_finish(p), KR_OK);
+    kr_pipe_destroy(p);
+    int given = -1;
+    for (int i = 0; i < s->n_out; i++)
+        if (s->out[i].type == KR_OUT_RULING && s->out[i].ruling.seq == 1) {
+            const kr_ruling *ru = &s->out[i].ruling;
+            CU_ASSERT_EQUAL(ru->has_take, touched);
+            given = 0;
+            for (int r = 0; r < ru->n_review; r++) {
+                if (getenv("KR_TEST_VERBOSE"))
+                    printf("send (touched %d): review: %s\n", touched, ru->review[r]);
+                given |= strstr(ru->review[r], "a send was made that the ruling does not call for") != NULL;
+            }
+        }
+    free(s);
+    return given;
+}
+
+static void test_send_in_error_is_a_reason(void)
+{
+    CU_ASSERT_EQUAL(send_in_error_reason(1), 0);
+    CU_ASSERT_EQUAL(send_in_error_reason(0), 1);
+}
+
 /* live's settings (a finite hold, the detector behind by a reading delay, readings
  * arriving while frames run) release exactly what the file run releases, in the same
  * order, and the same rulings come out: live == analyze by construction. */
@@ -636,6 +689,7 @@ int main(void)
     CU_pSuite s = CU_add_suite("pipe", NULL, NULL);
     CU_add_test(s, "sweep_gives_a_ruling_in_order", test_sweep_gives_a_ruling_in_order);
     CU_add_test(s, "unseen_hand_moot_in_a_voided_reading", test_unseen_hand_moot_in_a_voided_reading);
+    CU_add_test(s, "send_in_error_is_a_reason", test_send_in_error_is_a_reason);
     CU_add_test(s, "live_settings_equal_file_run", test_live_settings_equal_file_run);
     CU_add_test(s, "feed_bgr_and_yuv_frames", test_feed_bgr_and_yuv_frames);
     CU_add_test(s, "log_only", test_log_only);

@@ -588,6 +588,7 @@ static void test_double_take_in_opponent_territory_and_opponent_fault_sends_two(
     CU_ASSERT_EQUAL(r->owed[0], 2);
     CU_ASSERT_EQUAL(r->send_count, 2);
     CU_ASSERT_EQUAL(r->sends_missing, 0);
+    CU_ASSERT_EQUAL(r->sends_in_error, 0);
     CU_ASSERT_EQUAL(r->counts[0], 2);
     CU_ASSERT_EQUAL(r->counts[1], 5);
 }
@@ -603,6 +604,7 @@ static void test_double_with_one_send_made_misses_one(void)
     const kr_ruling *r = ruling(0);
     CU_ASSERT_EQUAL(r->send_count, 2);
     CU_ASSERT_EQUAL(r->sends_missing, 1);
+    CU_ASSERT_EQUAL(r->sends_in_error, 0);
     CU_ASSERT_EQUAL(r->counts[0], 3);
     CU_ASSERT_EQUAL(r->counts[1], 4);
 }
@@ -652,6 +654,7 @@ static void test_send_in_error_stands_at_shimo_start(void)
     close_reading(1, 10000000);
     CU_ASSERT_EQUAL(ruling(0)->send_from, KR_SIDE_NONE);
     CU_ASSERT_EQUAL(ruling(0)->sends_missing, 0); /* nothing owed: a send in error misses nothing */
+    CU_ASSERT_EQUAL(ruling(0)->sends_in_error, 1);
     CU_ASSERT_EQUAL(ruling(0)->counts[0], 4);
     CU_ASSERT_EQUAL(ruling(0)->counts[1], 3);
     CU_ASSERT_EQUAL(kr_rules_location(&st, 22), A);
@@ -667,6 +670,7 @@ static void test_first_of_two_cards_sent_counts(void)
     close_reading(1, 10000000);
     CU_ASSERT_EQUAL(kr_rules_location(&st, 57), B);
     CU_ASSERT_EQUAL(kr_rules_location(&st, 87), A);
+    CU_ASSERT_EQUAL(ruling(0)->sends_in_error, 1); /* owed one, sent two */
     CU_ASSERT_EQUAL(ruling(0)->counts[0], 3);
     CU_ASSERT_EQUAL(ruling(0)->counts[1], 4);
 }

@@ -239,6 +239,13 @@ static void review_reasons(const kr_pipe_t *p, kr_ruling *ru, bool with_queue)
      * video missed than a lost one, and it moves the counts of every later reading */
     if (ru->sends_missing > 0)
         add_review(ru, "a send was owed but not seen made by shimo_start: the counts take it as lost");
+    /* ... and a send a player did not owe is rare: the players may have seen the reading
+     * otherwise (the take, a fault) than the ruling, or the video took something else for a
+     * send (look 7154 race_5ms at 15 fps: A's press 5 ms before B's was missed, the take
+     * ruled B's and not flagged; A then sent B a card, as the truth's take called for) */
+    if (ru->sends_in_error > 0)
+        add_review(ru, "a send was made that the ruling does not call for: the players may have seen the reading "
+                       "otherwise");
     if (p->broke[0] && ru->has_take && ru->take_t_us > p->stats.last_t_us)
         add_review(ru, "the video broke before the decisive moment");
 }

@@ -497,6 +497,8 @@ static void finalise(kr_rules_state *st, int64_t t)
             lost_to[1 - p] = true;
             R->sends_missing = ent - n;
         }
+        if (rd->n_sends[p] > ent)
+            R->sends_in_error += rd->n_sends[p] - ent;
     }
     R->counts[0] = kr_rules_count(st, KR_SIDE_A);
     R->counts[1] = kr_rules_count(st, KR_SIDE_B);

@@ -190,6 +190,8 @@ typedef struct kr_ruling {
     int32_t       send_count;
     int32_t       sends_missing;            /* of send_count, how many were not made by shimo_start
                                                (lost: the counts do not move; not in the JSON) */
+    int32_t       sends_in_error;           /* sends made by shimo_start beyond what their player was
+                                               owed (the first stands, rule 6; not in the JSON) */
     int32_t       counts[2];                /* cards in A's / B's territory once final */
     bool          final;
     double        confidence;               /* 0 ... 1 */
