@@ -533,6 +533,23 @@ static void test_press_timing_any_frame_rate(void)
     }
 }
 
+/* The same press at 15 frames per second: its descent (press_descent_us, 50 ms) is
+ * shorter than a period and shows on no frame of its own, so its landing may be read a
+ * frame off: its error is a period at least (look 7154 at 15 fps: presses a period off at
+ * the 68th percentile on an error of a third of one). At 30 fps it stays under a period. */
+static void test_press_error_a_period_below_the_descent(void)
+{
+    int64_t offs[] = {2000, 30000, 55000};
+    for (int i = 0; i < 3; i++) {
+        int64_t t15, t30;
+        double e15 = fabs(press_decel_case_at(500000 + offs[i], 66667, &t15));
+        (void)press_decel_case_at(500000 + offs[i], 33333, &t30);
+        CU_ASSERT_TRUE(t15 >= 66667);
+        CU_ASSERT_TRUE(e15 <= (double)t15);
+        CU_ASSERT_TRUE(t30 < 33333);
+    }
+}
+
 /* One drawn press: the hand stops over card 5 at t_stop, then comes down onto it over 70 ms
  * (braking to rest as it lands, the synthetic renderer's press), drawn from above: only its
  * shadow slides under it (0.35 mm per mm of height, a low side light). Returns the touch
@@ -5494,6 +5511,7 @@ int main(void)
     CU_add_test(s, "two_presses_count_twice", test_two_presses_count_twice);
     CU_add_test(s, "press_stop_between_frames", test_press_stop_between_frames);
     CU_add_test(s, "press_timing_any_frame_rate", test_press_timing_any_frame_rate);
+    CU_add_test(s, "press_error_a_period_below_the_descent", test_press_error_a_period_below_the_descent);
     CU_add_test(s, "sweep_with_hand_lost_is_blamed", test_sweep_with_hand_lost_is_blamed);
     CU_add_test(s, "press_landing_seen_in_the_shadow", test_press_landing_seen_in_the_shadow);
     CU_add_test(s, "press_landing_between_frames", test_press_landing_between_frames);
