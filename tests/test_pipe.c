@@ -237,23 +237,66 @@ static void test_sweep_gives_a_ruling_in_order(void)
     free(s);
 }
 
+/* A pipe on the drawn field, released as the file run does (no hold), reading 1 of card 64
+ * started at 150 ms; *s its outputs (owned by the caller: free). */
+static kr_pipe_t *start_reading_64(seen **s)
+{
+    *s = malloc(sizeof **s);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(*s);
+    kr_pipe_config cfg;
+    kr_pipe_config_default(&cfg);
+    cfg.hold_us = -1;
+    kr_pipe_t *p = start_drawn(&cfg, *s);
+    add_json(p, "{\"type\":\"kami_start\",\"seq\":1,\"card\":64,\"t_us\":150000}");
+    return p;
+}
+
+/* The drawn frame fed to p at t; finish_drawn: the pipe finished and destroyed. */
+static void feed_drawn(kr_pipe_t *p, int64_t t)
+{
+    kr_image_t im = {FW, FH, FW * 3, 3, frame};
+    const kr_track_frame *tf = NULL;
+    CU_ASSERT_EQUAL_FATAL(kr_pipe_frame(p, &im, t, 0, &tf), KR_OK);
+}
+
+static void finish_drawn(kr_pipe_t *p)
+{
+    CU_ASSERT_EQUAL(kr_pipe_finish(p), KR_OK);
+    kr_pipe_destroy(p);
+}
+
+/* Whether the ruling of reading seq among s's outputs gives a review reason holding `what`
+ * (every reason printed after `tag` with KR_TEST_VERBOSE); *ru that ruling (borrowed from
+ * s). -1 and *ru NULL when there is none. */
+static int reason_given(const seen *s, int seq, const char *what, const char *tag, const kr_ruling **ru)
+{
+    *ru = NULL;
+    for (int i = 0; i < s->n_out; i++)
+        if (s->out[i].type == KR_OUT_RULING && s->out[i].ruling.seq == seq)
+            *ru = &s->out[i].ruling;
+    if (!*ru)
+        return -1;
+    int given = 0;
+    for (int r = 0; r < (*ru)->n_review; r++) {
+        if (getenv("KR_TEST_VERBOSE"))
+            printf("%s: review: %s\n", tag, (*ru)->review[r]);
+        given |= strstr((*ru)->review[r], what) != NULL;
+    }
+    return given;
+}
+
 /* A's arm reaches deep into B's half (tip at 250, 100: no card there) and vanishes there at
  * 460 ms, still moving (so no print of it stays), during play of reading 1: the detector
- * flags the reading (a hand lost from view inside the field: a touch may be missing). With the reading established (its kimariji at
- * 180 ms) the ruling gives that reason; voided before its kimariji (reading_void at 1.3 s)
+ * flags the reading (a hand lost from view inside the field: a touch may be missing). With
+ * the reading established (its kimariji at 180 ms) the ruling gives that reason; voided before its kimariji (reading_void at 1.3 s)
  * it has no take and no fault a missing touch could change, and gives none (before: the
  * reason on both; reading_void at 120 fps, contacts half a frame off, flagged without
  * need). Returns whether the ruling of reading 1 gives the reason; *established its
  * established. */
 static int unseen_reason(int voided, int *established)
 {
-    seen *s = malloc(sizeof *s);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-    kr_pipe_config cfg;
-    kr_pipe_config_default(&cfg);
-    cfg.hold_us = -1;
-    kr_pipe_t *p = start_drawn(&cfg, s);
-    add_json(p, "{\"type\":\"kami_start\",\"seq\":1,\"card\":64,\"t_us\":150000}");
+    seen *s = NULL;
+    kr_pipe_t *p = start_reading_64(&s);
     add_json(p, voided ? "{\"type\":\"reading_void\",\"seq\":1,\"t_us\":1300000}"
                        : "{\"type\":\"kimariji\",\"seq\":1,\"t_us\":180000}");
     add_json(p, "{\"type\":\"shimo_start\",\"seq\":1,\"t_us\":1700000}");
@@ -263,24 +306,13 @@ static int unseen_reason(int voided, int *established)
             draw_card(frame, cards[k].x, cards[k].y);
         if (t > 250000 && t < 460000) /* in, deep into B's half; then gone from view */
             draw_arm(frame, 250, 250, t < 450000 ? -250 + 350 * (t - 250000) / 200000.0 : 100, 4, -4, 1);
-        kr_image_t im = {FW, FH, FW * 3, 3, frame};
-        const kr_track_frame *tf = NULL;
-        CU_ASSERT_EQUAL_FATAL(kr_pipe_frame(p, &im, t, 0, &tf), KR_OK);
+        feed_drawn(p, t);
     }
-    CU_ASSERT_EQUAL(kr_pipe_finish(p), KR_OK);
-    kr_pipe_destroy(p);
-    int given = -1;
-    for (int i = 0; i < s->n_out; i++)
-        if (s->out[i].type == KR_OUT_RULING && s->out[i].ruling.seq == 1) {
-            const kr_ruling *ru = &s->out[i].ruling;
-            *established = ru->established;
-            given = 0;
-            for (int r = 0; r < ru->n_review; r++) {
-                if (getenv("KR_TEST_VERBOSE"))
-                    printf("unseen (voided %d): review: %s\n", voided, ru->review[r]);
-                given |= strstr(ru->review[r], "a hand was lost from view") != NULL;
-            }
-        }
+    finish_drawn(p);
+    const kr_ruling *ru = NULL;
+    int given = reason_given(s, 1, "a hand was lost from view", voided ? "unseen, voided" : "unseen", &ru);
+    if (ru)
+        *established = ru->established;
     free(s);
     return given;
 }
@@ -302,13 +334,8 @@ static void test_unseen_hand_moot_in_a_voided_reading(void)
  * A's send seen). Returns whether the ruling of reading 1 gives that reason. */
 static int send_in_error_reason(int touched)
 {
-    seen *s = malloc(sizeof *s);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-    kr_pipe_config cfg;
-    kr_pipe_config_default(&cfg);
-    cfg.hold_us = -1;
-    kr_pipe_t *p = start_drawn(&cfg, s);
-    add_json(p, "{\"type\":\"kami_start\",\"seq\":1,\"card\":64,\"t_us\":150000}");
+    seen *s = NULL;
+    kr_pipe_t *p = start_reading_64(&s);
     add_json(p, "{\"type\":\"kimariji\",\"seq\":1,\"t_us\":180000}");
     if (touched)
         add_json(p, "{\"type\":\"touch\",\"id\":\"m1\",\"t_us\":400000,\"player\":\"A\",\"hand\":\"right\","
@@ -319,24 +346,14 @@ static int send_in_error_reason(int touched)
         memcpy(frame, base, sizeof base);
         for (int k = 0; k < NCARDS; k++)
             draw_card(frame, cards[k].x, cards[k].y);
-        kr_image_t im = {FW, FH, FW * 3, 3, frame};
-        const kr_track_frame *tf = NULL;
-        CU_ASSERT_EQUAL_FATAL(kr_pipe_frame(p, &im, t, 0, &tf), KR_OK);
+        feed_drawn(p, t);
     }
-    CU_ASSERT_EQUAL(kr_pipe_finish(p), KR_OK);
-    kr_pipe_destroy(p);
-    int given = -1;
-    for (int i = 0; i < s->n_out; i++)
-        if (s->out[i].type == KR_OUT_RULING && s->out[i].ruling.seq == 1) {
-            const kr_ruling *ru = &s->out[i].ruling;
-            CU_ASSERT_EQUAL(ru->has_take, touched);
-            given = 0;
-            for (int r = 0; r < ru->n_review; r++) {
-                if (getenv("KR_TEST_VERBOSE"))
-                    printf("send (touched %d): review: %s\n", touched, ru->review[r]);
-                given |= strstr(ru->review[r], "a send was made that the ruling does not call for") != NULL;
-            }
-        }
+    finish_drawn(p);
+    const kr_ruling *ru = NULL;
+    int given = reason_given(s, 1, "a send was made that the ruling does not call for",
+                             touched ? "send, touched" : "send", &ru);
+    if (ru)
+        CU_ASSERT_EQUAL(ru->has_take, touched);
     free(s);
     return given;
 }
