@@ -288,11 +288,11 @@ static int reason_given(const seen *s, int seq, const char *what, const char *ta
 /* A's arm reaches deep into B's half (tip at 250, 100: no card there) and vanishes there at
  * 460 ms, still moving (so no print of it stays), during play of reading 1: the detector
  * flags the reading (a hand lost from view inside the field: a touch may be missing). With
- * the reading established (its kimariji at 180 ms) the ruling gives that reason; voided before its kimariji (reading_void at 1.3 s)
- * it has no take and no fault a missing touch could change, and gives none (before: the
- * reason on both; reading_void at 120 fps, contacts half a frame off, flagged without
- * need). Returns whether the ruling of reading 1 gives the reason; *established its
- * established. */
+ * the reading established (its kimariji at 180 ms) the ruling gives that reason; voided
+ * before its kimariji (reading_void at 1.3 s) it has no take and no fault a missing touch
+ * could change, and gives none (before: the reason on both; reading_void at 120 fps,
+ * contacts half a frame off, flagged without need). Returns whether the ruling of reading
+ * 1 gives the reason; *established its established. */
 static int unseen_reason(int voided, int *established)
 {
     seen *s = NULL;
