@@ -6,6 +6,7 @@
 # whether a near-simultaneous race is flagged.
 # SPDX-License-Identifier: MIT
 #   tools/eval_press_err.py SCENARIO_DIR DEBUG_LOG [SCENARIO_DIR DEBUG_LOG ...] [--all] [--near] [--rest] [--quiet]
+#                           [--shadow-off]
 # DEBUG_LOG: the stderr of `KR_DEBUG=1 karuta-ref analyze SCENARIO_DIR/video.mp4 --out OUT ...` (its
 # "press of card" lines), kept in OUT: only decisions that became a touch of OUT/events.jsonl
 # are counted (not those outside play or dropped as weak). A decision is paired with the same
@@ -29,6 +30,11 @@
 # for quiet by the settle and residue shares of tip_still in src/event/kr_event.c), and that
 # frame's time from the true contact (ms): at or after it, the change was the hand settling
 # on the card; before it, the last of a descent the picture barely showed. Then the counts.
+# --shadow-off: instead, the press decisions the shadow cue drops as no hand on the mat
+# (shadow_off in src/event/kr_event.c: a shadow seen that never met the leading point, the
+# other hand's box over SHADOW_ALONE_MM off, and the point jumped or the hand drew back),
+# with and without a true touch of the same player and card within 500 ms; those with one
+# are listed.
 import json
 import os
 import re
@@ -99,6 +105,35 @@ def near_shares(pairs):
         " ".join("%.2f" % x for x in other)))
 
 
+SHADOW = re.compile(r"press of card (\d+) by ([AB]):.*jumped (\d)\).* -> (-?\d+) \+-.* back (\d) shadow seen (\d) "
+                    r"met (\d) none \d obx (\S+)")
+SHADOW_ALONE_MM = 150.0
+
+
+def shadow_off(pairs):
+    """--shadow-off: the decisions the shadow cue drops, true touches apart."""
+    n_true = n_other = 0
+    for sd, log in pairs:
+        truth = [r for r in load(sd + "/truth.jsonl") if r["type"] == "touch"]
+        with open(log, errors="replace") as f:
+            for line in f:
+                m = SHADOW.search(line)
+                if not m:
+                    continue
+                card, pl, jumped, t, back, seen, met, obx = (int(m.group(1)), m.group(2), int(m.group(3)),
+                                                            int(m.group(4)), int(m.group(5)), int(m.group(6)),
+                                                            int(m.group(7)), float(m.group(8)))
+                if not (seen and not met and obx > SHADOW_ALONE_MM and (jumped or back)):
+                    continue
+                if any(r.get("card") == card and r["player"] == pl and abs(r["t_us"] - t) < PAIR_US for r in truth):
+                    n_true += 1
+                    print("%s: %s card %d at %.3f s dropped, a true touch there" % (sd.rstrip("/"), pl, card, t / 1e6))
+                else:
+                    n_other += 1
+    print("dropped by the shadow cue: %d, with a true touch within %d ms %d" % (n_true + n_other, PAIR_US // 1000,
+                                                                                n_true))
+
+
 def rest_to_landing(pairs):
     """--rest: a single press's last changing frame after its rest's start, in play."""
     gaps, errs = [], []
@@ -161,11 +196,11 @@ def quiet_frames(pairs):
 
 
 def main():
-    flags = {"--all", "--near", "--rest", "--quiet"}
+    flags = {"--all", "--near", "--rest", "--quiet", "--shadow-off"}
     args = [a for a in sys.argv[1:] if a not in flags]
     if len(args) < 2 or len(args) % 2:
         sys.exit("usage: tools/eval_press_err.py SCENARIO_DIR DEBUG_LOG [SCENARIO_DIR DEBUG_LOG ...] "
-                 "[--all | --near | --rest | --quiet]")
+                 "[--all | --near | --rest | --quiet | --shadow-off]")
     pairs = list(zip(args[0::2], args[1::2]))
     if "--rest" in sys.argv:
         rest_to_landing(pairs)
@@ -175,6 +210,9 @@ def main():
         return
     if "--quiet" in sys.argv:
         quiet_frames(pairs)
+        return
+    if "--shadow-off" in sys.argv:
+        shadow_off(pairs)
         return
     stats = {}
     unpaired = 0
