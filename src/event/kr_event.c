@@ -3411,10 +3411,9 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
             cs->doubt_t = -1;
             cs->stand_t = -1;
         } else if (cs->stand_t >= 0 && cs->doubt_t < 0 && fr->t_us - cs->stand_t <= PUSH_BACK_MAX_US) {
-            /* seen at rest only with a neighbour that may lie in its place, and then set going
-             * (moving, or moved and not found), never seen at rest before: those sightings may
-             * all have been the neighbour's, its motion may have begun after the last one
-             * without (look 7138 push_out at 30 fps: read card 77 knocked out of the field by
+            /* never stirred, seen at rest only with a neighbour that may lie in its place, then
+             * set going (moving, or moved and not found): those sightings may all have been the
+             * neighbour's, its motion may have begun after the last one without (look 7138 push_out at 30 fps: read card 77 knocked out of the field by
              * 78 at 1.568 s, its place taken by 78's blur at 1.600 and by 78, found there, at
              * 1.633, both read as 77 at rest; seen moving at 1.667, lost later, its push-out
              * put after the sighting at 1.633, 82 ms late on 17) */
