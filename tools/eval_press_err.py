@@ -83,21 +83,25 @@ def decisions(log):
     return out
 
 
-def near_shares(pairs):
-    """--near: the hand's share near its point at each press decision, true touches apart."""
-    true, other = [], []
+def matching(pairs, rx):
+    """Each line of the debug logs that rx matches: (scenario dir, its true touches, the match)."""
     for sd, log in pairs:
         truth = [r for r in load(sd + "/truth.jsonl") if r["type"] == "touch"]
         with open(log, errors="replace") as f:
             for line in f:
-                m = NEAR.search(line)
-                if not m:
-                    continue
-                card, pl, t, n, most = int(m.group(1)), m.group(2), int(m.group(3)), int(m.group(4)), int(m.group(5))
-                share = n / most if most > 0 else 1.0
-                hit = any(r.get("card") == card and r["player"] == pl and abs(r["t_us"] - t) < NEAR_PAIR_US
-                          for r in truth)
-                (true if hit else other).append(share)
+                m = rx.search(line)
+                if m:
+                    yield sd, truth, m
+
+
+def near_shares(pairs):
+    """--near: the hand's share near its point at each press decision, true touches apart."""
+    true, other = [], []
+    for _, truth, m in matching(pairs, NEAR):
+        card, pl, t, n, most = int(m.group(1)), m.group(2), int(m.group(3)), int(m.group(4)), int(m.group(5))
+        share = n / most if most > 0 else 1.0
+        hit = any(r.get("card") == card and r["player"] == pl and abs(r["t_us"] - t) < NEAR_PAIR_US for r in truth)
+        (true if hit else other).append(share)
     true.sort()
     other.sort()
     print("press decisions: %d with a true touch within %d ms, lowest share %.2f; %d without, shares %s" % (
@@ -113,23 +117,17 @@ SHADOW_ALONE_MM = 150.0
 def shadow_off(pairs):
     """--shadow-off: the decisions the shadow cue drops, true touches apart."""
     n_true = n_other = 0
-    for sd, log in pairs:
-        truth = [r for r in load(sd + "/truth.jsonl") if r["type"] == "touch"]
-        with open(log, errors="replace") as f:
-            for line in f:
-                m = SHADOW.search(line)
-                if not m:
-                    continue
-                card, pl, jumped, t, back, seen, met, obx = (int(m.group(1)), m.group(2), int(m.group(3)),
-                                                            int(m.group(4)), int(m.group(5)), int(m.group(6)),
-                                                            int(m.group(7)), float(m.group(8)))
-                if not (seen and not met and obx > SHADOW_ALONE_MM and (jumped or back)):
-                    continue
-                if any(r.get("card") == card and r["player"] == pl and abs(r["t_us"] - t) < PAIR_US for r in truth):
-                    n_true += 1
-                    print("%s: %s card %d at %.3f s dropped, a true touch there" % (sd.rstrip("/"), pl, card, t / 1e6))
-                else:
-                    n_other += 1
+    for sd, truth, m in matching(pairs, SHADOW):
+        card, pl, jumped, t, back, seen, met, obx = (int(m.group(1)), m.group(2), int(m.group(3)), int(m.group(4)),
+                                                    int(m.group(5)), int(m.group(6)), int(m.group(7)),
+                                                    float(m.group(8)))
+        if not (seen and not met and obx > SHADOW_ALONE_MM and (jumped or back)):
+            continue
+        if any(r.get("card") == card and r["player"] == pl and abs(r["t_us"] - t) < PAIR_US for r in truth):
+            n_true += 1
+            print("%s: %s card %d at %.3f s dropped, a true touch there" % (sd.rstrip("/"), pl, card, t / 1e6))
+        else:
+            n_other += 1
     print("dropped by the shadow cue: %d, with a true touch within %d ms %d" % (n_true + n_other, PAIR_US // 1000,
                                                                                 n_true))
 
