@@ -3,7 +3,7 @@
 # truth than their own t_err (overconfident), worst first.
 # SPDX-License-Identifier: MIT
 #   tools/eval_beyond.py NAME[,NAME...] [--top N] [--twice] [--not SUBSTR[,SUBSTR...]] [--races] [--nadir]
-#                        [--kinds]
+#                        [--kinds] [--rates]
 # Reads the renders of tools/eval_events.sh under out/eval*/FPS/SCENARIO/ (truth.jsonl beside
 # the analyze outputs NAME/events.jsonl) and the sets of tools/eval_sealed.sh under
 # out/sets-NAME/SET/SCENARIO/ (truth in out/eval/SET/SCENARIO/). Per scenario the first NAME
@@ -23,7 +23,9 @@
 # presses apart (a sweep as above: its card pushed out within 300 ms): how many, how many lie
 # within their t_err and within twice it, and |error| / t_err at the 68th and 95th percentiles
 # (about 1 and 2 if t_err were one standard deviation, the reading of rulings.md's
-# near-simultaneous rule).
+# near-simultaneous rule). --rates: first the presses per frame rate (a render's FPS folder):
+# how many, |error| in frame periods at the 68th percentile, how many lie beyond their t_err,
+# and the largest |error| / t_err.
 import argparse
 import glob
 import json
@@ -96,6 +98,16 @@ def by_rate(errs):
                             sum(abs(e) > 2 * te for e, te in v)))
 
 
+def press_rates(errs):
+    """--rates: per rate, the presses' |error| in periods (p68) and against their t_err"""
+    for rate in sorted((r for r in errs if r.isdigit()), key=int):
+        v = errs[rate]
+        per = 1000.0 / int(rate)
+        q = sorted(abs(e) / per for e, _ in v)
+        print("  %4s fps %3d presses: |error| p68 %.2f periods; beyond t_err %d, |error| / t_err at most %.2f" % (
+            rate, len(v), q[int(0.68 * (len(q) - 1))], sum(abs(e) > te for e, te in v), max(abs(e) / te for e, te in v)))
+
+
 def main():
     ap = argparse.ArgumentParser(description="touches further from the truth than their own t_err")
     ap.add_argument("names", help="NAME[,NAME...]: the analyze outputs' folder names, first found taken")
@@ -106,6 +118,8 @@ def main():
                     help="the racing touches only, and their errors per rate before the list")
     ap.add_argument("--nadir", action="store_true",
                     help="first the presses by their card's distance from the camera's nadir")
+    ap.add_argument("--rates", action="store_true",
+                    help="first the presses per frame rate: |error| in periods, beyond their t_err")
     ap.add_argument("--kinds", action="store_true",
                     help="first the sweeps and the presses apart, within their t_err and twice it")
     a = ap.parse_args()
@@ -134,8 +148,9 @@ def main():
     rates = {}
     near = []  # (distance from the nadir, signed error, t_err) of each paired press
     kinds = {"sweep": [], "press": []}  # (signed error, t_err) of each paired touch
+    press_by_rate = {}  # rate: (signed error, t_err) of each paired press
     for truth_dir, out_dir in runs:
-        pushes, places, nadir = scenario(truth_dir) if a.nadir or a.kinds else ([], {}, None)
+        pushes, places, nadir = scenario(truth_dir) if a.nadir or a.kinds or a.rates else ([], {}, None)
         for t, d in pairs(truth_dir, out_dir, a.races):
             if d is None:
                 unpaired += 1
@@ -146,6 +161,8 @@ def main():
             rates.setdefault(os.path.basename(os.path.dirname(truth_dir)), []).append((e, te))
             sweep = is_sweep(pushes, t)
             kinds["sweep" if sweep else "press"].append((e, te))
+            if not sweep:
+                press_by_rate.setdefault(os.path.basename(os.path.dirname(truth_dir)), []).append((e, te))
             r = nadir_mm(places, nadir, t) if a.nadir and not sweep else None
             if r is not None:
                 near.append((r, e, te))
@@ -157,6 +174,8 @@ def main():
              sum(1 for b in beyond if b[4] < 0), sum(1 for b in beyond if b[4] >= 0)))
     if a.races:
         by_rate(rates)
+    if a.rates:
+        press_rates(press_by_rate)
     if a.kinds:
         for k, v in kinds.items():
             q = sorted(abs(e) / te for e, te in v)

@@ -19,16 +19,12 @@
 # the ruling was flagged without need.
 import argparse
 import glob
-import json
 import math
 import os
 import re
 import subprocess
 
-
-def load(path):
-    with open(path) as f:
-        return [json.loads(l) for l in f if l.strip()]
+from eval_touch_diff import load
 
 
 def folders(name):

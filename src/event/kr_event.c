@@ -2615,10 +2615,10 @@ static void press_touch(kr_event_t *ev, const kr_track_frame *fr, int k, int p, 
     ep = press_nadir_err(ev, c->rest_x_mm, c->rest_y_mm, ep); /* (a descent straight under the camera) */
     /* a descent shorter than a frame period (below 20 fps, press_descent_us 50 ms: a webcam's
      * 15 fps) shows on no frame of its own: the landing may be read a frame off either way
-     * (look 7154 at 15 fps, 640x360: its presses 1.02 periods off at the 68th percentile, 8 of
-     * 19 beyond their t_err of a third of a period and up to 4.7 times it; match_b B's card 9
-     * +117 ms on 25). Not less than a period then (the footage's: a gap before this frame
-     * is another reason for review) */
+     * (looks 7154 and 7155 at 15 fps: presses 0.62 periods off at the 68th percentile, 9 of
+     * 33 beyond their t_err of about a third of a period, up to 3.1 times it: 7154 match_b
+     * B's card 56, -78.8 ms on 25.1; at 24 to 60 fps at most 1.8 times). Not less than a
+     * period then (the footage's: a gap before this frame is another reason for review) */
     const int64_t per = regular_period(ev, p, dt);
     if (per > cfg->press_descent_us && ep < per)
         ep = per;
@@ -3433,8 +3433,8 @@ kr_status kr_event_update(kr_event_t *ev, const kr_track_frame *fr, const kr_eve
         } else if (cs->stand_t >= 0 && cs->doubt_t < 0 && fr->t_us - cs->stand_t <= PUSH_BACK_MAX_US) {
             /* never stirred, seen at rest only with a neighbour that may lie in its place, then
              * set going (moving, or moved and not found): those sightings may all have been the
-             * neighbour's, its motion may have begun after the last one without (look 7138 push_out at 30 fps: read card 77 knocked out of the field by
-             * 78 at 1.568 s, its place taken by 78's blur at 1.600 and by 78, found there, at
+             * neighbour's, its motion may have begun after the last one without (look 7138
+             * push_out at 30 fps: read card 77 knocked out of the field by 78 at 1.568 s, its place taken by 78's blur at 1.600 and by 78, found there, at
              * 1.633, both read as 77 at rest; seen moving at 1.667, lost later, its push-out
              * put after the sighting at 1.633, 82 ms late on 17) */
             cs->doubt_t = cs->stand_t;

@@ -1472,8 +1472,9 @@ static int32_t union_through(kr_track_t *t, uint8_t via, int all_rows)
  * is given the one player whose arm it is joined to; joined to both, or to none, it stays
  * no one's. The joining pixels change no piece's pixels or owner otherwise, so they make
  * no contact between the two hands. The sets: union_through (split_contacts uses
- * t->parent next). Joining pixels stay so where joined to an arm (bg_px learns them as slowly as
- * the arm: learned, a resting arm would come apart again), and are background elsewhere. */
+ * t->parent next). Joining pixels stay so where joined to an arm (bg_px learns them as
+ * slowly as the arm: learned, a resting arm would come apart again), and are background
+ * elsewhere. */
 static void join_pieces(kr_track_t *t)
 {
     const int W = t->w, nc = t->n_comp;
